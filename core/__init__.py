@@ -1,0 +1,6 @@
+"""factcov: coverage-aware evaluation of grounded text generation."""
+
+from factcov.hookspecs import hookimpl
+
+__version__ = "0.1.0"
+__all__ = ["__version__", "hookimpl"]

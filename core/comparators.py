@@ -1,0 +1,126 @@
+"""How a claimed value is compared with the value a fact holds.
+
+A comparator answers one question, ``matches(claimed, actual)``. Which comparator a
+claim type uses is part of its definition, so tolerance is a property of the *claim
+type*, never of the verifier. Numbers may be given as a point or as an interval
+``[lo, hi]`` on either side: "in the upper 40s" is the interval [46, 49], a wind of
+"5 to 10 mph" is [5, 10].
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def _normalize(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.casefold().split())
+    if isinstance(value, (list, tuple)):
+        return tuple(_normalize(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def as_interval(value: Any) -> tuple[float, float] | None:
+    """A number or a two-number list as a closed interval; None when not numeric."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value), float(value)
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        lo, hi = value
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
+            return (float(min(lo, hi)), float(max(lo, hi)))
+    return None
+
+
+class Comparator(BaseModel):
+    """Base class: subclasses set ``kind`` and implement ``matches``."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+
+    def matches(self, claimed: Any, actual: Any) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.kind
+
+
+class Exact(Comparator):
+    """Equal after normalization (strings case- and whitespace-insensitive, lists in order)."""
+
+    kind: Literal["exact"] = "exact"
+    ordered: bool = True
+
+    def matches(self, claimed: Any, actual: Any) -> bool:
+        a, b = _normalize(claimed), _normalize(actual)
+        if not self.ordered and isinstance(a, tuple) and isinstance(b, tuple):
+            return sorted(map(repr, a)) == sorted(map(repr, b))
+        return a == b
+
+
+class NumericTolerance(Comparator):
+    """|claimed - actual| <= max(abs_tol, rel_tol * |actual|).
+
+    A claimed interval matches when the actual value lies inside it, widened by the
+    tolerance ("upper 40s" matches 47); an actual interval must then be inside too.
+    """
+
+    kind: Literal["numeric"] = "numeric"
+    abs_tol: float = 0.0
+    rel_tol: float = 0.0
+
+    def matches(self, claimed: Any, actual: Any) -> bool:
+        c, a = as_interval(claimed), as_interval(actual)
+        if c is None or a is None:
+            return False
+        tol = max(self.abs_tol, self.rel_tol * max(abs(a[0]), abs(a[1])))
+        return c[0] - tol <= a[0] and a[1] <= c[1] + tol
+
+    def describe(self) -> str:
+        parts = [f"abs_tol={self.abs_tol:g}"] if self.abs_tol else []
+        parts += [f"rel_tol={self.rel_tol:g}"] if self.rel_tol else []
+        return f"numeric({', '.join(parts) or 'exact'})"
+
+
+class RangeContainment(Comparator):
+    """The claimed point or interval lies inside the actual interval (widened by tol).
+
+    Used where the fact *is* a range: a safety car on laps 1-3 supports "a safety car
+    on lap 2" and "laps 1 to 3", not "laps 1 to 5".
+    """
+
+    kind: Literal["range"] = "range"
+    tol: float = 0.0
+
+    def matches(self, claimed: Any, actual: Any) -> bool:
+        c, a = as_interval(claimed), as_interval(actual)
+        if c is None or a is None:
+            return False
+        return a[0] - self.tol <= c[0] and c[1] <= a[1] + self.tol
+
+    def describe(self) -> str:
+        return f"range(tol={self.tol:g})"
+
+
+class SetMembership(Comparator):
+    """The claimed element (or every element of a claimed list) belongs to the actual set."""
+
+    kind: Literal["set"] = "set"
+
+    def matches(self, claimed: Any, actual: Any) -> bool:
+        pool = _normalize(actual)
+        pool = set(pool) if isinstance(pool, tuple) else {pool}
+        wanted = _normalize(claimed)
+        wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
+        return bool(wanted) and wanted <= pool
+
+
+AnyComparator = Annotated[
+    Union[Exact, NumericTolerance, RangeContainment, SetMembership],
+    Field(discriminator="kind"),
+]

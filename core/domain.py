@@ -1,0 +1,107 @@
+"""The domain interface: what a plugin supplies so the core can score its texts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from factcov.errors import UnknownNameError
+from factcov.knowledge import Knowledge
+from factcov.model import ClaimType, Fact, Instance
+
+
+@runtime_checkable
+class Oracle(Protocol):
+    """Enumerates the complete, relevant fact set of one instance from its raw data."""
+
+    def facts(self, raw: Any) -> list[Fact]: ...
+
+
+class Domain:
+    """Base class of a domain plugin. Subclasses set the class attributes and override
+    ``realize`` (and usually ``knowledge`` and ``example_instances``).
+
+    - ``knowledge(instance)``: every checkable fact; by default the instance's facts.
+    - ``realize(facts, language, instance)``: facts -> text (the silver-template system
+      and what ``factcov.testing.check_domain`` uses). The default joins each claim
+      type's template.
+    - ``perturb(fact, rng)``: the same fact with a wrong value (for contract tests and
+      ``validate perturb``). The default handles ints, floats, bools, ranges, lists and
+      categorical types with ``choices``.
+    - ``example_instances()``: a few real instances, for contract tests and demos.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    version: ClassVar[str] = "0.0.0"
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+    tasks: ClassVar[tuple[str, ...]] = ()
+    claim_types: ClassVar[tuple[ClaimType, ...]] = ()
+    default_extractor: ClassVar[str]
+
+    def claim_type(self, name: str) -> ClaimType:
+        for claim_type in self.claim_types:
+            if claim_type.name == name:
+                return claim_type
+        raise UnknownNameError(
+            f"claim type of domain '{self.name}'", name, [ct.name for ct in self.claim_types]
+        )
+
+    def check_language(self, language: str) -> str:
+        if language not in self.languages:
+            raise UnknownNameError(f"language of domain '{self.name}'", language, self.languages)
+        return language
+
+    def knowledge(self, instance: Instance) -> Knowledge:
+        return Knowledge(instance.facts, self.claim_types)
+
+    def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
+        return " ".join(self.realize_fact(fact, language) for fact in facts)
+
+    def realize_fact(self, fact: Fact, language: str) -> str:
+        template = self.claim_type(fact.type).templates.get(language)
+        if template is None:
+            raise UnknownNameError(
+                f"template language of claim type '{fact.type}'",
+                language,
+                list(self.claim_type(fact.type).templates),
+            )
+        value = fact.value
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        return template.format(**fact.key, value=value)
+
+    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+        return fact.model_copy(update={"value": perturbed_value(self.claim_type(fact.type), fact.value, rng)})
+
+    def example_instances(self) -> Iterable[Instance]:
+        return ()
+
+
+def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> Any:
+    """A value the claim type's comparator does not accept for ``value``."""
+    comparator = claim_type.comparator
+    if claim_type.choices:
+        others = [c for c in claim_type.choices if not comparator.matches(c, value)]
+        if others:
+            return rng.choice(others)
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        step = 1
+        while comparator.matches(value + step, value):
+            step *= 2
+        return value + step if isinstance(value, int) else float(value + step)
+    if isinstance(value, list) and value:
+        if len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+            step = 1
+            while comparator.matches([v + step for v in value], value):
+                step *= 2
+            return [v + step for v in value]
+        reversed_value = list(reversed(value))
+        if not comparator.matches(reversed_value, value):
+            return reversed_value
+    raise ValueError(
+        f"cannot perturb {claim_type.name}={value!r}: override Domain.perturb for this claim type"
+    )

@@ -1,0 +1,68 @@
+"""Every error a user of factcov can see.
+
+The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``; no
+traceback reaches the user. Messages say what went wrong *and* what to do next.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class FactcovError(Exception):
+    """Base class: an error the user can act on."""
+
+    exit_code = 2
+
+
+class InputError(FactcovError):
+    """Bad input data: names the file, the line and the field when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | Path | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.field = field
+        self.message = message
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        field = f"field '{self.field}': " if self.field else ""
+        return f"{where}{field}{self.message}"
+
+
+class UnknownNameError(FactcovError):
+    """A domain, extractor, claim type, language or metric name that is not registered."""
+
+    def __init__(self, kind: str, name: str, available: list[str] | tuple[str, ...]) -> None:
+        self.kind = kind
+        self.name = name
+        self.available = sorted(available)
+        choices = ", ".join(self.available) if self.available else "(none registered)"
+        super().__init__(f"unknown {kind} '{name}'; available: {choices}")
+
+
+class PluginError(FactcovError):
+    """A plugin that cannot load, or two plugins registering the same name."""
+
+
+class ModelNotFoundError(FactcovError):
+    """An NLP model (spaCy pipeline, stanza model) that is not installed."""
+
+
+class GateFailed(FactcovError):
+    """A ``--fail-under`` gate: the run worked, a metric was below its threshold."""
+
+    exit_code = 1

@@ -1,0 +1,94 @@
+"""Extract -> verify -> score, for batches of (instance, generation) pairs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from factcov import __version__
+from factcov.domain import Domain
+from factcov.errors import UnknownNameError
+from factcov.extractor import Extractor
+from factcov.model import Generation, Instance, Verdict
+from factcov.plugins import extractors as extractor_registry
+from factcov.plugins import get_extractor, load_plugins
+from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
+from factcov.verifier import Verifier
+
+
+@dataclass
+class Result:
+    instance: Instance
+    generation: Generation
+    verdicts: list[Verdict]
+    score: GenerationScore
+
+    @property
+    def language(self) -> str:
+        return self.generation.language or self.instance.language
+
+
+class Evaluator:
+    """Scores generations of one domain with one extractor backend and one policy."""
+
+    def __init__(
+        self,
+        domain: Domain,
+        extractor: str | None = None,
+        policy: ScoringPolicy | None = None,
+        extractor_options: dict[str, Any] | None = None,
+    ) -> None:
+        load_plugins()
+        self.domain = domain
+        self.extractor_name = extractor or domain.default_extractor
+        cls = extractor_registry.get(self.extractor_name)
+        if "*" not in cls.domains and domain.name not in cls.domains:
+            raise UnknownNameError(
+                f"extractor for domain '{domain.name}'",
+                self.extractor_name,
+                [n for n, (c, _) in extractor_registry.entries.items() if domain.name in c.domains or "*" in c.domains],
+            )
+        self.policy = policy or ScoringPolicy()
+        self.extractor_options = extractor_options or {}
+        self.verifier = Verifier()
+        self._extractors: dict[str, Extractor] = {}
+
+    def extractor_for(self, language: str) -> Extractor:
+        if language not in self._extractors:
+            self.domain.check_language(language)
+            self._extractors[language] = get_extractor(
+                self.extractor_name, language, **self.extractor_options
+            )
+        return self._extractors[language]
+
+    def evaluate(self, pairs: Sequence[tuple[Instance, Generation]]) -> list[Result]:
+        """Results in the order of ``pairs``; texts of one language are extracted as a batch."""
+        by_language: dict[str, list[int]] = defaultdict(list)
+        for index, (instance, generation) in enumerate(pairs):
+            by_language[generation.language or instance.language].append(index)
+        results: list[Result | None] = [None] * len(pairs)
+        for language, indices in sorted(by_language.items()):
+            extractor = self.extractor_for(language)
+            instances = [pairs[i][0] for i in indices]
+            claims_per_text = extractor.extract_batch([pairs[i][1].text for i in indices], instances)
+            for index, claims in zip(indices, claims_per_text):
+                instance, generation = pairs[index]
+                knowledge = self.domain.knowledge(instance)
+                verdicts = self.verifier.verify_all(claims, knowledge)
+                results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts))
+        return [r for r in results if r is not None]
+
+    def evaluate_text(self, instance: Instance, text: str, system: str = "text") -> Result:
+        return self.evaluate([(instance, Generation(instance_id=instance.id, system=system, text=text))])[0]
+
+    def signature(self) -> str:
+        """sacrebleu-style: two scores are comparable only when their signatures are equal."""
+        extractor = self.extractor_name
+        if self._extractors:
+            extractor = ",".join(sorted({e.signature() for e in self._extractors.values()}))
+        return (
+            f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
+            f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"
+        )

@@ -1,0 +1,50 @@
+"""The hooks a factcov plugin can implement.
+
+Each hook receives a ``register`` callback (or the CLI app) and returns nothing; the
+host owns the registries. Implementations may accept fewer arguments than a spec, so
+hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("factcov")
+hookimpl = pluggy.HookimplMarker("factcov")
+
+
+@hookspec
+def register_domains(register: Callable[[type], None]) -> None:
+    """Register domain classes: call ``register(DomainSubclass)`` once per domain.
+
+    :param register: takes a :class:`factcov.domain.Domain` subclass with a unique
+        ``name``; a name already registered by another plugin is a ``PluginError``
+        naming both plugins.
+
+    Added in 0.1.
+    """
+
+
+@hookspec
+def register_extractors(register: Callable[[type], None]) -> None:
+    """Register extractor classes: call ``register(ExtractorSubclass)`` once per backend.
+
+    :param register: takes a :class:`factcov.extractor.Extractor` subclass with a
+        unique ``name``, its ``domains`` and ``languages``; duplicates are errors as above.
+
+    Added in 0.1.
+    """
+
+
+@hookspec
+def register_commands(app: Any) -> None:
+    """Add a command group to the ``factcov`` command line.
+
+    :param app: the root ``typer.Typer``; call ``app.add_typer(group, name=...)`` or
+        ``app.command()``. Import heavy libraries inside the commands, not here.
+
+    Added in 0.1.
+    """

@@ -1,0 +1,130 @@
+"""Language helpers every regex grammar needs: accents, number words, ordinals (en, es, pt)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+LANGUAGES = ("en", "es", "pt")
+
+_UNITS = {
+    "en": "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty",
+    "es": "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce "
+    "quince dieciseis diecisiete dieciocho diecinueve veinte",
+    "pt": "zero um dois tres quatro cinco seis sete oito nove dez onze doze treze catorze "
+    "quinze dezesseis dezessete dezoito dezenove vinte",
+}
+_TENS = {
+    "en": {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90},
+    "es": {"treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90},
+    "pt": {"trinta": 30, "quarenta": 40, "cinquenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90},
+}
+_EXTRA = {
+    "en": {"a": 1, "an": 1, "single": 1, "once": 1, "twice": 2, "thrice": 3, "hundred": 100, "a hundred": 100},
+    "es": {"un": 1, "una": 1, "veintiuno": 21, "veintidos": 22, "veintitres": 23, "veinticuatro": 24,
+           "veinticinco": 25, "veintiseis": 26, "veintisiete": 27, "veintiocho": 28, "veintinueve": 29,
+           "cien": 100, "ciento": 100},
+    "pt": {"uma": 1, "duas": 2, "dezasseis": 16, "dezassete": 17, "dezanove": 19, "cem": 100},
+}
+_ORDINALS = {
+    "en": "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth",
+    "es": "primero segundo tercero cuarto quinto sexto septimo octavo noveno decimo undecimo duodecimo "
+    "decimotercero decimocuarto decimoquinto decimosexto decimoseptimo decimoctavo decimonoveno vigesimo",
+    "pt": "primeiro segundo terceiro quarto quinto sexto setimo oitavo nono decimo decimo-primeiro "
+    "decimo-segundo decimo-terceiro decimo-quarto decimo-quinto decimo-sexto decimo-setimo decimo-oitavo "
+    "decimo-nono vigesimo",
+}
+
+
+def strip_accents(text: str) -> str:
+    """'entró' -> 'entro'; lengths are kept for precomposed input, so spans stay valid."""
+    return "".join(
+        c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn"
+    )
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form for matching words (keeps length for NFC text)."""
+    folded = []
+    for char in text:
+        base = strip_accents(char)
+        folded.append((base or char).lower()[:1] or char)
+    return "".join(folded)
+
+
+@lru_cache(maxsize=None)
+def number_words(language: str) -> dict[str, int]:
+    """Cardinal words (accent-folded) -> value, 0..99, for one language."""
+    words: dict[str, int] = {w: i for i, w in enumerate(_UNITS[language].split())}
+    tens = _TENS[language]
+    words.update(tens)
+    words.update(_EXTRA[language])
+    joiner = {"en": "-", "es": " y ", "pt": " e "}[language]
+    units = _UNITS[language].split()
+    for word, value in tens.items():
+        for unit in range(1, 10):
+            words[f"{word}{joiner}{units[unit]}"] = value + unit
+            if language == "en":
+                words[f"{word} {units[unit]}"] = value + unit
+    if language == "en":
+        for unit in range(1, 10):
+            words[f"twenty-{units[unit]}"] = 20 + unit
+            words[f"twenty {units[unit]}"] = 20 + unit
+    if language == "pt":
+        for unit in range(1, 10):
+            words[f"vinte e {units[unit]}"] = 20 + unit
+    return words
+
+
+@lru_cache(maxsize=None)
+def ordinal_words(language: str) -> dict[str, int]:
+    """Ordinal words (accent-folded, all genders) -> value, 1..20."""
+    words: dict[str, int] = {}
+    for index, word in enumerate(_ORDINALS[language].split(), start=1):
+        words[word] = index
+        if language in ("es", "pt") and word.endswith("o"):
+            words[word[:-1] + "a"] = index
+            words[word[:-1] + "os"] = index
+            words[word[:-1] + "as"] = index
+    if language == "es":
+        words.update({"primer": 1, "tercer": 3})
+    return words
+
+
+def _alternation(words: dict[str, int]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=None)
+def number_pattern(language: str) -> str:
+    """Regex (no groups) for a cardinal as digits or words, to match on ``fold``-ed text."""
+    return rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alternation(number_words(language))})\b)"
+
+
+@lru_cache(maxsize=None)
+def ordinal_pattern(language: str) -> str:
+    """Regex for an ordinal: words, '2nd', '2º', '2.ª', '2o', 'P2' (fold-ed text)."""
+    suffix = {"en": r"(?:st|nd|rd|th)", "es": r"(?:\.?[ºoª]|\.?[ºª]s?)", "pt": r"(?:\.?[ºoª]s?)"}[language]
+    return rf"(?:\bp\d{{1,2}}\b|\b\d{{1,2}}{suffix}|\b(?:{_alternation(ordinal_words(language))})\b)"
+
+
+def parse_number(text: str, language: str) -> float | int | None:
+    """'13' -> 13, 'thirteen' -> 13, 'treze' -> 13, '2,5' -> 2.5; None if not a number."""
+    folded = " ".join(fold(text).split())
+    if re.fullmatch(r"\d+", folded):
+        return int(folded)
+    if re.fullmatch(r"\d+[.,]\d+", folded):
+        return float(folded.replace(",", "."))
+    return number_words(language).get(folded)
+
+
+def parse_ordinal(text: str, language: str) -> int | None:
+    """'2nd', 'second', 'P2', 'segundo', '2º', 'segunda' -> 2."""
+    folded = " ".join(fold(text).split())
+    match = re.fullmatch(r"p?(\d{1,2})\D*", folded)
+    if match:
+        return int(match.group(1))
+    return ordinal_words(language).get(folded)

@@ -1,0 +1,153 @@
+"""The data model every domain shares: facts, claim types, claims, instances, verdicts.
+
+These are the boundary objects (read from and written to JSON lines), so they are
+pydantic models. ``Fact`` and ``Claim`` are frozen; a fact is hashable and has a
+stable ``id`` derived from its type and key, so the same fact built twice is the same.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from factcov.comparators import Comparator, Exact
+
+Scalar = Union[str, int, float, bool, None]
+Value = Union[Scalar, list[Scalar]]
+Key = dict[str, Scalar]
+
+VERDICTS = ("supported", "contradicted", "unverifiable")
+VerdictLabel = Literal["supported", "contradicted", "unverifiable"]
+
+
+def key_id(type_: str, key: Key) -> str:
+    """Stable text id of a fact or claim: ``type(slot=value,...)``, slots sorted."""
+    slots = ",".join(f"{k}={key[k]}" for k in sorted(key) if key[k] is not None)
+    return f"{type_}({slots})"
+
+
+def canonical_json(value: Any) -> str:
+    """Compact, sorted JSON: what output files use so equal inputs give equal bytes."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class Fact(BaseModel):
+    """One thing that is true of an instance's data, e.g. HAM's first stop was on lap 13."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    key: Key = Field(default_factory=dict)
+    value: Value
+
+    @cached_property
+    def id(self) -> str:
+        return key_id(self.type, self.key)
+
+    def __hash__(self) -> int:
+        return hash((self.id, canonical_json(self.value)))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Fact)
+            and self.id == other.id
+            and canonical_json(self.value) == canonical_json(other.value)
+        )
+
+
+class Claim(BaseModel):
+    """What an extractor read in a text. Key slots the text leaves unsaid are absent."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    key: Key = Field(default_factory=dict)
+    value: Value
+    span: tuple[int, int] | None = None
+    text: str = ""
+    extractor: str = ""
+
+    @field_validator("key")
+    @classmethod
+    def _drop_unsaid_slots(cls, key: Key) -> Key:
+        return {k: v for k, v in key.items() if v is not None}
+
+
+class ClaimType(BaseModel):
+    """A kind of fact: its key slots, value kind, comparator and realization templates.
+
+    ``closed_world``: when the data holds a value for the claim's key and the claim
+    states another, the claim is *contradicted* (the data is known complete for that
+    key). In an open world it is only *unverifiable*.
+
+    ``templates`` map a language to a ``str.format`` template over the key slots and
+    ``value`` (the generic realizer uses them; domains may realize more fluently).
+    ``choices`` lists the legal values of a categorical type (used to perturb).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    description: str
+    key_slots: tuple[str, ...] = ()
+    value_kind: Literal["int", "float", "str", "bool", "list", "range"] = "str"
+    comparator: Comparator = Field(default_factory=Exact)
+    closed_world: bool = True
+    templates: dict[str, str] = Field(default_factory=dict)
+    choices: tuple[Scalar, ...] = ()
+
+
+class Instance(BaseModel):
+    """One thing to explain: the prompt, the data given to the model, the complete oracle."""
+
+    id: str
+    domain: str
+    task: str
+    language: str
+    prompt: str = ""
+    context: dict[str, Any] = Field(default_factory=dict)
+    facts: list[Fact] = Field(default_factory=list)
+    split: str | None = None
+
+    @field_validator("id", "domain", "task", "language")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+class Generation(BaseModel):
+    """A system's text for one instance."""
+
+    instance_id: str
+    system: str
+    text: str
+    language: str | None = None
+
+    @field_validator("instance_id", "system")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+class Verdict(BaseModel):
+    """The verifier's judgement of one claim.
+
+    ``fact`` is the fact that supports (or, when contradicted, that the claim is about);
+    ``matches`` the ids of every fact the claim is true of (a claim with a partial key
+    can be true of several); ``expected`` the data's value when contradicted.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    label: VerdictLabel
+    fact: Fact | None = None
+    matches: tuple[str, ...] = ()
+    expected: Any = None

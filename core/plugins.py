@@ -1,0 +1,197 @@
+"""The plugin manager: built-in plugins and entry points, loaded lazily, into registries.
+
+Built-ins are loaded exactly as third-party plugins are (modules implementing the
+hooks), from ``DEFAULT_PLUGINS``; third-party ones come from the entry-point group
+``factcov``. ``FACTCOV_PLUGINS`` (comma-separated entry-point names; empty for none)
+limits which installed plugins load. A plugin that fails to import or to register
+prints a warning and is skipped, unless ``FACTCOV_STRICT_PLUGINS=1``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Generic, TypeVar
+
+import pluggy
+
+from factcov import hookspecs
+from factcov.errors import PluginError, UnknownNameError
+
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "factcov.domains.f1.plugin",
+    "factcov.domains.weather.plugin",
+    "factcov.domains.rag.plugin",
+)
+ENTRY_POINT_GROUP = "factcov"
+
+T = TypeVar("T")
+
+pm = pluggy.PluginManager("factcov")
+pm.add_hookspecs(hookspecs)
+
+
+@dataclass
+class PluginInfo:
+    name: str
+    version: str | None
+    hooks: list[str]
+    builtin: bool
+
+
+@dataclass
+class Registry(Generic[T]):
+    """Registered classes by ``name``; remembers which plugin registered each."""
+
+    kind: str
+    entries: dict[str, tuple[type[T], str]] = field(default_factory=dict)
+
+    def add(self, cls: type[T], plugin: str) -> None:
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name:
+            raise PluginError(f"plugin '{plugin}' registered a {self.kind} without a name: {cls!r}")
+        if name in self.entries:
+            other = self.entries[name][1]
+            raise PluginError(
+                f"{self.kind} '{name}' is registered twice: by plugin '{other}' and by plugin "
+                f"'{plugin}'; uninstall one of them or rename its {self.kind}"
+            )
+        self.entries[name] = (cls, plugin)
+
+    def get(self, name: str) -> type[T]:
+        if name not in self.entries:
+            raise UnknownNameError(self.kind, name, list(self.entries))
+        return self.entries[name][0]
+
+    def plugin_of(self, name: str) -> str:
+        self.get(name)
+        return self.entries[name][1]
+
+    def names(self) -> list[str]:
+        return sorted(self.entries)
+
+
+_state: dict[str, Any] = {"loaded": False}
+domains: Registry[Any] = Registry("domain")
+extractors: Registry[Any] = Registry("extractor")
+_versions: dict[str, str | None] = {}
+
+
+def _strict() -> bool:
+    return os.environ.get("FACTCOV_STRICT_PLUGINS", "") not in ("", "0", "false", "no")
+
+
+def _broken(plugin: str, exc: BaseException) -> None:
+    message = f"plugin '{plugin}' failed to load and was skipped: {type(exc).__name__}: {exc}"
+    if _strict():
+        raise PluginError(message + " (FACTCOV_STRICT_PLUGINS is set)") from exc
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def _allowed_entry_points() -> set[str] | None:
+    value = os.environ.get("FACTCOV_PLUGINS")
+    if value is None:
+        return None
+    return {name.strip() for name in value.split(",") if name.strip()}
+
+
+def load_plugins() -> None:
+    """Register built-in and entry-point plugins, then fill the registries. Idempotent."""
+    if _state["loaded"]:
+        return
+    _state["loaded"] = True
+    for module_name in DEFAULT_PLUGINS:
+        if pm.get_plugin(module_name) is None:
+            pm.register(importlib.import_module(module_name), name=module_name)
+            _versions[module_name] = None
+    allowed = _allowed_entry_points()
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if allowed is not None and ep.name not in allowed:
+            continue
+        if pm.get_plugin(ep.name) is not None:
+            continue
+        try:
+            module = ep.load()
+            pm.register(module, name=ep.name)
+        except Exception as exc:  # a broken third-party plugin must not break factcov
+            _broken(ep.name, exc)
+            continue
+        _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+    pm.check_pending()
+    _fill(domains, "register_domains")
+    _fill(extractors, "register_extractors")
+
+
+def _fill(registry: Registry[Any], hook_name: str) -> None:
+    """Call each plugin's hook on its own, so every name is traced to its plugin."""
+    hook = getattr(pm.hook, hook_name)
+    for impl in reversed(hook.get_hookimpls()):
+        plugin = impl.plugin_name
+        staged: list[type] = []
+        try:
+            impl.function(**_accepted(impl.function, {"register": staged.append}))
+        except Exception as exc:
+            _broken(plugin, exc)
+            continue
+        for cls in staged:
+            registry.add(cls, plugin)
+
+
+def _accepted(function: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    parameters = inspect.signature(function).parameters
+    return {k: v for k, v in arguments.items() if k in parameters}
+
+
+def reset() -> None:
+    """Forget the registries so the next access loads again (tests use it)."""
+    _state["loaded"] = False
+    domains.entries.clear()
+    extractors.entries.clear()
+
+
+def register_plugin(module: object, name: str) -> None:
+    """Register a plugin object by hand (tests and notebooks); call ``unregister_plugin`` after."""
+    pm.register(module, name=name)
+    reset()
+
+
+def unregister_plugin(name: str) -> None:
+    plugin = pm.get_plugin(name)
+    if plugin is not None:
+        pm.unregister(plugin)
+    reset()
+
+
+def get_domain(name: str) -> Any:
+    """An instance of the registered domain ``name``."""
+    load_plugins()
+    return domains.get(name)()
+
+
+def get_extractor(name: str, language: str, **options: Any) -> Any:
+    load_plugins()
+    cls = extractors.get(name)
+    if language not in cls.languages:
+        raise UnknownNameError(f"language of extractor '{name}'", language, cls.languages)
+    return cls(language=language, **options)
+
+
+def plugin_infos() -> list[PluginInfo]:
+    load_plugins()
+    infos = []
+    for name, plugin in pm.list_name_plugin():
+        hooks = sorted(impl.name for impl in pm.get_hookcallers(plugin) or [])
+        infos.append(PluginInfo(name, _versions.get(name), hooks, name in DEFAULT_PLUGINS))
+    return sorted(infos, key=lambda info: (not info.builtin, info.name))
+
+
+def plugin_version(plugin: str) -> str:
+    """The distribution version of an entry-point plugin, the factcov version for built-ins."""
+    from factcov import __version__
+
+    return _versions.get(plugin) or __version__

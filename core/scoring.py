@@ -1,0 +1,186 @@
+"""Precision, recall and F1 of one generation, per claim type and overall.
+
+Undefined is explicit (``None``), never a fabricated number:
+
+- precision of a text with no countable claims is ``None``;
+- recall of an instance with no relevant facts is ``None``; a text that covers none of
+  the relevant facts (an empty text included) has recall 0;
+- F1 is 0 when recall is 0 (whatever the precision: saying nothing covers nothing),
+  ``None`` when recall is undefined, else the harmonic mean.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from factcov.model import Fact, Verdict
+
+
+class ScoringPolicy(BaseModel):
+    """The choices that change numbers; all of them enter the score signature.
+
+    ``unverifiable``: ``count`` (default) puts unverifiable claims in precision's
+    denominator, since a claim the data cannot check is no evidence of faithfulness;
+    ``ignore`` leaves them out (precision = supported / (supported + contradicted)).
+    ``average``: which system average is the headline (``macro``: the mean of
+    per-generation scores; ``micro``: scores of the pooled counts); both are reported.
+    ``type_weights``: per-claim-type weights of ``weighted_f1`` (GAA-ERP's
+    ``alpha*F1_entity + (1-alpha)*F1_relation`` is ``{"entity": a, "relation": 1-a}``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    unverifiable: Literal["count", "ignore"] = "count"
+    average: Literal["macro", "micro"] = "macro"
+    type_weights: dict[str, float] | None = None
+    bootstrap_samples: int = 1000
+    seed: int = 0
+
+    def signature(self) -> str:
+        weights = (
+            ",".join(f"{k}={v:g}" for k, v in sorted(self.type_weights.items()))
+            if self.type_weights
+            else "none"
+        )
+        return f"unverifiable:{self.unverifiable}|average:{self.average}|weights:{weights}"
+
+
+def precision(supported: int, contradicted: int, unverifiable: int, policy: ScoringPolicy) -> float | None:
+    denominator = supported + contradicted + (unverifiable if policy.unverifiable == "count" else 0)
+    return supported / denominator if denominator else None
+
+
+def recall(covered: int, n_facts: int) -> float | None:
+    return covered / n_facts if n_facts else None
+
+
+def f1(p: float | None, r: float | None) -> float | None:
+    if r is None:
+        return None
+    if r == 0 or p is None or p == 0:
+        return 0.0
+    return 2 * p * r / (p + r)
+
+
+@dataclass
+class Counts:
+    n_claims: int = 0
+    supported: int = 0
+    contradicted: int = 0
+    unverifiable: int = 0
+    n_facts: int = 0
+    covered: int = 0
+
+    def add(self, other: Counts) -> None:
+        self.n_claims += other.n_claims
+        self.supported += other.supported
+        self.contradicted += other.contradicted
+        self.unverifiable += other.unverifiable
+        self.n_facts += other.n_facts
+        self.covered += other.covered
+
+    def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
+        p = precision(self.supported, self.contradicted, self.unverifiable, policy)
+        r = recall(self.covered, self.n_facts)
+        return {"precision": p, "recall": r, "f1": f1(p, r)}
+
+    def as_dict(self, policy: ScoringPolicy) -> dict[str, int | float | None]:
+        return {
+            "n_claims": self.n_claims,
+            "supported": self.supported,
+            "contradicted": self.contradicted,
+            "unverifiable": self.unverifiable,
+            "n_facts": self.n_facts,
+            "covered": self.covered,
+            **self.metrics(policy),
+        }
+
+
+@dataclass
+class GenerationScore:
+    """The score of one text: totals, per claim type, and which facts it covered."""
+
+    total: Counts
+    by_type: dict[str, Counts]
+    covered_ids: list[str] = field(default_factory=list)
+    missed_ids: list[str] = field(default_factory=list)
+
+    def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
+        return {**self.total.metrics(policy), "weighted_f1": self.weighted_f1(policy)}
+
+    def weighted_f1(self, policy: ScoringPolicy) -> float | None:
+        """Weighted mean of per-type F1 over the weighted types whose F1 is defined.
+
+        Without weights it equals the overall F1.
+        """
+        if not policy.type_weights:
+            return self.total.metrics(policy)["f1"]
+        total_weight = 0.0
+        weighted = 0.0
+        for type_, weight in policy.type_weights.items():
+            counts = self.by_type.get(type_)
+            value = counts.metrics(policy)["f1"] if counts is not None else None
+            if value is not None:
+                weighted += weight * value
+                total_weight += weight
+        return weighted / total_weight if total_weight else None
+
+
+def covered_facts(relevant: Sequence[Fact], verdicts: Iterable[Verdict]) -> list[Fact]:
+    """Relevant facts stated by a supported claim.
+
+    A claim whose partial key is true of several facts covers the first of them not
+    already covered, so "he pitted on lap 13" and "he pitted on lap 28" cover two stops.
+    """
+    relevant_by_id = {fact.id: fact for fact in relevant}
+    covered: dict[str, Fact] = {}
+    for verdict in verdicts:
+        if verdict.label != "supported":
+            continue
+        for fact_id in verdict.matches:
+            if fact_id in relevant_by_id and fact_id not in covered:
+                covered[fact_id] = relevant_by_id[fact_id]
+                break
+    return [fact for fact in relevant if fact.id in covered]
+
+
+def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> GenerationScore:
+    """Count claims by verdict and relevant facts by coverage, overall and per claim type."""
+    by_type: dict[str, Counts] = {}
+
+    def counts_of(type_: str) -> Counts:
+        if type_ not in by_type:
+            by_type[type_] = Counts()
+        return by_type[type_]
+
+    labels = Counter()
+    for verdict in verdicts:
+        counts = counts_of(verdict.claim.type)
+        counts.n_claims += 1
+        setattr(counts, verdict.label, getattr(counts, verdict.label) + 1)
+        labels[verdict.label] += 1
+    covered = covered_facts(relevant, verdicts)
+    covered_ids = {fact.id for fact in covered}
+    for fact in relevant:
+        counts = counts_of(fact.type)
+        counts.n_facts += 1
+        counts.covered += fact.id in covered_ids
+    total = Counts(
+        n_claims=len(verdicts),
+        supported=labels["supported"],
+        contradicted=labels["contradicted"],
+        unverifiable=labels["unverifiable"],
+        n_facts=len(relevant),
+        covered=len(covered_ids),
+    )
+    return GenerationScore(
+        total=total,
+        by_type=dict(sorted(by_type.items())),
+        covered_ids=[fact.id for fact in covered],
+        missed_ids=[fact.id for fact in relevant if fact.id not in covered_ids],
+    )

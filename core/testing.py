@@ -1,0 +1,105 @@
+"""Contract tests every domain gets for free: ``check_domain(domain)``.
+
+For each example instance (or the ones given) and each language:
+
+1. realize every oracle fact, extract, verify: precision 1 and recall 1;
+2. realize the facts with one value perturbed: that claim is contradicted (closed-world
+   types) or at least not supported (open-world types), and recall drops;
+3. drop facts one at a time from the end: recall falls strictly and precision stays 1.
+
+Raises ``AssertionError`` with the text, the claims and the missed facts on failure,
+so it reads well inside pytest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from factcov.domain import Domain
+from factcov.evaluate import Evaluator, Result
+from factcov.model import Instance
+from factcov.scoring import ScoringPolicy
+
+
+@dataclass
+class ContractReport:
+    instances: int = 0
+    texts: int = 0
+    perturbations: int = 0
+    languages: set[str] = field(default_factory=set)
+
+
+def _explain(result: Result, what: str) -> str:
+    lines = [f"{what} [{result.instance.id}]", f"text: {result.generation.text!r}"]
+    for verdict in result.verdicts:
+        expected = f" expected={verdict.expected!r}" if verdict.label == "contradicted" else ""
+        lines.append(
+            f"  {verdict.label:12} {verdict.claim.type} {verdict.claim.key} = {verdict.claim.value!r}"
+            f" <- {verdict.claim.text!r}{expected}"
+        )
+    lines.append(f"  missed facts: {result.score.missed_ids}")
+    return "\n".join(lines)
+
+
+def check_domain(
+    domain: Domain,
+    instances: Iterable[Instance] | None = None,
+    *,
+    extractor: str | None = None,
+    languages: Iterable[str] | None = None,
+    max_perturbations: int = 5,
+    seed: int = 0,
+) -> ContractReport:
+    """Run the three contract checks; return counts of what was checked."""
+    evaluator = Evaluator(domain, extractor=extractor, policy=ScoringPolicy())
+    wanted = set(languages) if languages is not None else set(domain.languages)
+    rng = random.Random(seed)
+    report = ContractReport()
+    for instance in instances if instances is not None else domain.example_instances():
+        if instance.language not in wanted or not instance.facts:
+            continue
+        report.instances += 1
+        report.languages.add(instance.language)
+        facts = list(instance.facts)
+
+        full = evaluator.evaluate_text(instance, domain.realize(facts, instance.language, instance))
+        report.texts += 1
+        metrics = full.score.metrics(evaluator.policy)
+        assert metrics["precision"] == 1.0 and metrics["recall"] == 1.0, _explain(
+            full, f"realized complete text must score P=1 R=1, got {metrics}"
+        )
+
+        for index in rng.sample(range(len(facts)), min(max_perturbations, len(facts))):
+            original = facts[index]
+            wrong = domain.perturb(original, rng)
+            text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
+            result = evaluator.evaluate_text(instance, text)
+            report.texts += 1
+            report.perturbations += 1
+            about = [v for v in result.verdicts if v.claim.type == original.type and v.label != "supported"]
+            closed = domain.claim_type(original.type).closed_world
+            if closed:
+                assert any(v.label == "contradicted" for v in about), _explain(
+                    result, f"perturbed {original.id}: {original.value!r} -> {wrong.value!r} must be contradicted"
+                )
+            assert original.id in result.score.missed_ids, _explain(
+                result, f"perturbed {original.id} must not count as covered"
+            )
+
+        previous = 1.0
+        for keep in range(len(facts) - 1, -1, -1):
+            text = domain.realize(facts[:keep], instance.language, instance)
+            result = evaluator.evaluate_text(instance, text)
+            report.texts += 1
+            current = result.score.metrics(evaluator.policy)
+            assert current["recall"] is not None and current["recall"] < previous, _explain(
+                result, f"dropping facts to {keep}/{len(facts)} must lower recall below {previous}"
+            )
+            assert keep == 0 or current["precision"] == 1.0, _explain(
+                result, f"a subset of true facts must keep precision 1, got {current['precision']}"
+            )
+            previous = current["recall"]
+    assert report.instances, f"domain '{domain.name}' gave no instance with facts to check"
+    return report

@@ -1,0 +1,1 @@
+"""The built-in domains (f1, weather, rag), each a plugin."""

@@ -1,0 +1,1 @@
+"""Extraction backends shared by domains (spaCy, stanza, LLM)."""
