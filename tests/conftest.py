@@ -1,0 +1,27 @@
+"""Shared fixtures: the real data beside the project, and isolation from installed plugins."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+# A developer's own installed plugins must not change results: load only built-ins
+# unless a test opts in (tests that need an entry point set FACTCOV_PLUGINS themselves).
+os.environ.setdefault("FACTCOV_PLUGINS", "")
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.fail(f"the real data is expected at {SHARED_DATA} (see README: Data)")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO
