@@ -1,0 +1,67 @@
+"""`factcov domains` and `factcov plugins`: what is installed."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("domains")(domains)
+    app.command("plugins")(plugins)
+
+
+def domains(
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each claim type's key, value and comparator."),
+) -> None:
+    """List domains with their claim types, languages and extractors."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from factcov.plugins import domains as domain_registry
+    from factcov.plugins import extractors, load_plugins
+
+    load_plugins()
+    table = Table(title="factcov domains", show_lines=True)
+    for column in ("domain", "plugin", "languages", "tasks", "claim types", "extractors"):
+        table.add_column(column)
+    for name in domain_registry.names():
+        domain = domain_registry.get(name)
+        names = [
+            e for e in extractors.names()
+            if name in extractors.get(e).domains or "*" in extractors.get(e).domains
+        ]
+        if verbose:
+            types = "\n".join(
+                f"{ct.name}({', '.join(ct.key_slots)}) -> {ct.value_kind} [{ct.comparator.describe()}"
+                f"{'' if ct.closed_world else ', open world'}]"
+                for ct in domain.claim_types
+            )
+        else:
+            types = ", ".join(ct.name for ct in domain.claim_types)
+        extractors_text = ", ".join(
+            f"{e} (default)" if e == getattr(domain, "default_extractor", None) else e for e in names
+        )
+        table.add_row(
+            f"{name}\n{domain.description}",
+            f"{domain_registry.plugin_of(name)}\n{domain.version}",
+            ", ".join(domain.languages),
+            ", ".join(domain.tasks),
+            types,
+            extractors_text,
+        )
+    Console(width=max(120, Console().width)).print(table)
+
+
+def plugins() -> None:
+    """List loaded plugins with their versions and the hooks they implement."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from factcov.plugins import plugin_infos
+
+    table = Table(title="factcov plugins")
+    for column in ("plugin", "version", "built-in", "hooks"):
+        table.add_column(column)
+    for info in plugin_infos():
+        table.add_row(info.name, info.version or "(factcov)", "yes" if info.builtin else "no", ", ".join(info.hooks))
+    Console().print(table)

@@ -1,0 +1,69 @@
+"""Options several commands share, and the policy they build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from factcov.errors import InputError
+from factcov.scoring import ScoringPolicy
+
+DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov domains`).")
+INSTANCES = typer.Option(..., "--instances", "-i", help="Instances JSONL (gzip allowed).", dir_okay=False)
+GENERATIONS = typer.Option(..., "--generations", "-g", help="Generations JSONL (gzip allowed).", dir_okay=False)
+EXTRACTOR = typer.Option(None, "--extractor", "-x", help="Extractor backend; default: the domain's.")
+UNVERIFIABLE = typer.Option(
+    "count", "--unverifiable", help="'count': unverifiable claims lower precision; 'ignore': left out."
+)
+AVERAGE = typer.Option("macro", "--average", help="Headline system average: 'macro' or 'micro'.")
+WEIGHTS = typer.Option(
+    None, "--weight", "-w", help="Per-claim-type weight of weighted_f1, TYPE=W (repeatable)."
+)
+SEED = typer.Option(0, "--seed", help="Seed of the bootstrap.")
+BOOTSTRAP = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for confidence intervals.")
+
+
+def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
+    if not pairs:
+        return None
+    weights: dict[str, float] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        try:
+            weights[name.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'") from None
+        if not sep or not name.strip():
+            raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'")
+    return weights
+
+
+def build_policy(
+    unverifiable: str, average: str, weights: list[str] | None, seed: int, bootstrap: int
+) -> ScoringPolicy:
+    if unverifiable not in ("count", "ignore"):
+        raise InputError(f"--unverifiable must be 'count' or 'ignore', got '{unverifiable}'")
+    if average not in ("macro", "micro"):
+        raise InputError(f"--average must be 'macro' or 'micro', got '{average}'")
+    return ScoringPolicy(
+        unverifiable=unverifiable,  # type: ignore[arg-type]
+        average=average,  # type: ignore[arg-type]
+        type_weights=parse_weights(weights),
+        seed=seed,
+        bootstrap_samples=bootstrap,
+    )
+
+
+def check_weights(policy: ScoringPolicy, claim_types: list[str]) -> None:
+    for name in policy.type_weights or {}:
+        if name not in claim_types:
+            from factcov.errors import UnknownNameError
+
+            raise UnknownNameError("claim type in --weight", name, claim_types)
+
+
+def output_dir(path: Path) -> Path:
+    if path.exists() and not path.is_dir():
+        raise InputError("output exists and is not a directory", path=path)
+    return path

@@ -1,0 +1,41 @@
+"""Rich rendering of a system table (score, demo and compare print the same way)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+
+def _fmt(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def _interval(row: pd.Series, metric: str, average: str) -> str:
+    value = _fmt(row[metric])
+    if average == "macro":
+        lo, hi = row.get(f"macro_{metric}_lo"), row.get(f"macro_{metric}_hi")
+        if lo is not None and hi is not None and not (isinstance(lo, float) and math.isnan(lo)):
+            return f"{value} [{lo:.3f}, {hi:.3f}]"
+    return value
+
+
+def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", signature: str | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    rich_table = Table(title=title, caption=signature)
+    for column in ("system", "n", "claims/text", "facts/inst", "precision", "recall", "F1",
+                   "rank P", "rank F1", "change"):
+        rich_table.add_column(column, justify="left" if column == "system" else "right")
+    for _, row in table.sort_values(["rank_f1", "system"]).iterrows():
+        change = row["rank_change"]
+        arrow = "=" if change == 0 else (f"↑{change:g}" if change > 0 else f"↓{-change:g}")
+        rich_table.add_row(
+            str(row["system"]), str(row["n"]), f"{row['claims_per_text']:.1f}", f"{row['facts_per_instance']:.1f}",
+            _interval(row, "precision", average), _interval(row, "recall", average), _interval(row, "f1", average),
+            f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow,
+        )
+    Console(width=max(140, Console().width)).print(rich_table)

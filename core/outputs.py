@@ -1,0 +1,163 @@
+"""The files of a scoring run, written atomically and byte-for-byte reproducibly.
+
+OUTDIR/claims.parquet   one row per claim with its verdict
+OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts
+OUTDIR/systems.csv      one row per system (see ``factcov.aggregate.system_table``)
+OUTDIR/summary.json     signature, inputs, systems, per-type scores, rankings
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from factcov.evaluate import Result
+from factcov.jsonl import atomic_path, write_text_atomic
+from factcov.model import canonical_json
+from factcov.scoring import ScoringPolicy
+
+CLAIM_SCHEMA = pa.schema(
+    [
+        ("instance_id", pa.string()),
+        ("system", pa.string()),
+        ("task", pa.string()),
+        ("language", pa.string()),
+        ("claim_index", pa.int32()),
+        ("type", pa.string()),
+        ("key", pa.string()),
+        ("value", pa.string()),
+        ("span_start", pa.int32()),
+        ("span_end", pa.int32()),
+        ("text", pa.string()),
+        ("verdict", pa.string()),
+        ("expected", pa.string()),
+        ("fact_id", pa.string()),
+        ("extractor", pa.string()),
+    ]
+)
+SCORE_SCHEMA = pa.schema(
+    [
+        ("instance_id", pa.string()),
+        ("system", pa.string()),
+        ("task", pa.string()),
+        ("language", pa.string()),
+        ("split", pa.string()),
+        ("n_claims", pa.int32()),
+        ("supported", pa.int32()),
+        ("contradicted", pa.int32()),
+        ("unverifiable", pa.int32()),
+        ("n_facts", pa.int32()),
+        ("covered", pa.int32()),
+        ("precision", pa.float64()),
+        ("recall", pa.float64()),
+        ("f1", pa.float64()),
+        ("weighted_f1", pa.float64()),
+        ("by_type", pa.string()),
+        ("missed", pa.string()),
+        ("text", pa.string()),
+    ]
+)
+
+
+def claim_rows(result: Result) -> list[dict[str, Any]]:
+    rows = []
+    for index, verdict in enumerate(result.verdicts):
+        claim = verdict.claim
+        rows.append(
+            {
+                "instance_id": result.instance.id,
+                "system": result.generation.system,
+                "task": result.instance.task,
+                "language": result.language,
+                "claim_index": index,
+                "type": claim.type,
+                "key": canonical_json(claim.key),
+                "value": canonical_json(claim.value),
+                "span_start": claim.span[0] if claim.span else None,
+                "span_end": claim.span[1] if claim.span else None,
+                "text": claim.text,
+                "verdict": verdict.label,
+                "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
+                "fact_id": verdict.fact.id if verdict.fact is not None else None,
+                "extractor": claim.extractor,
+            }
+        )
+    return rows
+
+
+def score_row(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
+    score = result.score
+    facts_by_id = {fact.id: fact for fact in result.instance.facts}
+    missed = [
+        {"id": i, "type": facts_by_id[i].type, "key": facts_by_id[i].key, "value": facts_by_id[i].value}
+        for i in score.missed_ids
+    ]
+    return {
+        "instance_id": result.instance.id,
+        "system": result.generation.system,
+        "task": result.instance.task,
+        "language": result.language,
+        "split": result.instance.split,
+        **{k: v for k, v in score.total.as_dict(policy).items() if k not in ("precision", "recall", "f1")},
+        **score.metrics(policy),
+        "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
+        "missed": canonical_json(missed),
+        "text": result.generation.text,
+    }
+
+
+class ParquetStream:
+    """Append row batches to a Parquet file that appears only when ``close`` succeeds."""
+
+    def __init__(self, destination: Path, schema: pa.Schema) -> None:
+        self.schema = schema
+        self._context = atomic_path(destination)
+        self._tmp = self._context.__enter__()
+        self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def close(self) -> None:
+        self._writer.close()
+        self._context.__exit__(None, None, None)
+
+    def abort(self, exc: BaseException) -> None:
+        self._writer.close()
+        try:
+            self._context.__exit__(type(exc), exc, exc.__traceback__)
+        except BaseException:
+            pass
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe: NaN -> null, numpy scalars -> Python, floats rounded for stable bytes."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float):
+        return None if math.isnan(value) else round(value, 10)
+    return value
+
+
+def write_systems_csv(path: Path, table: pd.DataFrame) -> None:
+    with atomic_path(path) as tmp:
+        table.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
+
+
+def write_summary(path: Path, summary: dict[str, Any]) -> None:
+    write_text_atomic(path, json.dumps(_clean(summary), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def table_records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    return [_clean(row) for row in table.to_dict(orient="records")]

@@ -1,0 +1,153 @@
+"""A whole scoring run: instances + generations files -> OUTDIR, streaming in chunks."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from factcov import __version__
+from factcov.aggregate import ranking_summary, system_table
+from factcov.evaluate import Evaluator
+from factcov.inputs import iter_generations, load_instances
+from factcov.jsonl import chunked
+from factcov.outputs import (
+    CLAIM_SCHEMA,
+    SCORE_SCHEMA,
+    ParquetStream,
+    claim_rows,
+    score_row,
+    table_records,
+    write_summary,
+    write_systems_csv,
+)
+from factcov.plugins import get_domain
+from factcov.scoring import Counts, ScoringPolicy
+
+SCORE_COLUMNS = (
+    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered",
+    "precision", "recall", "f1", "weighted_f1",
+)
+
+
+@dataclass
+class RunOutcome:
+    outdir: Path
+    summary: dict[str, Any]
+    systems: pd.DataFrame
+
+
+def score_files(
+    domain_name: str,
+    instances_path: str | Path,
+    generations_path: str | Path,
+    outdir: str | Path,
+    *,
+    extractor: str | None = None,
+    policy: ScoringPolicy | None = None,
+    chunk_size: int = 2000,
+    progress: bool = False,
+    report: bool = True,
+) -> RunOutcome:
+    """Score every generation; write claims.parquet, scores.parquet, systems.csv, summary.json.
+
+    Instances are held in memory (each generation looks one up); generations are read
+    and scored ``chunk_size`` at a time. All input is checked before a file appears:
+    outputs are renamed into place only when the whole run succeeded.
+    """
+    domain = get_domain(domain_name)
+    evaluator = Evaluator(domain, extractor=extractor, policy=policy)
+    policy = evaluator.policy
+    outdir = Path(outdir)
+    instances = load_instances(instances_path, domain)
+    outdir.mkdir(parents=True, exist_ok=True)
+
+    metric_rows: list[tuple] = []
+    type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
+    claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
+    scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
+    try:
+        with _progress(progress) as advance:
+            for chunk in chunked(iter_generations(generations_path, instances, domain), chunk_size):
+                results = evaluator.evaluate(chunk)
+                claims: list[dict[str, Any]] = []
+                scores: list[dict[str, Any]] = []
+                for result in results:
+                    claims.extend(claim_rows(result))
+                    row = score_row(result, policy)
+                    scores.append(row)
+                    metric_rows.append(tuple(row[c] for c in SCORE_COLUMNS))
+                    for type_, counts in result.score.by_type.items():
+                        type_counts[result.generation.system][type_].add(counts)
+                claims_out.write(claims)
+                scores_out.write(scores)
+                advance(len(chunk))
+        if not metric_rows:
+            raise ValueError("no generations were scored")
+        table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
+        summary = {
+            "signature": evaluator.signature(),
+            "factcov_version": __version__,
+            "domain": domain.name,
+            "domain_version": domain.version,
+            "extractor": evaluator.extractor_name,
+            "policy": policy.model_dump(),
+            "inputs": {"instances": Path(instances_path).name, "generations": Path(generations_path).name},
+            "n_instances": len(instances),
+            "n_generations": len(metric_rows),
+            "systems": table_records(table),
+            "by_type": {
+                system: {t: c.as_dict(policy) for t, c in sorted(types.items())}
+                for system, types in sorted(type_counts.items())
+            },
+            "rankings": ranking_summary(table),
+        }
+        write_systems_csv(outdir / "systems.csv", table)
+        write_summary(outdir / "summary.json", summary)
+    except BaseException as exc:
+        claims_out.abort(exc)
+        scores_out.abort(exc)
+        raise
+    claims_out.close()
+    scores_out.close()
+    if report:
+        _write_report(outdir)
+    return RunOutcome(outdir, summary, table)
+
+
+def _write_report(outdir: Path) -> None:
+    from factcov import report
+
+    write = getattr(report, "write_report", None)
+    if write is not None:
+        write([outdir], outdir / "report.html")
+
+
+class _progress:
+    """A rich progress counter on stderr when asked for; a no-op otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda n: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            SpinnerColumn(), TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("generations"), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
+        )
+        self._progress.__enter__()
+        task = self._progress.add_task("score", total=None)
+        return lambda n: self._progress.advance(task, n)
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._progress.__exit__(*exc)
+        return False
