@@ -9,7 +9,7 @@ type*, never of the verifier. Numbers may be given as a point or as an interval
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -121,6 +121,6 @@ class SetMembership(Comparator):
 
 
 AnyComparator = Annotated[
-    Union[Exact, NumericTolerance, RangeContainment, SetMembership],
+    Exact | NumericTolerance | RangeContainment | SetMembership,
     Field(discriminator="kind"),
 ]

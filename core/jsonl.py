@@ -59,14 +59,33 @@ def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
         raise InputError("file is empty: expected one JSON object per line", path=path)
 
 
+_UNION_TAGS = {"str", "int", "float", "bool", "none", "dict", "list"}
+
+
+def _field_path(loc: tuple) -> str:
+    """Dotted field path without pydantic's union-branch tags ('str', 'list[...]')."""
+    parts = [str(p) for p in loc if not (isinstance(p, str) and (p in _UNION_TAGS or "[" in p))]
+    return ".".join(parts)
+
+
 def validation_error(exc: ValidationError, path: str | Path, line: int) -> InputError:
-    """The first pydantic error as an InputError naming the field's dotted path."""
-    first = exc.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    message = first["msg"]
+    """The first pydantic error as an InputError naming the field's dotted path.
+
+    A value that fits no branch of a union gives one error per branch; they are merged
+    into one message for the field.
+    """
+    errors = exc.errors()
+    first = errors[0]
+    field = _field_path(first["loc"])
     if first["type"] == "missing":
-        message = "missing required field"
-    return InputError(message, path=path, line=line, field=field)
+        return InputError("missing required field", path=path, line=line, field=field or None)
+    same_field = [e for e in errors if _field_path(e["loc"]) == field]
+    if len(same_field) > 1:
+        expected = "; ".join(dict.fromkeys(e["msg"] for e in same_field))
+        message = f"invalid value {json.dumps(first.get('input'), default=str)[:60]} ({expected})"
+    else:
+        message = first["msg"]
+    return InputError(message, path=path, line=line, field=field or None)
 
 
 def iter_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -55,7 +55,7 @@ def fold(text: str) -> str:
     return "".join(folded)
 
 
-@lru_cache(maxsize=None)
+@cache
 def number_words(language: str) -> dict[str, int]:
     """Cardinal words (accent-folded) -> value, 0..99, for one language."""
     words: dict[str, int] = {w: i for i, w in enumerate(_UNITS[language].split())}
@@ -79,7 +79,7 @@ def number_words(language: str) -> dict[str, int]:
     return words
 
 
-@lru_cache(maxsize=None)
+@cache
 def ordinal_words(language: str) -> dict[str, int]:
     """Ordinal words (accent-folded, all genders) -> value, 1..20."""
     words: dict[str, int] = {}
@@ -98,13 +98,13 @@ def _alternation(words: dict[str, int]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def number_pattern(language: str) -> str:
     """Regex (no groups) for a cardinal as digits or words, to match on ``fold``-ed text."""
     return rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alternation(number_words(language))})\b)"
 
 
-@lru_cache(maxsize=None)
+@cache
 def ordinal_pattern(language: str) -> str:
     """Regex for an ordinal: words, '2nd', '2º', '2.ª', '2o', 'P2' (fold-ed text)."""
     suffix = {"en": r"(?:st|nd|rd|th)", "es": r"(?:\.?[ºoª]|\.?[ºª]s?)", "pt": r"(?:\.?[ºoª]s?)"}[language]

@@ -152,7 +152,7 @@ def _clean(value: Any) -> Any:
 
 def write_systems_csv(path: Path, table: pd.DataFrame) -> None:
     with atomic_path(path) as tmp:
-        table.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
+        table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
 
 
 def write_summary(path: Path, summary: dict[str, Any]) -> None:

@@ -118,11 +118,13 @@ def load_plugins() -> None:
         try:
             module = ep.load()
             pm.register(module, name=ep.name)
+            pm.check_pending()
         except Exception as exc:  # a broken third-party plugin must not break factcov
+            if pm.get_plugin(ep.name) is not None:
+                pm.unregister(name=ep.name)
             _broken(ep.name, exc)
             continue
         _versions[ep.name] = ep.dist.version if ep.dist is not None else None
-    pm.check_pending()
     _fill(domains, "register_domains")
     _fill(extractors, "register_extractors")
 

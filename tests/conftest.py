@@ -25,3 +25,16 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO
+
+
+@pytest.fixture
+def mini_plugin():
+    """Register the tiny test domain for one test and always unregister it."""
+    from factcov.plugins import register_plugin, unregister_plugin
+    from tests import mini_domain
+
+    register_plugin(mini_domain, "mini")
+    try:
+        yield mini_domain
+    finally:
+        unregister_plugin("mini")

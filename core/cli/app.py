@@ -10,8 +10,12 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-import click
 import typer
+
+try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_exceptions
 
 from factcov import __version__
 from factcov.errors import FactcovError
@@ -66,15 +70,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     except FactcovError as error:
         _print_error(str(error))
         return error.exit_code
-    except click.exceptions.NoArgsIsHelpError as error:
-        click.echo(error.ctx.get_help() if error.ctx else str(error), err=True)
+    except click_exceptions.NoArgsIsHelpError as error:
+        typer.echo(error.ctx.get_help() if error.ctx else str(error), err=True)
         return 2
-    except click.ClickException as error:
+    except click_exceptions.ClickException as error:
         error.show()
         return 2
-    except click.exceptions.Exit as error:
+    except typer.Exit as error:
         return error.exit_code
-    except click.Abort:
+    except typer.Abort:
         _print_error("aborted")
         return 130
     except BrokenPipeError:

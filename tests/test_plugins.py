@@ -1,0 +1,151 @@
+"""Plugin loading: built-ins, entry points, broken plugins, duplicates, strict mode."""
+
+from __future__ import annotations
+
+import textwrap
+import warnings
+from pathlib import Path
+
+import pytest
+
+from factcov import plugins
+from factcov.errors import PluginError, UnknownNameError
+
+
+def make_distribution(root: Path, dist: str, version: str, entry: str, module: str, source: str) -> None:
+    """A minimal installed distribution on sys.path: its module and an entry point in group factcov."""
+    (root / f"{module}.py").write_text(textwrap.dedent(source))
+    info = root / f"{dist}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text(f"[factcov]\n{entry} = {module}\n")
+
+
+PLUGIN_SOURCE = """
+    from factcov import hookimpl
+    from factcov.domain import Domain
+
+    class {cls}(Domain):
+        name = "{domain}"
+        description = "from an entry point"
+        default_extractor = "none"
+
+    @hookimpl
+    def register_domains(register):
+        register({cls})
+"""
+
+
+@pytest.fixture
+def entry_points_dir(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugins.reset()
+    yield tmp_path
+    for name in ("fake", "broken", "dupe", "typo"):
+        if plugins.pm.get_plugin(name) is not None:
+            plugins.pm.unregister(name=name)
+    plugins.reset()
+
+
+def test_builtin_plugins_are_loaded_lazily_on_first_access():
+    plugins.reset()
+    assert plugins.domains.entries == {}
+    plugins.load_plugins()
+    names = {info.name for info in plugins.plugin_infos()}
+    assert set(plugins.DEFAULT_PLUGINS) <= names
+
+
+def test_entry_point_plugin_is_found_with_its_version(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "fake_dist", "1.2.3", "fake", "fake_factcov_plugin",
+                      PLUGIN_SOURCE.format(cls="Fake", domain="fakedomain"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    assert plugins.get_domain("fakedomain").description == "from an entry point"
+    assert plugins.domains.plugin_of("fakedomain") == "fake"
+    info = {i.name: i for i in plugins.plugin_infos()}["fake"]
+    assert info.version == "1.2.3" and info.hooks == ["register_domains"] and not info.builtin
+
+
+def test_plugins_not_allowed_by_factcov_plugins_are_not_loaded(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", "fake_factcov_plugin2",
+                      PLUGIN_SOURCE.format(cls="Fake", domain="fakedomain"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "")
+    with pytest.raises(UnknownNameError, match="unknown domain 'fakedomain'"):
+        plugins.get_domain("fakedomain")
+
+
+def test_broken_plugin_warns_and_is_skipped(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "broken_dist", "0.1", "broken", "broken_factcov_plugin",
+                      "raise ImportError('needs a library that is not installed')\n")
+    monkeypatch.setenv("FACTCOV_PLUGINS", "broken")
+    with pytest.warns(RuntimeWarning, match="plugin 'broken' failed to load and was skipped"):
+        plugins.load_plugins()
+    assert "broken" not in {i.name for i in plugins.plugin_infos()}
+
+
+def test_strict_mode_turns_a_broken_plugin_into_an_error(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "broken_dist", "0.1", "broken", "broken_factcov_plugin_strict",
+                      "raise ImportError('missing library')\n")
+    monkeypatch.setenv("FACTCOV_PLUGINS", "broken")
+    monkeypatch.setenv("FACTCOV_STRICT_PLUGINS", "1")
+    with pytest.raises(PluginError, match="missing library.*FACTCOV_STRICT_PLUGINS"):
+        plugins.load_plugins()
+
+
+def test_misspelled_hook_is_reported_not_silently_ignored(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "typo_dist", "0.1", "typo", "typo_factcov_plugin", """
+        from factcov import hookimpl
+
+        @hookimpl
+        def register_domain(register):
+            pass
+    """)
+    monkeypatch.setenv("FACTCOV_PLUGINS", "typo")
+    with pytest.warns(RuntimeWarning, match="plugin 'typo' failed.*register_domain"):
+        plugins.load_plugins()
+
+
+def test_a_hook_that_raises_is_skipped_with_a_warning(entry_points_dir, monkeypatch):
+    make_distribution(entry_points_dir, "broken_dist", "0.1", "broken", "raising_factcov_plugin", """
+        from factcov import hookimpl
+
+        @hookimpl
+        def register_domains(register):
+            raise RuntimeError("boom")
+    """)
+    monkeypatch.setenv("FACTCOV_PLUGINS", "broken")
+    with pytest.warns(RuntimeWarning, match="boom"):
+        plugins.load_plugins()
+
+
+def test_duplicate_domain_names_are_an_error_naming_both_plugins(entry_points_dir, monkeypatch, mini_plugin):
+    make_distribution(entry_points_dir, "dupe_dist", "0.1", "dupe", "dupe_factcov_plugin",
+                      PLUGIN_SOURCE.format(cls="Mini", domain="mini"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "dupe")
+    with pytest.raises(PluginError, match=r"domain 'mini' is registered twice: by plugin '(mini|dupe)' and by plugin '(dupe|mini)'"):
+        plugins.load_plugins()
+
+
+def test_unknown_domain_lists_the_available_ones(mini_plugin):
+    with pytest.raises(UnknownNameError) as info:
+        plugins.get_domain("nope")
+    assert "mini" in str(info.value)
+
+
+def test_hook_implementations_may_take_fewer_arguments(mini_plugin):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plugins.load_plugins()
+    assert plugins.extractors.get("mini-regex").name == "mini-regex"
+
+
+def test_every_hookspec_is_documented_with_its_signature(repo_root):
+    import inspect
+
+    from factcov import hookspecs
+
+    doc = (repo_root / "docs" / "plugins.md").read_text()
+    for name in ("register_domains", "register_extractors", "register_commands"):
+        spec = getattr(hookspecs, name)
+        params = ", ".join(inspect.signature(spec).parameters)
+        assert f"{name}({params})" in doc, f"docs/plugins.md must document {name}({params})"
+        assert spec.__doc__ and "Added in" in spec.__doc__
