@@ -1,0 +1,388 @@
+"""Deterministic strategy facts of one race from its lap table (vectorized pandas).
+
+Every rule and threshold here is written down in docs/domains/f1.md; change both together.
+``derive_race(laps, classification)`` returns a ``RaceAnalysis`` whose frames are the
+oracle's raw material: stints, pit stops, neutralizations, undercut/overcut moves,
+defenses, and the per-lap running order with gaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+KNOWN_COMPOUNDS = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
+
+# Thresholds (docs/domains/f1.md, "Rules and thresholds").
+CLOSE_GAP_S = 3.0  # cars are "running close" when within this gap before the first stop
+MOVE_WINDOW_LAPS = 5  # the second car of a pair must stop within this many laps
+DEFENSE_GAP_S = 1.0  # a pursuer within this gap is attacking
+DEFENSE_MIN_LAPS = 5  # ... for at least this many consecutive green laps
+DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
+DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
+
+
+@dataclass
+class RaceAnalysis:
+    """Everything derived for one race; frames are sorted, so output is deterministic."""
+
+    season: int
+    round: int
+    event: str
+    race_laps: int
+    classification: pd.DataFrame  # code, name, team, grid, position (<NA> unclassified), status
+    stints: pd.DataFrame  # driver, stint, compound, first_lap, last_lap, laps, tyre ages, slope
+    stops: pd.DataFrame  # driver, stop, lap, from, to, neutralized
+    red_flag_changes: pd.DataFrame  # driver, lap (last lap before the new set), from, to
+    neutralizations: pd.DataFrame  # kind, period, first_lap, last_lap
+    moves: pd.DataFrame  # kind, driver, rival, driver_pit_lap, rival_pit_lap, gaps, worked
+    defenses: pd.DataFrame  # driver, attacker, first_lap, last_lap, laps, pace gap
+    times: pd.DataFrame  # LapNumber x Driver session time at the end of the lap (seconds)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def positions(self) -> pd.DataFrame:
+        """Running order at the end of each lap (LapNumber x Driver), from ``times``."""
+        return self.times.rank(axis=1, method="first").astype("Int64")
+
+
+def race_distance(laps: pd.DataFrame, classification: pd.DataFrame) -> int:
+    """Laps of the race: the winner's official laps, else the last lap with a position.
+
+    Rows past it are artefacts (2021 Bahrain: a lap 57 row for Hamilton after a 56-lap race).
+    """
+    winners = classification[classification["position_order"] == 1] if len(classification) else []
+    if len(winners) and winners["laps"].notna().iloc[0]:
+        return int(winners["laps"].iloc[0])
+    with_position = laps[laps["Position"].notna()]
+    source = with_position if len(with_position) else laps
+    return int(source["LapNumber"].max())
+
+
+def classify_from_laps(laps: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """A classification when Ergast has none: order by laps completed, then time;
+    classified when a car covered 90% of the winner's laps (the sporting rule)."""
+    import pandas as pd
+
+    last = laps.sort_values(["Driver", "LapNumber"]).groupby("Driver", sort=True).tail(1)
+    last = last.assign(_t=last["Time"].fillna(float("inf")))
+    last = last.sort_values(["LapNumber", "_t", "Driver"], ascending=[False, True, True])
+    leader_laps = int(last["LapNumber"].iloc[0]) if len(last) else 0
+    order = pd.Series(range(1, len(last) + 1), index=last.index)
+    classified = last["LapNumber"] >= 0.9 * leader_laps
+    behind = leader_laps - last["LapNumber"]
+    status = behind.map(lambda n: "Finished" if n == 0 else f"+{n} Lap" + ("s" if n > 1 else ""))
+    return pd.DataFrame(
+        {
+            "code": last["Driver"].astype("string"),
+            "name": last["Driver"].map(lambda c: names.get(c, c)),
+            "surname": last["Driver"].map(lambda c: names.get(c, c).split(" ")[-1]),
+            "team": last["Team"],
+            "grid": pd.array([pd.NA] * len(last), dtype="Int64"),
+            "position": order.where(classified).astype("Int64"),
+            "position_order": order.astype("Int64"),
+            "laps": last["LapNumber"].astype("Int64"),
+            "status": status.where(classified, "Retired"),
+        }
+    ).reset_index(drop=True)
+
+
+def _status_has(status: pd.Series, codes: str) -> pd.Series:
+    return status.str.contains(f"[{codes}]", regex=True).fillna(False).astype(bool)
+
+
+def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
+    """Per-row flags: pit stops, red-flag tyre changes, stint ids, green laps."""
+    import numpy as np
+
+    laps = laps.sort_values(["Driver", "LapNumber"], kind="stable").reset_index(drop=True)
+    by_driver = laps.groupby("Driver", sort=False)
+    has_next = by_driver["LapNumber"].shift(-1).notna()
+    next_compound = by_driver["Compound"].shift(-1)
+    next_life = by_driver["TyreLife"].shift(-1)
+    pit_in = laps["PitInTime"].notna()
+    red = _status_has(laps["TrackStatus"], "5")
+    # same tyres continue: same compound and one lap older (a drive-through, or the
+    # safety car led through the pit lane as at 2021 Baku): no tyre change
+    same_set = (next_compound == laps["Compound"]).fillna(False) & (
+        next_life == laps["TyreLife"] + 1
+    ).fillna(False)
+    changed = pit_in & has_next & ~same_set.astype(bool)
+    laps["is_stop"] = changed & ~red
+    laps["is_red_change"] = changed & red
+    previous_stint = by_driver["Stint"].shift(1)
+    previous_pit = by_driver["PitInTime"].shift(1).notna()
+    # a stint number change with no pit entry: tyres changed under a red flag
+    silent_change = (
+        laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
+    )
+    first = by_driver.cumcount() == 0
+    after_change = by_driver["is_stop"].shift(1, fill_value=False).astype(bool) | by_driver[
+        "is_red_change"
+    ].shift(1, fill_value=False).astype(bool)
+    new_stint = first | after_change | silent_change
+    laps["silent_red_change"] = silent_change & ~first
+    laps["stint_id"] = new_stint.astype(int).groupby(laps["Driver"], sort=False).cumsum()
+    laps["is_out_lap"] = laps["PitOutTime"].notna() | new_stint
+    laps["is_green"] = laps["TrackStatus"].str.fullmatch("1+").fillna(False).astype(bool)
+    laps["Compound"] = laps["Compound"].where(laps["Compound"].isin(KNOWN_COMPOUNDS), np.nan)
+    return laps
+
+
+def build_stints(laps: pd.DataFrame) -> pd.DataFrame:
+    """One row per stint with its compound (the stint's known compound; UNKNOWN when
+    none is known), laps, tyre ages and green-flag degradation slope (s/lap)."""
+    grouped = laps.groupby(["Driver", "stint_id"], sort=True)
+    stints = grouped.agg(
+        compound=("Compound", "first"),  # first non-null: UNKNOWN laps take the stint's compound
+        first_lap=("LapNumber", "min"),
+        last_lap=("LapNumber", "max"),
+        tyre_age_start=("TyreLife", "first"),
+        tyre_age_end=("TyreLife", "last"),
+    ).reset_index()
+    stints["compound"] = stints["compound"].fillna("UNKNOWN")
+    stints["laps"] = stints["last_lap"] - stints["first_lap"] + 1
+    stints = stints.merge(degradation(laps), on=["Driver", "stint_id"], how="left")
+    return stints.rename(columns={"Driver": "driver", "stint_id": "stint"})
+
+
+def degradation(laps: pd.DataFrame) -> pd.DataFrame:
+    """Least-squares slope of lap time against lap number per stint, on green laps only
+    (no lap 1, no in/out laps, no SC/VSC/yellow laps, no lap beyond 107% of the median)."""
+    import numpy as np
+
+    usable = laps[
+        laps["is_green"]
+        & ~laps["is_out_lap"]
+        & laps["PitInTime"].isna()
+        & (laps["LapNumber"] > 1)
+        & laps["LapTime"].notna()
+    ][["Driver", "stint_id", "LapNumber", "LapTime"]]
+    median = usable.groupby(["Driver", "stint_id"])["LapTime"].transform("median")
+    usable = usable[usable["LapTime"] <= DEGRADATION_OUTLIER * median]
+    x, y = usable["LapNumber"].astype(float), usable["LapTime"]
+    sums = (
+        usable.assign(x=x, y=y, xx=x * x, xy=x * y)
+        .groupby(["Driver", "stint_id"])[["x", "y", "xx", "xy"]]
+        .agg(["sum", "count"])
+    )
+    n = sums[("x", "count")]
+    sx, sy, sxx, sxy = (sums[(c, "sum")] for c in ("x", "y", "xx", "xy"))
+    denominator = n * sxx - sx * sx
+    slope = (n * sxy - sx * sy) / denominator.replace(0, np.nan)
+    slope = slope.where(n >= DEGRADATION_MIN_LAPS).round(3)
+    out = slope.rename("degradation_s_per_lap").reset_index()
+    out.columns = ["Driver", "stint_id", "degradation_s_per_lap"]
+    out["green_laps"] = n.values
+    return out
+
+
+def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
+    """Pit stops (in-laps) with the compounds before and after."""
+    stops = laps.loc[laps["is_stop"], ["Driver", "LapNumber", "stint_id"]].copy()
+    stops["stop"] = stops.groupby("Driver").cumcount() + 1
+    compound = stints.set_index(["driver", "stint"])["compound"]
+    stops["from"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"]))).values
+    stops["to"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"] + 1))).values
+    stops["neutralized"] = stops["LapNumber"].isin(neutral_laps)
+    stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
+    return stops[["driver", "stop", "lap", "from", "to", "neutralized"]].reset_index(drop=True)
+
+
+def build_red_flag_changes(laps: pd.DataFrame, stints: pd.DataFrame) -> pd.DataFrame:
+    """Tyre changes under a red flag: a new set without a counted pit stop."""
+    import pandas as pd
+
+    compound = stints.set_index(["driver", "stint"])["compound"]
+    pitted = laps.loc[laps["is_red_change"], ["Driver", "LapNumber", "stint_id"]]
+    silent = laps.loc[laps["silent_red_change"], ["Driver", "LapNumber", "stint_id"]].copy()
+    silent["LapNumber"] -= 1
+    silent["stint_id"] -= 1
+    changes = pd.concat([pitted, silent]).sort_values(["Driver", "LapNumber"])
+    changes["from"] = compound.reindex(list(zip(changes["Driver"], changes["stint_id"]))).values
+    changes["to"] = compound.reindex(list(zip(changes["Driver"], changes["stint_id"] + 1))).values
+    changes = changes.rename(columns={"Driver": "driver", "LapNumber": "lap"})
+    return changes[["driver", "lap", "from", "to"]].reset_index(drop=True)
+
+
+def leader_status(laps: pd.DataFrame) -> pd.Series:
+    """TrackStatus of the race leader's row on each lap (the first car to finish it)."""
+    timed = laps[laps["Time"].notna()]
+    leaders = timed.loc[timed.groupby("LapNumber")["Time"].idxmin()]
+    return leaders.set_index("LapNumber")["TrackStatus"].sort_index()
+
+
+def build_neutralizations(status: pd.Series) -> pd.DataFrame:
+    """Consecutive leader laps with a safety car (4), VSC (6/7) or red flag (5)."""
+    import pandas as pd
+
+    rows = []
+    for kind, codes in (("SC", "4"), ("VSC", "67"), ("RED", "5")):
+        laps = status.index[_status_has(status, codes).to_numpy()].to_numpy()
+        if not len(laps):
+            continue
+        breaks = (pd.Series(laps).diff() != 1).cumsum()
+        for period, group in enumerate(pd.Series(laps).groupby(breaks), start=1):
+            values = group[1]
+            rows.append(
+                {"kind": kind, "period": period, "first_lap": int(values.min()), "last_lap": int(values.max())}
+            )
+    return pd.DataFrame(rows, columns=["kind", "period", "first_lap", "last_lap"])
+
+
+def build_moves(stops: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
+    """Undercuts and overcuts between cars running close (see docs/domains/f1.md).
+
+    For two cars within ``CLOSE_GAP_S`` at the end of the lap before the first of their
+    stops, stopping ``1..MOVE_WINDOW_LAPS`` laps apart, the trailing car is the attacker:
+    an undercut when it stopped first, an overcut when it stopped second. It worked when
+    the attacker is ahead at the end of the later stopper's out-lap.
+    """
+    import pandas as pd
+
+    columns = [
+        "kind", "driver", "rival", "driver_pit_lap", "rival_pit_lap", "gap_before_s",
+        "gap_after_s", "time_gained_s", "worked", "measured_lap_before", "measured_lap_after",
+    ]
+    green = stops[~stops["neutralized"]][["driver", "lap"]]
+    pairs = green.merge(green, how="cross", suffixes=("_a", "_b"))
+    pairs = pairs[
+        (pairs["driver_a"] != pairs["driver_b"])
+        & (pairs["lap_b"] - pairs["lap_a"]).between(1, MOVE_WINDOW_LAPS)
+    ]
+    if pairs.empty:
+        return pd.DataFrame(columns=columns)
+    all_stops = stops[["driver", "lap"]]
+    # neither car stops again inside the move: A not before B's out-lap, B not since A's lap-1
+    merged = pairs.merge(all_stops, left_on="driver_a", right_on="driver", how="left")
+    a_again = merged[(merged["lap"] > merged["lap_a"]) & (merged["lap"] <= merged["lap_b"] + 1)]
+    merged = pairs.merge(all_stops, left_on="driver_b", right_on="driver", how="left")
+    b_before = merged[(merged["lap"] >= merged["lap_a"] - 1) & (merged["lap"] < merged["lap_b"])]
+    spoiled = set(zip(a_again["driver_a"], a_again["driver_b"], a_again["lap_a"], a_again["lap_b"]))
+    spoiled |= set(zip(b_before["driver_a"], b_before["driver_b"], b_before["lap_a"], b_before["lap_b"]))
+    keys = list(zip(pairs["driver_a"], pairs["driver_b"], pairs["lap_a"], pairs["lap_b"]))
+    pairs = pairs[[key not in spoiled for key in keys]].copy()
+    long = times.stack().rename("t")
+    pairs["before"] = pairs["lap_a"] - 1
+    pairs["after"] = pairs["lap_b"] + 1
+
+    def at(driver: pd.Series, lap: pd.Series) -> pd.Series:
+        return pd.Series(long.reindex(list(zip(lap, driver))).to_numpy(), index=driver.index)
+
+    gap0 = at(pairs["driver_a"], pairs["before"]) - at(pairs["driver_b"], pairs["before"])
+    gap1 = at(pairs["driver_a"], pairs["after"]) - at(pairs["driver_b"], pairs["after"])
+    pairs["gap0"], pairs["gap1"] = gap0, gap1
+    pairs = pairs[gap0.abs().le(CLOSE_GAP_S) & gap1.notna() & (gap0 != 0)]
+    undercut = pairs["gap0"] > 0  # A behind B before the stops and A stopped first
+    out = pd.DataFrame(
+        {
+            "kind": undercut.map({True: "undercut", False: "overcut"}),
+            "driver": pairs["driver_a"].where(undercut, pairs["driver_b"]),
+            "rival": pairs["driver_b"].where(undercut, pairs["driver_a"]),
+            "driver_pit_lap": pairs["lap_a"].where(undercut, pairs["lap_b"]),
+            "rival_pit_lap": pairs["lap_b"].where(undercut, pairs["lap_a"]),
+            # gaps are attacker minus rival: positive = attacker behind
+            "gap_before_s": pairs["gap0"].where(undercut, -pairs["gap0"]),
+            "gap_after_s": pairs["gap1"].where(undercut, -pairs["gap1"]),
+            "measured_lap_before": pairs["before"],
+            "measured_lap_after": pairs["after"],
+        }
+    )
+    out["time_gained_s"] = (out["gap_before_s"] - out["gap_after_s"]).round(1)
+    out["gap_before_s"] = out["gap_before_s"].round(1)
+    out["gap_after_s"] = out["gap_after_s"].round(1)
+    out["worked"] = out["gap_after_s"] < 0
+    out = out.sort_values(["driver_pit_lap", "driver", "rival"], kind="stable")
+    # one move per (attacker, rival): the earliest
+    out = out.drop_duplicates(["driver", "rival"], keep="first")
+    return out[columns].reset_index(drop=True)
+
+
+def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
+    """Runs of consecutive green laps with the attacker directly behind within
+    ``DEFENSE_GAP_S``, at least ``DEFENSE_MIN_LAPS`` long, where the attacker was faster
+    (its best lap of the run beats the defender's). The longest run per pair is kept."""
+    import pandas as pd
+
+    columns = ["driver", "attacker", "first_lap", "last_lap", "laps", "best_lap_delta_s"]
+    long = times.stack().rename("t").reset_index()
+    long.columns = ["lap", "driver", "t"]
+    long = long.sort_values(["lap", "t"], kind="stable")
+    long["ahead"] = long.groupby("lap")["driver"].shift(1)
+    long["gap"] = long["t"] - long.groupby("lap")["t"].shift(1)
+    row = laps.set_index(["LapNumber", "Driver"])
+    clean = (row["is_green"] & ~row["is_out_lap"] & row["PitInTime"].isna()).rename("clean")
+    lap_time = row["LapTime"]
+    long = long.join(clean, on=["lap", "driver"]).join(
+        clean.rename("clean_ahead"), on=["lap", "ahead"]
+    )
+    keep = (
+        long["ahead"].notna()
+        & long["gap"].le(DEFENSE_GAP_S)
+        & long["clean"].fillna(False).astype(bool)
+        & long["clean_ahead"].fillna(False).astype(bool)
+        & ~long["lap"].isin(neutral_laps)
+    )
+    close = long[keep].sort_values(["ahead", "driver", "lap"], kind="stable")
+    if close.empty:
+        return pd.DataFrame(columns=columns)
+    run = (close.groupby(["ahead", "driver"])["lap"].diff() != 1).cumsum()
+    close = close.assign(run=run.values)
+    close["own"] = lap_time.reindex(list(zip(close["lap"], close["driver"]))).to_numpy()
+    close["their"] = lap_time.reindex(list(zip(close["lap"], close["ahead"]))).to_numpy()
+    runs = close.groupby("run").agg(
+        driver=("ahead", "first"),
+        attacker=("driver", "first"),
+        first_lap=("lap", "min"),
+        last_lap=("lap", "max"),
+        laps=("lap", "size"),
+        attacker_best=("own", "min"),
+        defender_best=("their", "min"),
+    )
+    runs["best_lap_delta_s"] = (runs["defender_best"] - runs["attacker_best"]).round(3)
+    runs = runs[(runs["laps"] >= DEFENSE_MIN_LAPS) & (runs["best_lap_delta_s"] > 0)]
+    runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
+    runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
+    runs = runs.sort_values(["first_lap", "driver", "attacker"], kind="stable")
+    return runs[columns].reset_index(drop=True)
+
+
+def derive_race(
+    laps: pd.DataFrame,
+    classification: pd.DataFrame,
+    names: dict[str, str] | None = None,
+) -> RaceAnalysis:
+    """All derived facts of one race; ``laps`` holds that race's rows only."""
+    season = int(laps["Season"].iloc[0])
+    round_ = int(laps["RoundNumber"].iloc[0])
+    event = str(laps["EventName"].iloc[0])
+    if classification is None or classification.empty:
+        classification = classify_from_laps(laps, names or {})
+    distance = race_distance(laps, classification)
+    laps = mark_laps(laps[laps["LapNumber"] <= distance])
+    status = leader_status(laps)
+    neutralizations = build_neutralizations(status)
+    neutral_laps = {
+        lap
+        for first, last in zip(neutralizations["first_lap"], neutralizations["last_lap"])
+        for lap in range(first, last + 1)
+    }
+    stints = build_stints(laps)
+    stops = build_stops(laps, stints, neutral_laps)
+    times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
+    return RaceAnalysis(
+        season=season,
+        round=round_,
+        event=event,
+        race_laps=distance,
+        classification=classification,
+        stints=stints,
+        stops=stops,
+        red_flag_changes=build_red_flag_changes(laps, stints),
+        neutralizations=neutralizations,
+        moves=build_moves(stops, times),
+        defenses=build_defenses(laps, times, neutral_laps),
+        times=times,
+    )

@@ -1,0 +1,111 @@
+"""The official side of a race from the Ergast tables: names, classification, status, grid.
+
+Ergast writes missing values as ``\\N``. Races are found by (season, round) through
+``races.csv``; drivers are joined by their three-letter ``code`` (unique per race).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from factcov.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+ERGAST_COLUMNS: dict[str, tuple[str, ...]] = {
+    "races.csv": ("raceId", "year", "round", "name"),
+    "results.csv": (
+        "raceId", "driverId", "constructorId", "grid", "position", "positionText",
+        "positionOrder", "laps", "statusId",
+    ),
+    "drivers.csv": ("driverId", "code", "forename", "surname"),
+    "constructors.csv": ("constructorId", "name"),
+    "status.csv": ("statusId", "status"),
+}
+CLASSIFICATION_COLUMNS = (
+    "code", "name", "surname", "team", "grid", "position", "position_order", "laps", "status",
+)
+
+
+def read_ergast_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
+    import pandas as pd
+
+    if not path.is_file():
+        raise InputError("missing Ergast table", path=path)
+    frame = pd.read_csv(path, na_values=["\\N"], keep_default_na=False, dtype={"code": "string"})
+    for column in columns:
+        if column not in frame.columns:
+            raise InputError("missing column of an Ergast table", path=path, field=column)
+    return frame
+
+
+@dataclass
+class Ergast:
+    """The Ergast tables factcov reads; ``Ergast.read(directory)`` checks every column."""
+
+    races: pd.DataFrame
+    results: pd.DataFrame
+    drivers: pd.DataFrame
+    constructors: pd.DataFrame
+    status: pd.DataFrame
+
+    @classmethod
+    def read(cls, directory: str | Path) -> Ergast:
+        directory = Path(directory)
+        if not directory.is_dir():
+            raise InputError("Ergast directory not found", path=directory)
+        tables = {
+            name.removesuffix(".csv"): read_ergast_table(directory / name, columns)
+            for name, columns in ERGAST_COLUMNS.items()
+        }
+        return cls(**tables)
+
+    def race_id(self, season: int, round_: int) -> int | None:
+        rows = self.races[(self.races["year"] == season) & (self.races["round"] == round_)]
+        return int(rows["raceId"].iloc[0]) if len(rows) else None
+
+    def race_name(self, season: int, round_: int) -> str | None:
+        rows = self.races[(self.races["year"] == season) & (self.races["round"] == round_)]
+        return str(rows["name"].iloc[0]) if len(rows) else None
+
+    def driver_names(self) -> dict[str, str]:
+        """Code -> full name ('HAM' -> 'Lewis Hamilton'), from drivers.csv."""
+        named = self.drivers.dropna(subset=["code"])
+        return {
+            code: f"{first} {last}"
+            for code, first, last in zip(named["code"], named["forename"], named["surname"])
+        }
+
+    def classification(self, season: int, round_: int) -> pd.DataFrame:
+        """One row per entrant: code, full name, surname, team, grid, official position
+        (``<NA>`` when not classified), position order, laps completed and status."""
+        import pandas as pd
+
+        race_id = self.race_id(season, round_)
+        if race_id is None:
+            return pd.DataFrame(columns=list(CLASSIFICATION_COLUMNS))
+        rows = self.results[self.results["raceId"] == race_id]
+        rows = rows.merge(self.drivers[["driverId", "code", "forename", "surname"]], on="driverId")
+        rows = rows.merge(
+            self.constructors[["constructorId", "name"]].rename(columns={"name": "team"}),
+            on="constructorId",
+        )
+        rows = rows.merge(self.status[["statusId", "status"]], on="statusId", how="left")
+        out = pd.DataFrame(
+            {
+                "code": rows["code"].astype("string"),
+                "name": rows["forename"] + " " + rows["surname"],
+                "surname": rows["surname"],
+                "team": rows["team"],
+                "grid": pd.to_numeric(rows["grid"]).astype("Int64"),
+                # positionText is a number only for classified finishers (R, D, W, N… otherwise)
+                "position": pd.to_numeric(rows["positionText"], errors="coerce").astype("Int64"),
+                "position_order": pd.to_numeric(rows["positionOrder"]).astype("Int64"),
+                "laps": pd.to_numeric(rows["laps"]).astype("Int64"),
+                "status": rows["status"].fillna("Unknown"),
+            }
+        )
+        return out.sort_values("position_order", kind="stable").reset_index(drop=True)
