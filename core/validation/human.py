@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from factcov.aggregate import kendall_tau, spearman
 from factcov.errors import InputError
 
@@ -339,3 +340,36 @@ def annotator_agreement(
     result["criterion"] = criterion
     result["definition"] = "one annotator (drawn at random, seeded) versus the mean of the others"
     return result
+
+
+def correlate_run(
+    outdir: str | Path,
+    human_path: str | Path,
+    *,
+    format: str = "auto",
+    metric: str = "f1",
+    criteria: Iterable[str] | None = None,
+    levels: Iterable[str] = LEVELS,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """``correlate`` a scoring run's per-generation metric with each human criterion and level."""
+    from factcov.compare import load_run
+
+    run = load_run(outdir)
+    if metric not in ("precision", "recall", "f1", "weighted_f1"):
+        raise InputError(f"unknown metric '{metric}'; use precision, recall, f1 or weighted_f1", field="metric")
+    metric_df = run.scores[["system", "instance_id", metric]].rename(columns={metric: "value"})
+    human = load_human_judgments(human_path, format=format)
+    available = sorted(human["criterion"].unique())
+    wanted = list(criteria) if criteria else available
+    for criterion in wanted:
+        if criterion not in available:
+            raise InputError(f"no criterion '{criterion}'; available: {', '.join(available)}",
+                             path=human_path, field="criterion")
+    results = []
+    for criterion in wanted:
+        for level in levels:
+            result = correlate(metric_df, human[human["criterion"] == criterion], level=level, n_boot=n_boot, seed=seed)
+            results.append({"criterion": criterion, "metric": metric, **result})
+    return results

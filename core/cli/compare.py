@@ -1,0 +1,80 @@
+"""`factcov compare OUTDIR...`: precision rank vs F1 rank, with CIs, within and across domains."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare)
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _with_ci(value: float | None, interval: list[float] | None) -> str:
+    if interval is None:
+        return _fmt(value)
+    return f"{_fmt(value)} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def compare(
+    outdirs: list[Path] = typer.Argument(..., help="OUTDIRs of `factcov score` (one or several domains).",
+                                         file_okay=False),
+    bootstrap: int | None = typer.Option(None, "--bootstrap", help="Bootstrap resamples; default: the run's."),
+    seed: int | None = typer.Option(None, "--seed", help="Bootstrap seed; default: the run's."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Per system P, R, F1 with 95% CIs; rank by precision vs by F1; the coverage penalty."""
+    from factcov.compare import compare_runs
+
+    result = compare_runs(list(outdirs), bootstrap=bootstrap, seed=seed)
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    _print(result)
+
+
+def _print(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(140, Console().width))
+    for domain in result["domains"]:
+        table = Table(
+            title=f"{domain['domain']}: {domain['n_generations']} generations, {domain['n_instances']} instances, "
+            f"{domain['facts_per_instance']:.1f} facts/instance ({domain['average']} averages, 95% CI)",
+            caption=domain["signature"],
+        )
+        for column in ("system", "n", "precision", "recall", "F1", "rank P", "rank F1", "change", "P − F1"):
+            table.add_column(column, justify="left" if column == "system" else "right")
+        for row in domain["systems"]:
+            change = row["rank_change"]
+            arrow = "=" if change == 0 else (f"↑{change:g}" if change > 0 else f"↓{-change:g}")
+            table.add_row(
+                row["system"], str(row["n"]), _with_ci(row["precision"], row["precision_ci"]),
+                _with_ci(row["recall"], row["recall_ci"]), _with_ci(row["f1"], row["f1_ci"]),
+                f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow, _fmt(row["coverage_penalty"]),
+            )
+        console.print(table)
+        ranking = domain["ranking"]
+        console.print(
+            f"by precision: {' > '.join(ranking['by_precision'])}\n"
+            f"by F1:        {' > '.join(ranking['by_f1'])}\n"
+            f"Kendall tau between the rankings: {_fmt(ranking['kendall'])}   Spearman: {_fmt(ranking['spearman'])}\n",
+            markup=False, highlight=False,
+        )
+    penalty = result["coverage_penalty"]
+    if len(result["domains"]) > 1:
+        table = Table(title="coverage penalty (precision − F1) against facts per instance")
+        for column in ("domain", "facts/instance", "mean P − F1"):
+            table.add_column(column, justify="left" if column == "domain" else "right")
+        for row in penalty["by_domain"]:
+            table.add_row(row["domain"], f"{row['facts_per_instance']:.1f}", _fmt(row["mean_coverage_penalty"]))
+        console.print(table)
+        console.print(f"Spearman (facts/instance, P − F1) over systems: {_fmt(penalty['spearman_facts_vs_penalty'])}",
+                      markup=False, highlight=False)

@@ -1,0 +1,180 @@
+"""`factcov validate perturb|agreement|human`: is the metric worth trusting?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from factcov.cli import options
+
+validate_app = typer.Typer(
+    help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(validate_app, name="validate")
+
+
+def _fmt(value: object, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _ci(interval: list[float] | None) -> str:
+    return "—" if not interval else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(width=max(120, Console().width))
+
+
+@validate_app.command("perturb")
+def perturb(
+    domain: str = options.DOMAIN,
+    instances: Path | None = typer.Option(
+        None, "--instances", "-i", dir_okay=False, help="Instances JSONL; default: the domain's example instances."
+    ),
+    extractor: str | None = options.EXTRACTOR,
+    seed: int = typer.Option(0, "--seed", help="Seed of the perturbations."),
+    k: int | None = typer.Option(None, "--k", help="Facts dropped/corrupted/repeated per text; default a third."),
+    max_instances: int = typer.Option(50, "--max-instances", help="Perturb at most this many instances."),
+    as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON instead of a table."),
+) -> None:
+    """Damage complete, correct texts in known ways; exit 1 if a metric moves the wrong way."""
+    from factcov.errors import GateFailed, InputError
+    from factcov.inputs import load_instances
+    from factcov.plugins import get_domain
+    from factcov.validation.perturb import run_perturbations
+
+    plugin = get_domain(domain)
+    chosen = list(load_instances(instances, plugin).values()) if instances is not None else None
+    outcome = run_perturbations(plugin, chosen, extractor=extractor, seed=seed, k=k, max_instances=max_instances)
+    if not outcome.instances:
+        raise InputError(f"domain '{domain}' gave no instance with facts to perturb", path=instances)
+    if as_json:
+        typer.echo(json.dumps({
+            "domain": outcome.domain, "extractor": outcome.extractor, "seed": outcome.seed,
+            "instances": outcome.instances, "summary": outcome.summary(),
+            "violations": [vars(v) for v in outcome.violations],
+        }, indent=2))
+    else:
+        _print_perturbations(outcome)
+    if outcome.violations:
+        first = outcome.violations[0]
+        raise GateFailed(
+            f"{len(outcome.violations)} perturbation check(s) moved the wrong way; first: {first.instance_id} "
+            f"{first.kind}: {first.metric} expected {first.expected}, {_fmt(first.before)} -> {_fmt(first.after)}"
+        )
+
+
+def _print_perturbations(outcome) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"perturbations of {outcome.domain} ({outcome.instances} instances, "
+                  f"extractor {outcome.extractor}, seed {outcome.seed})")
+    for column in ("perturbation", "metric", "expected", "before", "after", "checks", "violations"):
+        table.add_column(column, justify="left" if column in ("perturbation", "metric", "expected") else "right")
+    for row in outcome.summary():
+        bad = row["violations"] > 0
+        table.add_row(
+            row["perturbation"], row["metric"], row["expected"], _fmt(row["before"]), _fmt(row["after"]),
+            str(row["checks"]), f"[bold red]{row['violations']}[/]" if bad else "0",
+        )
+    console = _console()
+    console.print(table)
+    for check in outcome.violations[:10]:
+        console.print(
+            f"[red]✗[/] {check.instance_id} {check.kind} ({check.detail}): {check.metric} expected "
+            f"{check.expected}, {_fmt(check.before)} → {_fmt(check.after)}", markup=False, highlight=False,
+        )
+
+
+@validate_app.command("agreement")
+def agreement(
+    results_a: Path = typer.Argument(..., help="OUTDIR of the first scoring.", file_okay=False),
+    results_b: Path = typer.Argument(..., help="OUTDIR of the second scoring (same generations).", file_okay=False),
+    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall or f1."),
+    top: int = typer.Option(10, "--top", help="How many most-disagreeing generations to list."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """How much two scorings of the same generations agree (e.g. two extractors)."""
+    from factcov.validation.agreement import compare_scorings
+
+    result = compare_scorings(results_a, results_b, metric=metric, top=top)
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    _print_agreement(result)
+
+
+def _print_agreement(result: dict) -> None:
+    from rich.table import Table
+
+    console = _console()
+    console.print(
+        f"A: {result['a']['path']} ({result['a']['extractor']})   B: {result['b']['path']} ({result['b']['extractor']})\n"
+        f"{result['n_generations']} shared generations, {result['n_systems']} systems; metric {result['metric']}",
+        markup=False, highlight=False,
+    )
+    head = Table(title="agreement")
+    for column in ("level", "statistic", "precision", "recall", "f1"):
+        head.add_column(column)
+    head.add_row("system", "Spearman", *(_fmt(result["system_spearman"][m]) for m in ("precision", "recall", "f1")))
+    head.add_row("system", "Kendall", *(_fmt(result["system_kendall"][m]) for m in ("precision", "recall", "f1")))
+    head.add_row("generation", "Pearson", *(_fmt(result["instance_pearson"][m]) for m in ("precision", "recall", "f1")))
+    console.print(head)
+    types = Table(title="per claim type (pooled over shared generations)")
+    for column in ("type", "claims A", "claims B", "precision A", "precision B", "recall A", "recall B",
+                   "Pearson claims/text"):
+        types.add_column(column, justify="left" if column == "type" else "right")
+    for row in result["by_type"]:
+        types.add_row(row["type"], str(row["claims_a"]), str(row["claims_b"]), _fmt(row["precision_a"]),
+                      _fmt(row["precision_b"]), _fmt(row["recall_a"]), _fmt(row["recall_b"]),
+                      _fmt(row["claims_pearson"]))
+    console.print(types)
+    worst = Table(title=f"largest disagreements ({result['metric']})")
+    for column in ("instance", "system", "A", "B", "|A−B|", "text"):
+        worst.add_column(column, overflow="fold")
+    for row in result["disagreements"]:
+        worst.add_row(row["instance_id"], row["system"], _fmt(row["a"]), _fmt(row["b"]), _fmt(row["difference"]),
+                      row["text"][:160])
+    console.print(worst)
+
+
+@validate_app.command("human")
+def human(
+    scores: Path = typer.Option(..., "--scores", help="OUTDIR of a factcov score run.", file_okay=False),
+    human_file: Path = typer.Option(..., "--human", help="Human judgments: WebNLG JSON or CSV.", dir_okay=False),
+    format: str = typer.Option("auto", "--format", help="webnlg, csv or auto (by extension)."),
+    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or weighted_f1."),
+    criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Correlation of factcov scores with human judgments, system and segment level, with CIs."""
+    from factcov.validation.human import correlate_run
+
+    results = correlate_run(scores, human_file, format=format, metric=metric, criteria=criterion,
+                            n_boot=bootstrap, seed=seed)
+    if as_json:
+        typer.echo(json.dumps(results, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{metric} vs human judgments ({bootstrap} bootstrap resamples, seed {seed})")
+    for column in ("criterion", "level", "n", "Spearman", "95% CI", "Kendall", "95% CI "):
+        table.add_column(column, justify="left" if column in ("criterion", "level") else "right")
+    for row in results:
+        table.add_row(row["criterion"], row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
+                      _fmt(row["kendall"]), _ci(row["kendall_ci"]))
+    _console().print(table)

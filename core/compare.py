@@ -1,0 +1,183 @@
+"""Comparing scoring runs: P/R/F1 per system with CIs, precision rank vs F1 rank, and,
+across domains, the coverage penalty (precision − F1) against the facts per instance.
+
+A run is an OUTDIR written by ``factcov score`` (see ``factcov.outputs``). Runs of the
+same domain are pooled into one system table (they must share a scoring signature);
+runs of different domains are compared side by side.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from factcov.aggregate import ranking_summary, spearman, system_table
+from factcov.errors import InputError
+from factcov.scoring import ScoringPolicy
+
+RUN_FILES = ("summary.json", "scores.parquet")
+
+
+@dataclass
+class Run:
+    """One OUTDIR read back: its summary, its per-generation scores and (lazily) its claims."""
+
+    path: Path
+    summary: dict[str, Any]
+    scores: pd.DataFrame
+
+    @property
+    def domain(self) -> str:
+        return str(self.summary.get("domain", "?"))
+
+    @property
+    def signature(self) -> str:
+        return str(self.summary.get("signature", ""))
+
+    def policy(self) -> ScoringPolicy:
+        return ScoringPolicy(**self.summary.get("policy", {}))
+
+    def claims(self) -> pd.DataFrame:
+        path = self.path / "claims.parquet"
+        if not path.is_file():
+            raise InputError("missing claims.parquet; re-run `factcov score`", path=self.path)
+        return pd.read_parquet(path)
+
+
+def load_run(outdir: str | Path) -> Run:
+    """Read an OUTDIR; InputError naming the missing or unreadable file."""
+    outdir = Path(outdir)
+    if not outdir.is_dir():
+        raise InputError("not a directory; expected the OUTDIR of `factcov score`", path=outdir)
+    for name in RUN_FILES:
+        if not (outdir / name).is_file():
+            raise InputError(f"missing {name}; is this the OUTDIR of `factcov score`?", path=outdir / name)
+    try:
+        summary = json.loads((outdir / "summary.json").read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"not valid JSON: {exc}", path=outdir / "summary.json") from None
+    try:
+        scores = pd.read_parquet(outdir / "scores.parquet")
+    except Exception as exc:  # pyarrow raises several types for a damaged file
+        raise InputError(f"cannot read Parquet: {exc}", path=outdir / "scores.parquet") from None
+    for column in ("instance_id", "system", "precision", "recall", "f1", "n_facts"):
+        if column not in scores.columns:
+            raise InputError("missing column", path=outdir / "scores.parquet", field=column)
+    return Run(outdir, summary, scores)
+
+
+def _domain_scores(runs: list[Run]) -> pd.DataFrame:
+    """Pool the scores of runs of one domain; a system present in two runs is named by run."""
+    signatures = sorted({run.signature for run in runs})
+    if len(signatures) > 1:
+        raise InputError(
+            f"runs of domain '{runs[0].domain}' were scored differently and cannot be pooled "
+            f"({' vs '.join(signatures)}); compare two scorings with `factcov validate agreement`",
+            path=runs[1].path,
+        )
+    seen: dict[str, int] = {}
+    for run in runs:
+        for system in run.scores["system"].unique():
+            seen[system] = seen.get(system, 0) + 1
+    frames = []
+    for run in runs:
+        frame = run.scores.copy()
+        clash = frame["system"].map(lambda s: seen[s] > 1)
+        frame.loc[clash, "system"] = frame.loc[clash, "system"] + "@" + run.path.name
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    """Everything ``factcov compare`` shows, as JSON-ready data."""
+    if not outdirs:
+        raise InputError("give at least one OUTDIR")
+    runs = [load_run(path) for path in outdirs]
+    by_domain: dict[str, list[Run]] = {}
+    for run in runs:
+        by_domain.setdefault(run.domain, []).append(run)
+    domains = []
+    penalty_rows = []
+    for domain, group in sorted(by_domain.items()):
+        updates = {k: v for k, v in (("bootstrap_samples", bootstrap), ("seed", seed)) if v is not None}
+        policy = group[0].policy().model_copy(update=updates)
+        scores = _domain_scores(group)
+        table = system_table(scores, policy)
+        ranking = ranking_summary(table)
+        facts_per_instance = float(scores.drop_duplicates("instance_id")["n_facts"].mean())
+        systems = []
+        for _, row in table.sort_values(["rank_f1", "system"]).iterrows():
+            record = {
+                "system": row["system"],
+                "n": int(row["n"]),
+                **{m: _num(row[m]) for m in ("precision", "recall", "f1")},
+                **{
+                    f"{m}_ci": _ci(row, m) if policy.average == "macro" else None
+                    for m in ("precision", "recall", "f1")
+                },
+                "rank_precision": float(row["rank_precision"]),
+                "rank_f1": float(row["rank_f1"]),
+                "rank_change": float(row["rank_change"]),
+                "claims_per_text": float(row["claims_per_text"]),
+                "facts_per_instance": float(row["facts_per_instance"]),
+            }
+            record["coverage_penalty"] = _penalty(record["precision"], record["f1"])
+            systems.append(record)
+            penalty_rows.append({"domain": domain, "system": record["system"],
+                                 "facts_per_instance": record["facts_per_instance"],
+                                 "precision": record["precision"], "f1": record["f1"],
+                                 "coverage_penalty": record["coverage_penalty"]})
+        penalties = [s["coverage_penalty"] for s in systems if s["coverage_penalty"] is not None]
+        domains.append(
+            {
+                "domain": domain,
+                "runs": [str(run.path) for run in group],
+                "signature": group[0].signature,
+                "average": policy.average,
+                "n_generations": len(scores),
+                "n_instances": int(scores["instance_id"].nunique()),
+                "facts_per_instance": facts_per_instance,
+                "mean_coverage_penalty": sum(penalties) / len(penalties) if penalties else None,
+                "systems": systems,
+                "ranking": ranking,
+            }
+        )
+    return {"domains": domains, "coverage_penalty": _penalty_summary(domains, penalty_rows)}
+
+
+def _num(value: Any) -> float | None:
+    if value is None or pd.isna(value):
+        return None
+    return float(value)
+
+
+def _ci(row: pd.Series, metric: str) -> list[float] | None:
+    lo, hi = _num(row.get(f"macro_{metric}_lo")), _num(row.get(f"macro_{metric}_hi"))
+    return None if lo is None or hi is None else [lo, hi]
+
+
+def _penalty(precision: float | None, f1: float | None) -> float | None:
+    return None if precision is None or f1 is None else precision - f1
+
+
+def _penalty_summary(domains: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Does the coverage penalty grow with the number of facts a text should cover?"""
+    points = [r for r in rows if r["coverage_penalty"] is not None]
+    return {
+        "by_domain": [
+            {"domain": d["domain"], "facts_per_instance": d["facts_per_instance"],
+             "mean_coverage_penalty": d["mean_coverage_penalty"]}
+            for d in sorted(domains, key=lambda d: d["facts_per_instance"])
+        ],
+        "systems": points,
+        # Over systems of every domain; None with fewer than two distinct domains (then the
+        # facts per instance barely vary and the correlation says nothing).
+        "spearman_facts_vs_penalty": (
+            spearman([p["facts_per_instance"] for p in points], [p["coverage_penalty"] for p in points])
+            if len(domains) > 1 else None
+        ),
+    }
