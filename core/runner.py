@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,7 @@ def score_files(
     extractor: str | None = None,
     policy: ScoringPolicy | None = None,
     chunk_size: int = 2000,
+    jobs: int = 1,
     progress: bool = False,
     report: bool = True,
 ) -> RunOutcome:
@@ -56,7 +59,9 @@ def score_files(
 
     Instances are held in memory (each generation looks one up); generations are read
     and scored ``chunk_size`` at a time. All input is checked before a file appears:
-    outputs are renamed into place only when the whole run succeeded.
+    outputs are renamed into place only when the whole run succeeded. With ``jobs > 1``
+    chunks are scored by that many worker processes; results keep the input order, so
+    the files are the same bytes as with one process.
     """
     domain = get_domain(domain_name)
     evaluator = Evaluator(domain, extractor=extractor, policy=policy)
@@ -69,22 +74,17 @@ def score_files(
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
     scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
+    chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size)
     try:
-        with _progress(progress) as advance:
-            for chunk in chunked(iter_generations(generations_path, instances, domain), chunk_size):
-                results = evaluator.evaluate(chunk)
-                claims: list[dict[str, Any]] = []
-                scores: list[dict[str, Any]] = []
-                for result in results:
-                    claims.extend(claim_rows(result))
-                    row = score_row(result, policy)
-                    scores.append(row)
-                    metric_rows.append(tuple(row[c] for c in SCORE_COLUMNS))
-                    for type_, counts in result.score.by_type.items():
-                        type_counts[result.generation.system][type_].add(counts)
-                claims_out.write(claims)
-                scores_out.write(scores)
-                advance(len(chunk))
+        with _progress(progress) as advance, _chunk_scorer(evaluator, jobs) as score_chunks:
+            for rows in score_chunks(chunks):
+                claims_out.write(rows.claims)
+                scores_out.write(rows.scores)
+                metric_rows.extend(tuple(row[c] for c in SCORE_COLUMNS) for row in rows.scores)
+                for system, types in rows.type_counts.items():
+                    for type_, counts in types.items():
+                        type_counts[system][type_].add(counts)
+                advance(len(rows.scores))
         if not metric_rows:
             raise ValueError("no generations were scored")
         table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
@@ -116,6 +116,47 @@ def score_files(
     if report:
         _write_report(outdir)
     return RunOutcome(outdir, summary, table)
+
+
+@dataclass
+class ChunkRows:
+    claims: list[dict[str, Any]]
+    scores: list[dict[str, Any]]
+    type_counts: dict[str, dict[str, Counts]]
+
+
+def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
+    rows = ChunkRows([], [], defaultdict(lambda: defaultdict(Counts)))
+    for result in evaluator.evaluate(chunk):
+        rows.claims.extend(claim_rows(result))
+        rows.scores.append(score_row(result, evaluator.policy))
+        for type_, counts in result.score.by_type.items():
+            rows.type_counts[result.generation.system][type_].add(counts)
+    rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}
+    return rows
+
+
+_worker: dict[str, Evaluator] = {}
+
+
+def _init_worker(evaluator: Evaluator) -> None:
+    _worker["evaluator"] = evaluator
+
+
+def _score_in_worker(chunk: list) -> ChunkRows:
+    return rows_of_chunk(_worker["evaluator"], chunk)
+
+
+@contextmanager
+def _chunk_scorer(evaluator: Evaluator, jobs: int) -> Iterator[Callable[[Iterable[list]], Iterator[ChunkRows]]]:
+    """Score chunks here, or in ``jobs`` forked processes (in order, so output bytes match)."""
+    if jobs <= 1:
+        yield lambda chunks: (rows_of_chunk(evaluator, chunk) for chunk in chunks)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator,)) as pool:
+        yield lambda chunks: pool.imap(_score_in_worker, chunks)
 
 
 def _write_report(outdir: Path) -> None:

@@ -73,6 +73,13 @@ def test_same_inputs_give_byte_identical_outputs(files, tmp_path):
         assert (tmp_path / "a" / output).read_bytes() == (tmp_path / "b" / output).read_bytes(), output
 
 
+def test_two_worker_processes_give_the_same_bytes_as_one(files, tmp_path):
+    score_files("mini", *files, tmp_path / "one", chunk_size=2, jobs=1, report=False)
+    score_files("mini", *files, tmp_path / "two", chunk_size=2, jobs=2, report=False)
+    for output in ("claims.parquet", "scores.parquet", "systems.csv", "summary.json"):
+        assert (tmp_path / "one" / output).read_bytes() == (tmp_path / "two" / output).read_bytes(), output
+
+
 def test_summary_carries_a_signature_that_changes_with_the_policy(files, tmp_path):
     score_cli(*files, tmp_path / "a", "--no-report")
     score_cli(*files, tmp_path / "b", "--no-report", "--unverifiable", "ignore")
