@@ -1,0 +1,87 @@
+"""`factcov validate agreement`: two scorings of the same generations, side by side."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import pytest
+
+from factcov import hookimpl
+from factcov.errors import InputError
+from factcov.plugins import register_plugin, unregister_plugin
+from factcov.validation.agreement import compare_scorings, pearson
+from tests.mini_domain import MiniExtractor
+from tests.test_compare import cli_with_commands, make_mini_run, mini_generations
+
+
+class ColourBlindExtractor(MiniExtractor):
+    """Reads everything the mini extractor reads except colours: a second, weaker backend."""
+
+    name = "mini-colourblind"
+    description = "mini extractor that misses colour claims"
+
+    def extract(self, text, instance):
+        return [c for c in super().extract(text, instance) if c.type != "colour"]
+
+
+@pytest.fixture
+def two_runs(tmp_path, mini_plugin):
+    plugin = types.SimpleNamespace(register_extractors=hookimpl(lambda register: register(ColourBlindExtractor)))
+    register_plugin(plugin, "colourblind")
+    try:
+        a = make_mini_run(tmp_path, "regex")
+        b = make_mini_run(tmp_path, "colourblind", extractor="mini-colourblind")
+        yield a, b
+    finally:
+        unregister_plugin("colourblind")
+
+
+def test_pearson_is_undefined_without_variation():
+    assert pearson([1, 2, 3], [2, 4, 6]) == pytest.approx(1.0)
+    assert pearson([1, 1, 1], [1, 2, 3]) is None
+
+
+def test_a_scoring_agrees_perfectly_with_itself(two_runs):
+    a, _ = two_runs
+    result = compare_scorings(a, a)
+    assert result["instance_pearson"]["f1"] == pytest.approx(1.0)
+    assert result["system_spearman"]["f1"] == pytest.approx(1.0)
+    assert result["disagreements"] == []
+
+
+def test_a_colour_blind_extractor_disagrees_on_colour_claims_only(two_runs):
+    a, b = two_runs
+    result = compare_scorings(a, b, metric="precision", top=3)
+    assert result["n_generations"] == len(mini_generations())
+    by_type = {row["type"]: row for row in result["by_type"]}
+    assert by_type["colour"]["claims_b"] == 0 < by_type["colour"]["claims_a"]
+    assert by_type["count"]["claims_a"] == by_type["count"]["claims_b"]
+    assert by_type["count"]["claims_pearson"] == pytest.approx(1.0)
+    # 'figs: 2. pears are green.' is half right for one extractor and all wrong for the
+    # other (it misses the true colour): the largest disagreement, precision 0.5 vs 0.
+    worst = result["disagreements"]
+    assert len(worst) == 3 and all(row["system"] == "hostile" for row in worst)
+    assert all((row["a"], row["b"]) == (0.5, 0.0) for row in worst)
+    assert result["instance_pearson"]["recall"] < 1
+
+
+def test_agreement_command_prints_tables_and_json(two_runs, cli_app, capsys):
+    a, b = two_runs
+    assert cli_app(["validate", "agreement", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "largest disagreements" in out and "mini-colourblind" in out
+    assert cli_app(["validate", "agreement", str(a), str(b), "--json", "--metric", "recall"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric"] == "recall"
+
+
+def test_runs_without_shared_generations_are_an_input_error(tmp_path, mini_plugin):
+    a = make_mini_run(tmp_path, "a", generations=[g for g in mini_generations() if g["system"] == "terse"])
+    b = make_mini_run(tmp_path, "b", generations=[g for g in mini_generations() if g["system"] == "complete"])
+    with pytest.raises(InputError, match="share no"):
+        compare_scorings(a, b)
+
+
+@pytest.fixture
+def cli_app(monkeypatch):
+    return cli_with_commands(monkeypatch)
