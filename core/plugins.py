@@ -27,6 +27,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "factcov.domains.f1.plugin",
     "factcov.domains.weather.plugin",
     "factcov.domains.rag.plugin",
+    "factcov.extractors.llm",
 )
 ENTRY_POINT_GROUP = "factcov"
 
