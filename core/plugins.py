@@ -130,6 +130,16 @@ def load_plugins() -> None:
     _fill(extractors, "register_extractors")
 
 
+def add_commands(app: Any) -> None:
+    """Let each plugin add its command group; a plugin whose hook fails is skipped with a warning."""
+    load_plugins()
+    for impl in reversed(pm.hook.register_commands.get_hookimpls()):
+        try:
+            impl.function(**_accepted(impl.function, {"app": app}))
+        except Exception as exc:
+            _broken(impl.plugin_name, exc)
+
+
 def _fill(registry: Registry[Any], hook_name: str) -> None:
     """Call each plugin's hook on its own, so every name is traced to its plugin."""
     hook = getattr(pm.hook, hook_name)

@@ -27,6 +27,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.extract",
     "factcov.cli.score",
     "factcov.cli.demo",
+    "factcov.cli.compare",
+    "factcov.cli.validate",
+    "factcov.cli.report",
 )
 
 
@@ -54,10 +57,9 @@ def build_app() -> typer.Typer:
 
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(app)
-    from factcov.plugins import load_plugins, pm
+    from factcov.plugins import add_commands
 
-    load_plugins()
-    pm.hook.register_commands(app=app)
+    add_commands(app)
     return app
 
 
