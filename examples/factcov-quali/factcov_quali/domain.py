@@ -1,0 +1,57 @@
+"""The `quali` domain: what factcov needs to score summaries of qualifying sessions."""
+
+import json
+import random
+from collections.abc import Sequence
+from importlib.metadata import version
+from importlib.resources import files
+
+from factcov.domain import Domain
+from factcov.knowledge import Knowledge
+from factcov.model import Fact, Generation, Instance
+
+from factcov_quali.claim_types import CLAIM_TYPES
+from factcov_quali.oracle import all_facts
+from factcov_quali.realize import realize_en
+
+
+class QualiDomain(Domain):
+    name = "quali"
+    description = "Summaries of Formula 1 qualifying sessions (example third-party plugin)."
+    version = version("factcov-quali")
+    languages = ("en",)
+    tasks = ("qualifying_summary",)
+    claim_types = CLAIM_TYPES
+    default_extractor = "quali-regex"
+
+    def knowledge(self, instance: Instance) -> Knowledge:
+        # Every driver's place is checkable, not only the relevant ones.
+        return Knowledge(all_facts(instance.context), self.claim_types)
+
+    def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
+        self.check_language(language)
+        return realize_en(facts, instance)
+
+    def example_instances(self) -> list[Instance]:
+        # Built from the Ergast tables by `python -m factcov_quali.build` (see data/NOTICE.md).
+        lines = (files("factcov_quali") / "data" / "instances.jsonl").read_text("utf-8").splitlines()
+        return [Instance(**json.loads(line)) for line in lines if line.strip()]
+
+    def demo_instances(self) -> list[Instance]:
+        return self.example_instances()
+
+    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
+        """Three systems: all facts; only the pole; all facts with two places swapped."""
+        generations = []
+        for instance in instances:
+            facts = list(instance.facts)
+            pole = next(fact for fact in facts if fact.type == "pole")
+            hasty = [self.perturb(fact, random.Random(instance.id)) if fact.type == "qualifying_position"
+                     else fact for fact in facts]
+            texts = {
+                "complete": self.realize(facts, "en", instance),
+                "terse": self.realize([pole], "en", instance),
+                "hasty": self.realize(hasty, "en", instance),
+            }
+            generations += [Generation(instance_id=instance.id, system=s, text=t) for s, t in texts.items()]
+        return generations
