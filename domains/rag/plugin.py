@@ -1,8 +1,25 @@
-"""Built-in plugin of the rag domain (being built)."""
+"""Built-in plugin of the rag domain: the domain, its two extractors and `factcov rag`."""
 
 from factcov import hookimpl
 
 
 @hookimpl
 def register_domains(register):
-    return None
+    from factcov.domains.rag.domain import RagDomain
+
+    register(RagDomain)
+
+
+@hookimpl
+def register_extractors(register):
+    from factcov.domains.rag.extractors import RagSpacyExtractor, RagStanzaExtractor
+
+    register(RagSpacyExtractor)
+    register(RagStanzaExtractor)
+
+
+@hookimpl
+def register_commands(app):
+    from factcov.domains.rag.cli import rag_app
+
+    app.add_typer(rag_app, name="rag")

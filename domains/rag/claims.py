@@ -1,0 +1,261 @@
+"""Entity and relation claims from a parsed text, linked to the entities of the instance.
+
+Entities: named-entity mentions (spaCy/stanza NER, a number followed by a currency
+joined into money) plus mentions of the instance's own entities found by name (the
+extractor is instance-aware, as the core's interface intends). Each has a canonical
+name (``factcov.extractors.normalize``). A mention is linked to a known entity when the
+canonical names are equal, an alias maps one onto the other, or the words of one are
+contained in the other's ("Coaracy da Mata Fonseca" names "Estádio Municipal Coaracy
+da Mata Fonseca") and no other known entity competes.
+
+Relations: the parse's (subject, predicate lemma, object) triples with both arguments
+named as above. Predicates are then linked to the instance's relations: when the
+instance relates the same two entities (either way round) the claim takes that
+relation's predicate — the text connects them, however it words it; otherwise a
+predicate sharing a content word stem with one of the subject's relations ("locate in"
+and ``location``) takes that predicate, so a wrong object is a contradiction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from factcov.extractors.normalize import canonical_entity, is_literal, surface_fold
+from factcov.extractors.parsed import Mention, ParsedText
+from factcov.extractors.relations import triples
+from factcov.model import Claim, Fact
+
+ENTITY = "entity"
+RELATION = "relation"
+SKIPPED_LABELS = {"ORDINAL"}
+STOP = {"of", "in", "on", "at", "by", "for", "to", "from", "with", "be", "have", "the", "a", "an", "is", "has"}
+# Predicate words that share no stem with the KG predicate they express.
+SYNONYMS = {"bear": "birth", "die": "death", "bury": "burial", "lead": "leader", "write": "author",
+            "play": "club", "direct": "director", "star": "starring", "own": "owner", "run": "operator",
+            "serve": "service", "home": "ground", "compete": "league", "speak": "language",
+            "establish": "founding", "found": "founding", "open": "opening"}
+
+
+def predicate_stems(predicate: str) -> set[str]:
+    """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'}."""
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", predicate).replace("_", " ").lower().split()
+    return {SYNONYMS.get(w, w)[:4] for w in words if w not in STOP and len(w) > 2}
+
+
+@dataclass
+class InstanceIndex:
+    """What the instance knows: entity names, and relations by argument pair and subject."""
+
+    entities: set[str] = field(default_factory=set)  # entity facts and relation arguments
+    named: set[str] = field(default_factory=set)  # entity facts only
+    by_first_word: dict[str, list[str]] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    predicates_of: dict[str, set[str]] = field(default_factory=dict)
+    known_keys: set[tuple[str, str]] = field(default_factory=set)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, facts: Iterable[Fact], aliases: Mapping[str, str] | None = None,
+        surfaces: Mapping[str, str] | None = None,
+    ) -> InstanceIndex:
+        index = cls(aliases=aliases or {})
+        pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+        predicates: dict[str, set[str]] = defaultdict(set)
+        for fact in facts:
+            if fact.type == ENTITY:
+                index.entities.add(str(fact.key["name"]))
+                index.named.add(str(fact.key["name"]))
+            elif fact.type == RELATION:
+                subject, predicate, obj = (str(fact.key[s]) for s in ("subject", "predicate", "object"))
+                pairs[(subject, obj)].append(predicate)
+                predicates[subject].add(predicate)
+                index.known_keys.add((subject, predicate))
+                index.entities.update((subject, obj))
+        index.pairs, index.predicates_of = dict(pairs), dict(predicates)
+        first: dict[str, list[str]] = defaultdict(list)
+        for name in index.entities:
+            if name:
+                first[name.split()[0]].append(name)
+        # Dates and amounts are found by how the text wrote them ("3 May 2025"), not by
+        # their canonical form ("2025-05-03").
+        for name, surface in (surfaces or {}).items():
+            words = surface_fold(surface).split()
+            if name in index.entities and words:
+                start = words[1] if words[0] in ("the", "a", "an") and len(words) > 1 else words[0]
+                if name not in first[start]:
+                    first[start].append(name)
+        index.by_first_word = dict(first)
+        return index
+
+    def link(self, name: str, partial: bool = True) -> str:
+        """The known entity a canonical name refers to, or the name itself.
+
+        ``partial``: allow the word-containment match (names, not common-noun phrases:
+        "harbour" must not become "Harbour Light Museum").
+        """
+        name = self.aliases.get(name, name)
+        if name in self.entities or not name or is_literal(name) or not partial:
+            return name
+        words = set(name.split()) - STOP
+        if not words:
+            return name
+        best: list[tuple[int, str]] = []
+        for known in self.entities:
+            if is_literal(known):
+                continue
+            known_words = set(known.split()) - STOP
+            if known_words and (words <= known_words or known_words <= words):
+                best.append((len(words & known_words), known))
+        if not best:
+            return name
+        best.sort(reverse=True)
+        if len(best) > 1 and best[0][0] == best[1][0]:
+            return name  # ambiguous: two known entities compete
+        return best[0][1]
+
+    def predicate_for(self, subject: str, predicate: str, obj: str) -> tuple[str, str, str]:
+        """Link a text's triple onto the instance's relations (see module docstring)."""
+        if (subject, obj) in self.pairs:
+            return subject, self._closest(predicate, self.pairs[(subject, obj)]), obj
+        if (obj, subject) in self.pairs:
+            return obj, self._closest(predicate, self.pairs[(obj, subject)]), subject
+        if (subject, predicate) in self.known_keys:
+            return subject, predicate, obj
+        stems = predicate_stems(predicate)
+        matching = sorted(p for p in self.predicates_of.get(subject, ()) if stems & predicate_stems(p))
+        if len(matching) == 1:
+            return subject, matching[0], obj
+        return subject, predicate, obj
+
+    @staticmethod
+    def _closest(predicate: str, candidates: list[str]) -> str:
+        if predicate in candidates:
+            return predicate
+        stems = predicate_stems(predicate)
+        return max(sorted(candidates), key=lambda p: len(stems & predicate_stems(p)))
+
+
+def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
+    """'12' (CARDINAL) + 'euros' -> one MONEY mention '12 euros'."""
+    out = []
+    for mention in mentions:
+        if mention.label in ("CARDINAL", "MONEY", "QUANTITY") and mention.end < len(parsed.tokens):
+            following = parsed.tokens[mention.end]
+            if canonical_entity(f"1 {following.text}").endswith(("EUR", "USD", "GBP", "JPY")):
+                mention = Mention(mention.start, mention.end + 1, mention.char_start, following.end,
+                                  parsed.text[mention.char_start:following.end], "MONEY")
+        out.append(mention)
+    return out
+
+
+def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
+    """Spans of the text whose canonical name is one of the instance's entities."""
+    found = []
+    tokens = parsed.tokens
+    for i, token in enumerate(tokens):
+        word = surface_fold(token.text)
+        for name in index.by_first_word.get(word, ()):
+            length = len(name.split())
+            for end in range(i + 1, min(len(tokens), i + length + 3) + 1):
+                text = parsed.text[tokens[i].start:tokens[end - 1].end]
+                if canonical_entity(text, index.aliases) == name:
+                    found.append(Mention(i, end, tokens[i].start, tokens[end - 1].end, text, "KNOWN"))
+                    break
+    return found
+
+
+def mentions_of(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
+    """Named and known-entity mentions, overlaps resolved in favour of the longer span."""
+    candidates = _known_mentions(parsed, index) + _money_joined(
+        parsed, [m for m in parsed.mentions if m.label not in SKIPPED_LABELS]
+    )
+    candidates.sort(key=lambda m: (-(m.end - m.start), m.start))
+    taken: set[int] = set()
+    chosen = []
+    for mention in candidates:
+        span = set(range(mention.start, mention.end))
+        if span & taken:
+            continue
+        if mention.label == "CARDINAL" and mention.text.lower() in ("one", "a", "an"):
+            continue
+        taken |= span
+        chosen.append(mention)
+    return sorted(chosen, key=lambda m: m.start)
+
+
+def _phrase(parsed: ParsedText, i: int) -> str:
+    """A noun phrase for a token outside any mention: its compounds and modifiers + lemma."""
+    token = parsed.tokens[i]
+    parts = [t for t in parsed.kids(i, "compound", "amod", "nummod", "flat", "nmod:poss") if t.i < i]
+    words = [t.text if t.pos == "PROPN" else t.lemma for t in parts]
+    words.append(token.text if token.pos in ("PROPN", "NUM") else token.lemma)
+    return " ".join(words)
+
+
+def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> list[Claim]:
+    """Entity claims (one per distinct entity) then relation claims (one per distinct triple)."""
+    mentions = mentions_of(parsed, index)
+    name_of_token: dict[int, str] = {}
+    claims: list[Claim] = []
+    seen: set[str] = set()
+    for mention in mentions:
+        name = index.link(canonical_entity(mention.text, index.aliases))
+        if not name:
+            continue
+        for i in range(mention.start, mention.end):
+            name_of_token[i] = name
+        if mention.label == "KNOWN" and name not in index.named:
+            continue  # a relation argument the reference names, not a named entity
+        if name not in seen:
+            seen.add(name)
+            claims.append(Claim(type=ENTITY, key={"name": name}, value=name,
+                                span=(mention.char_start, mention.char_end), text=mention.text,
+                                extractor=extractor))
+    stated: set[tuple[str, str, str]] = set()
+    for triple in triples(parsed):
+        names = []
+        for i in (triple.subject, triple.object):
+            name = name_of_token.get(i) or index.link(
+                canonical_entity(_phrase(parsed, i), index.aliases), partial=parsed.tokens[i].pos == "PROPN"
+            )
+            names.append(name)
+        subject, obj = names
+        if not subject or not obj or subject == obj:
+            continue
+        subject, predicate, obj = index.predicate_for(subject, triple.predicate, obj)
+        if (subject, predicate, obj) in stated:
+            continue
+        stated.add((subject, predicate, obj))
+        first, last = sorted((triple.subject, triple.object))
+        start, end = parsed.tokens[first].start, parsed.tokens[last].end
+        claims.append(Claim(type=RELATION, key={"subject": subject, "predicate": predicate}, value=obj,
+                            span=(start, end), text=parsed.text[start:end], extractor=extractor))
+    return claims
+
+
+def claim_to_fact(claim: Claim) -> Fact:
+    """A claim read in a trusted text (a reference, a retrieved passage) as a fact."""
+    if claim.type == RELATION:
+        return Fact(type=RELATION, key={**claim.key, "object": claim.value}, value=claim.value)
+    return Fact(type=claim.type, key=dict(claim.key), value=claim.value)
+
+
+def fact_to_claim(fact: Fact) -> Claim:
+    """The claim stating a fact (to ask whether some other knowledge supports it)."""
+    if fact.type == RELATION:
+        key = {k: v for k, v in fact.key.items() if k != "object"}
+        return Claim(type=RELATION, key=key, value=fact.value)
+    return Claim(type=fact.type, key=dict(fact.key), value=fact.value)
+
+
+def facts_of(claims: Iterable[Claim]) -> list[Fact]:
+    """Distinct facts (by id) from trusted claims, in order."""
+    facts: dict[str, Fact] = {}
+    for claim in claims:
+        fact = claim_to_fact(claim)
+        facts.setdefault(fact.id, fact)
+    return list(facts.values())

@@ -1,0 +1,172 @@
+"""The rag domain: answers scored on entities and relations against a reference.
+
+Claim types:
+
+- ``entity`` — key ``name`` (canonical name), value the same name. Open world: an entity
+  the reference does not know is *unverifiable*, and since unverifiable claims count in
+  precision's denominator, a hallucinated entity lowers entity precision (it cannot be
+  "contradicted": a name is not a wrong value of anything).
+- ``relation`` — key ``subject``, ``predicate`` and ``object``; value the object. A claim
+  states subject and predicate only (the object is its value), so it is compared with
+  every fact sharing them. Closed world: the right subject and predicate with another
+  object is a *contradiction*.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import date, timedelta
+from importlib import resources
+
+from factcov.domain import Domain
+from factcov.domains.rag.claims import ENTITY, RELATION
+from factcov.extractors.normalize import canonical_entity, is_literal
+from factcov.knowledge import Knowledge
+from factcov.model import ClaimType, Fact, Generation, Instance
+
+ENTITY_TYPE = ClaimType(
+    name=ENTITY,
+    description="A named entity, date, time, number or amount the text mentions (canonical name).",
+    key_slots=("name",),
+    value_kind="str",
+    closed_world=False,
+    templates={"en": "We note {value}."},
+)
+RELATION_TYPE = ClaimType(
+    name=RELATION,
+    description="A (subject, predicate lemma, object) triple from the dependency parse.",
+    key_slots=("subject", "predicate", "object"),
+    value_kind="str",
+    closed_world=True,
+    templates={"en": "{subject} {predicate} {value}."},
+)
+# Fictional names a perturbed entity takes: they share no word with real ones.
+STAND_INS = ("Zorbania", "Quillmoor", "Vextrel", "Ombrath", "Kestrava")
+PREPOSITIONS = {"in", "on", "at", "of", "by", "for", "to", "from", "with", "since", "until"}
+
+
+def third_person(verb: str) -> str:
+    """'open' -> 'opens', 'reach' -> 'reaches', 'carry' -> 'carries', 'be' -> 'is'."""
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def render_literal(canonical: str) -> str:
+    """A canonical date, time or amount back as English the extractor reads."""
+    parts = canonical.split()
+    if len(parts) == 2 and parts[1] in ("EUR", "USD", "GBP", "JPY"):
+        return f"{parts[0]} {dict(EUR='euros', USD='dollars', GBP='pounds', JPY='yen')[parts[1]]}"
+    try:
+        day = date.fromisoformat(canonical)
+        return f"{day.day} {day.strftime('%B')} {day.year}"
+    except ValueError:
+        return canonical
+
+
+def shifted_literal(canonical: str) -> str:
+    """A different value of the same kind: a day later, an hour later, one more."""
+    try:
+        return (date.fromisoformat(canonical) + timedelta(days=1)).isoformat()
+    except ValueError:
+        pass
+    if len(canonical) == 5 and canonical[2] == ":":
+        return f"{(int(canonical[:2]) + 1) % 24:02d}{canonical[2:]}"
+    number, _, unit = canonical.partition(" ")
+    value = float(number) + 1
+    text = str(int(value)) if value.is_integer() else repr(value)
+    return f"{text} {unit}".strip()
+
+
+class RagDomain(Domain):
+    name = "rag"
+    description = "RAG answers: entity and relation claims against a reference and the retrieved passages."
+    version = "0.1.0"
+    languages = ("en",)
+    tasks = ("qa", "data-to-text")
+    claim_types = (ENTITY_TYPE, RELATION_TYPE)
+    default_extractor = "rag-spacy"
+
+    def knowledge(self, instance: Instance) -> Knowledge:
+        return Knowledge(instance.facts, self.claim_types)
+
+    # -- realizer -------------------------------------------------------------------
+    def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
+        """Entities as "We note X." then one sentence per relation.
+
+        An entity fact whose value differs from its name (a perturbed one) renames that
+        entity everywhere in the text. Surfaces come from ``context["surfaces"]``.
+        """
+        self.check_language(language)
+        surfaces = dict((instance.context.get("surfaces") or {}) if instance is not None else {})
+        for fact in facts:
+            if fact.type == ENTITY and fact.value != fact.key["name"]:
+                surfaces[str(fact.key["name"])] = self._surface(str(fact.value), surfaces)
+
+        def surface(name: str) -> str:
+            return self._surface(name, surfaces)
+
+        sentences = [f"We note {surface(str(f.key['name']))}." for f in facts if f.type == ENTITY]
+        for fact in facts:
+            if fact.type == RELATION:
+                sentences.append(self._relation_sentence(
+                    surface(str(fact.key["subject"])), str(fact.key["predicate"]), surface(str(fact.value))
+                ))
+        return " ".join(sentences)
+
+    @staticmethod
+    def _surface(name: str, surfaces: dict[str, str]) -> str:
+        if name in surfaces:
+            return surfaces[name]
+        return render_literal(name) if is_literal(name) else name.title()
+
+    @staticmethod
+    def _relation_sentence(subject: str, predicate: str, obj: str) -> str:
+        words = predicate.split()
+        if words[0] == "be":
+            rest = words[1:]
+            if len(rest) >= 2 and rest[-1] in PREPOSITIONS:
+                return f"{subject} is the {' '.join(rest)} {obj}."
+            return f"{subject} is {' '.join(rest + [obj])}."
+        return f"{subject} {third_person(words[0])} {' '.join(words[1:] + [obj])}."
+
+    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+        """Another value no comparator accepts: literals shift, names become a stand-in."""
+        current = str(fact.value)
+        if is_literal(current):
+            return fact.model_copy(update={"value": shifted_literal(current)})
+        words = set(current.split())
+        choices = [s for s in STAND_INS if canonical_entity(s) not in words]
+        return fact.model_copy(update={"value": canonical_entity(rng.choice(choices))})
+
+    # -- examples and demo ------------------------------------------------------------
+    def _museum(self):
+        from factcov.domains.rag.inputs import Answer
+
+        text = resources.files("factcov.domains.rag").joinpath("museum.jsonl").read_text(encoding="utf-8")
+        return [Answer.model_validate_json(line) for line in text.splitlines() if line.strip()]
+
+    def example_instances(self) -> list[Instance]:
+        """The museum example's reference as an instance (one per distinct reference)."""
+        from factcov.domains.rag.scoring import build_instances
+
+        answers = self._museum()
+        unique = {a.reference: a for a in answers if a.reference}
+        return build_instances(list(unique.values()))
+
+    def demo_instances(self) -> list[Instance]:
+        return self.example_instances()[:1]
+
+    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
+        """Each museum answer as a system: the terse ones are precise, the complete one covers."""
+        generations = []
+        for instance in instances:
+            for answer in self._museum():
+                generations.append(Generation(instance_id=instance.id, system=answer.id, text=answer.answer))
+        return generations

@@ -1,0 +1,85 @@
+"""The rag domain's extractors: entity and relation claims, parsed by spaCy or stanza.
+
+Parsing and claim building are separate steps so a caller that needs several texts per
+answer (reference, answer, passages) parses them all in one batch and builds claims
+afterwards: each text is parsed once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from factcov.domains.rag.claims import InstanceIndex, extract_claims
+from factcov.extractor import Extractor
+from factcov.extractors.normalize import fold_aliases
+from factcov.extractors.parsed import ParsedText
+from factcov.model import Claim, Instance
+
+
+class RagExtractor(Extractor):
+    """Shared logic; subclasses say how to build their parser."""
+
+    domains: ClassVar[tuple[str, ...]] = ("rag",)
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+
+    def __init__(self, language: str = "en", aliases: Mapping[str, str] | None = None, **options: Any) -> None:
+        super().__init__(language, **options)
+        self.aliases = fold_aliases(aliases)
+        self._parser: Any = None
+
+    @property
+    def parser(self) -> Any:
+        if self._parser is None:
+            self._parser = self.build_parser()
+        return self._parser
+
+    def build_parser(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        return self.parser.parse(list(texts))
+
+    def index(self, instance: Instance | None) -> InstanceIndex:
+        if instance is None:
+            return InstanceIndex.of((), self.aliases)
+        return InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+
+    def claims(self, parsed: ParsedText, instance: Instance | None) -> list[Claim]:
+        return extract_claims(parsed, self.index(instance), self.name)
+
+    def extract(self, text: str, instance: Instance) -> list[Claim]:
+        return self.extract_batch([text], [instance])[0]
+
+    def extract_batch(self, texts: Sequence[str], instances: Sequence[Instance]) -> list[list[Claim]]:
+        return [self.claims(parsed, instance) for parsed, instance in zip(self.parse(texts), instances)]
+
+    def signature(self) -> str:
+        return f"{self.name}[{self.parser.signature()}]"
+
+
+class RagSpacyExtractor(RagExtractor):
+    name = "rag-spacy"
+    description = "Entities (NER + instance entities) and dependency-parse relations with spaCy."
+
+    def build_parser(self) -> Any:
+        from factcov.extractors.spacy_backend import SpacyParser
+
+        return SpacyParser(
+            model=self.options.get("model"),  # type: ignore[arg-type]
+            batch_size=int(self.options.get("batch_size", 256)),  # type: ignore[arg-type]
+            n_process=int(self.options.get("n_process", 1)),  # type: ignore[arg-type]
+        )
+
+
+class RagStanzaExtractor(RagExtractor):
+    name = "rag-stanza"
+    description = "Entities and relations with local stanza models (never downloads)."
+
+    def build_parser(self) -> Any:
+        from factcov.extractors.stanza_backend import StanzaParser
+
+        return StanzaParser(
+            model_dir=self.options.get("model_dir"),  # type: ignore[arg-type]
+            model_paths=self.options.get("model_paths"),  # type: ignore[arg-type]
+        )

