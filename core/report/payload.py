@@ -1,0 +1,142 @@
+"""What the report shows, as one JSON-ready dict built from OUTDIRs.
+
+The explorer holds at most ``per_system`` generations of each system per run (the
+first ones by instance id), so a large run still gives a page a browser opens; the
+page says how many it shows of how many. Claim spans are converted from Python
+character offsets to the UTF-16 offsets JavaScript strings use.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from factcov import __version__
+from factcov.compare import Run, load_run
+
+# Generations per system and run in the explorer; everything else is in the Parquet files.
+EXPLORER_CAP = 200
+SYSTEM_FIELDS = (
+    "system", "n", "precision", "recall", "f1", "rank_precision", "rank_f1", "rank_change",
+    "claims_per_text", "facts_per_instance", "n_claims", "supported", "contradicted", "unverifiable",
+)
+
+
+def build_payload(outdirs: list[Path], per_system: int = EXPLORER_CAP) -> dict[str, Any]:
+    runs = [load_run(path) for path in outdirs]
+    return {
+        "factcov_version": __version__,
+        "per_system_cap": per_system,
+        "runs": [_run_payload(run, per_system) for run in runs],
+    }
+
+
+def _clean(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):
+        return _clean(value.item())
+    return value
+
+
+def _systems(run: Run) -> list[dict[str, Any]]:
+    rows = []
+    for record in run.summary.get("systems", []):
+        row = {field: _clean(record.get(field)) for field in SYSTEM_FIELDS}
+        for metric in ("precision", "recall", "f1"):
+            lo, hi = record.get(f"macro_{metric}_lo"), record.get(f"macro_{metric}_hi")
+            use_ci = run.summary.get("policy", {}).get("average", "macro") == "macro"
+            row[f"{metric}_ci"] = [lo, hi] if use_ci and lo is not None and hi is not None else None
+        rows.append(row)
+    return rows
+
+
+def _json_cell(cell: Any) -> Any:
+    """A JSON text column of the Parquet files; null (None or NaN) stays None."""
+    if cell is None or (isinstance(cell, float) and math.isnan(cell)):
+        return None
+    return json.loads(cell)
+
+
+def _utf16(text: str, offset: int) -> int:
+    return len(text[:offset].encode("utf-16-le")) // 2
+
+
+def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    claims = run.claims()
+    if claims.empty:
+        return {}
+    mask = [(i, s) in keys for i, s in zip(claims["instance_id"], claims["system"])]
+    chosen = claims[mask].sort_values(["instance_id", "system", "claim_index"])
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in chosen.itertuples(index=False):
+        grouped.setdefault((row.instance_id, row.system), []).append(
+            {
+                "type": row.type,
+                "key": _json_cell(row.key) or {},
+                "value": _json_cell(row.value),
+                "verdict": row.verdict,
+                "expected": _json_cell(row.expected),
+                "text": _clean(row.text) or "",
+                "start": None if pd.isna(row.span_start) else int(row.span_start),
+                "end": None if pd.isna(row.span_end) else int(row.span_end),
+            }
+        )
+    return grouped
+
+
+def _run_payload(run: Run, per_system: int) -> dict[str, Any]:
+    scores = run.scores.sort_values(["system", "instance_id"], kind="stable")
+    shown = scores.groupby("system", sort=True).head(per_system)
+    keys = set(zip(shown["instance_id"], shown["system"]))
+    claims = _claims_by_generation(run, keys)
+    generations = []
+    for row in shown.itertuples(index=False):
+        text = _clean(row.text) or ""
+        located = []
+        for claim in claims.get((row.instance_id, row.system), []):
+            start, end = claim.pop("start"), claim.pop("end")
+            if start is not None and end is not None and 0 <= start < end <= len(text):
+                claim["span"] = [_utf16(text, start), _utf16(text, end)]
+            else:
+                claim["span"] = None
+            located.append(claim)
+        generations.append(
+            {
+                "instance_id": row.instance_id,
+                "system": row.system,
+                "task": row.task,
+                "language": row.language,
+                "text": text,
+                **{m: _clean(getattr(row, m)) for m in ("precision", "recall", "f1")},
+                **{c: int(getattr(row, c)) for c in ("n_claims", "supported", "contradicted", "unverifiable",
+                                                      "n_facts", "covered")},
+                "missed": _json_cell(row.missed) or [],
+                "claims": located,
+            }
+        )
+    totals = scores.groupby("system").size()
+    return {
+        "name": run.path.name,
+        "path": str(run.path),
+        "domain": run.domain,
+        "signature": run.signature,
+        "extractor": run.summary.get("extractor"),
+        "average": run.summary.get("policy", {}).get("average", "macro"),
+        "n_generations": int(len(scores)),
+        "n_instances": int(scores["instance_id"].nunique()),
+        "systems": _systems(run),
+        "ranking": run.summary.get("rankings", {}),
+        "explorer": {
+            "shown": len(generations),
+            "total": int(len(scores)),
+            "capped_systems": sorted(str(s) for s, n in totals.items() if n > per_system),
+        },
+        "generations": generations,
+    }

@@ -1,0 +1,150 @@
+"""The HTML report: self-contained, escaped, capped, and checked in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from factcov.report import build_payload
+from factcov.report.render import embed_json
+from tests.test_compare import HOSTILE, cli_with_commands, make_mini_run, mini_generations
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+@pytest.fixture
+def mini_run(tmp_path, mini_plugin) -> Path:
+    return make_mini_run(tmp_path)
+
+
+def _embedded(html: str) -> dict:
+    match = re.search(r'<script type="application/json" id="factcov-data">(.*?)</script>', html, re.S)
+    assert match, "the data element is missing"
+    return json.loads(match.group(1))
+
+
+def test_embedded_json_cannot_close_its_script_element():
+    text = embed_json({"text": "</script><script>alert(1)</script> & <!--"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["text"] == "</script><script>alert(1)</script> & <!--"
+
+
+def test_score_writes_a_self_contained_report_with_the_hostile_text_as_data(mini_run):
+    html = (mini_run / "report.html").read_text(encoding="utf-8")
+    assert html.count("<script") == 2  # the data element and the page's own script
+    assert "<script>window.__pwned" not in html and "<img" not in html  # only as escaped JSON text
+    assert not re.search(r"(src|href)=[\"']?(https?:)?//", html), "the page must not load anything"
+    data = _embedded(html)
+    hostile = [g for g in data["runs"][0]["generations"] if g["system"] == "hostile" and g["instance_id"] == "m0"]
+    assert hostile[0]["text"] == HOSTILE
+    assert "script-src 'sha256-" in html and "default-src 'none'" in html
+
+
+def test_claims_in_the_payload_match_claims_parquet(mini_run):
+    payload = build_payload([mini_run])
+    claims = pd.read_parquet(mini_run / "claims.parquet")
+    generations = payload["runs"][0]["generations"]
+    assert sum(len(g["claims"]) for g in generations) == len(claims)
+    contradicted = [c for g in generations for c in g["claims"] if c["verdict"] == "contradicted"]
+    assert {json.dumps(c["expected"]) for c in contradicted} >= {'"green"'}
+    complete = next(g for g in generations if g["system"] == "complete" and g["instance_id"] == "m1")
+    assert [m["type"] for m in complete["missed"]] == ["colour"]
+    start, end = complete["claims"][0]["span"]
+    assert complete["text"][start:end] == "apples: 3."
+
+
+def test_the_explorer_is_capped_per_system_and_says_so(mini_run):
+    payload = build_payload([mini_run], per_system=2)
+    run = payload["runs"][0]
+    assert run["explorer"] == {"shown": 6, "total": 18, "capped_systems": ["complete", "hostile", "terse"]}
+    assert {g["instance_id"] for g in run["generations"]} == {"m0", "m1"}
+
+
+def test_spans_are_converted_to_javascript_string_offsets(tmp_path, mini_plugin):
+    generations = [{"instance_id": "m1", "system": "emoji", "text": "🍎🍐 apples: 3. figs: 1."}]
+    outdir = make_mini_run(tmp_path, "emoji", generations=generations)
+    (generation,) = build_payload([outdir])["runs"][0]["generations"]
+    utf16 = generation["text"].encode("utf-16-le")
+    for claim in generation["claims"]:
+        start, end = claim["span"]
+        assert utf16[2 * start : 2 * end].decode("utf-16-le") == claim["text"]
+
+
+def test_report_command_writes_one_page_for_several_runs(tmp_path, mini_plugin, monkeypatch):
+    a = make_mini_run(tmp_path, "a")
+    b = make_mini_run(tmp_path, "b", generations=[g for g in mini_generations() if g["system"] != "hostile"])
+    cli = cli_with_commands(monkeypatch)
+    destination = tmp_path / "both.html"
+    assert cli(["report", str(a), str(b), "-o", str(destination)]) == 0
+    data = _embedded(destination.read_text(encoding="utf-8"))
+    assert [r["name"] for r in data["runs"]] == ["a", "b"]
+    assert cli(["report", str(tmp_path / "nothing"), "-o", str(destination)]) == 2
+
+
+# --- in a real browser ------------------------------------------------------------------
+
+
+def _browser(tmp_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1280,2000", f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+
+
+def open_report(driver, path: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(path.resolve().as_uri())
+    WebDriverWait(driver, 20).until(lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "true")
+
+
+@pytest.mark.browser
+def test_the_report_in_headless_chromium(mini_run, tmp_path):
+    if not CHROMIUM.exists() or shutil.which("chromedriver") is None and not CHROMEDRIVER.exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    from selenium.webdriver.support.ui import Select
+
+    claims = pd.read_parquet(mini_run / "claims.parquet")
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, mini_run / "report.html")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == [], errors
+        assert driver.execute_script("return window.__pwned === undefined")
+        highlights = driver.find_elements("css selector", "#cards [data-claim]")
+        assert len(highlights) == len(claims)
+        by_verdict = claims["verdict"].value_counts().to_dict()
+        for verdict, count in by_verdict.items():
+            assert len(driver.find_elements("css selector", f"#cards .v-{verdict}[data-claim]")) == count
+        contradicted = driver.find_element("css selector", "#cards .v-contradicted")
+        assert "expected:" in contradicted.get_attribute("title")
+        hostile = driver.find_element("css selector", '#cards [data-system="hostile"][data-instance="m0"] .text')
+        assert hostile.text.startswith("<script>window.__pwned = 1</script>")
+        assert driver.find_elements("css selector", "#cards img") == []
+        assert len(driver.find_elements("css selector", "#scatter circle")) == 3
+        assert len(driver.find_elements("css selector", "#slope line")) == 3
+        Select(driver.find_element("id", "filter-system")).select_by_value("terse")
+        assert len(driver.find_elements("css selector", "#cards article")) == 6
+        Select(driver.find_element("id", "filter-system")).select_by_value("")
+        Select(driver.find_element("id", "filter-verdict")).select_by_value("contradicted")
+        shown = driver.find_elements("css selector", "#cards article")
+        expected = claims[claims["verdict"] == "contradicted"].groupby(["instance_id", "system"]).ngroups
+        assert len(shown) == expected
+        assert driver.execute_script("return window.__pwned === undefined")
+        shot = tmp_path / "report.png"
+        assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
