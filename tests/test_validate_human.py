@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+
 from factcov.errors import InputError
 from factcov.validation.human import annotator_agreement, correlate, load_human_judgments
 
