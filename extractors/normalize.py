@@ -116,7 +116,8 @@ def surface_fold(text: str) -> str:
 
 def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str:
     """The canonical form two mentions of the same entity share (see module docstring)."""
-    folded = surface_fold(text)
+    # Disambiguators and units in parentheses ("Lotus Eaters (band)", "185.0 (centimetres)").
+    folded = surface_fold(re.sub(r"\s*\([^()]*\)\s*$", "", text.replace("_", " ")) or text)
     for article in ARTICLES:
         if folded.startswith(article) and len(folded) > len(article):
             folded = folded[len(article):]

@@ -134,8 +134,10 @@ def triples(parsed: ParsedText) -> list[Triple]:
             if not subjects:
                 continue
             first_subject = first_subject or subjects[0]
-            for triple in _clause(parsed, head, subjects, passive, labels):
-                found.append(Triple(triple[0].i, triple[1], triple[2].i, sentence_index))
+            for subject, predicate, obj in _clause(parsed, head, subjects, passive, labels):
+                if obj.text.lower() in RELATIVE and head.dep.split(":")[0] in ("relcl", "acl"):
+                    obj = parsed.tokens[head.head]  # "Mermaid, which Espionage produced"
+                found.append(Triple(subject.i, predicate, obj.i, sentence_index))
         if first_subject is not None:
             subjects_of.previous = first_subject
     return found

@@ -196,6 +196,22 @@ def _phrase(parsed: ParsedText, i: int) -> str:
     return " ".join(words)
 
 
+def _argument_name(parsed: ParsedText, i: int, index: InstanceIndex, name_of_token: dict[int, str]) -> str:
+    """A relation argument outside any mention: its noun phrase, linked when possible.
+
+    A counted phrase whose number is a known entity names that number ("2,900 staff
+    members" states the known ``2900``).
+    """
+    name = index.link(canonical_entity(_phrase(parsed, i), index.aliases), partial=parsed.tokens[i].pos == "PROPN")
+    if name in index.entities:
+        return name
+    for number in parsed.kids(i, "nummod"):
+        known = name_of_token.get(number.i) or canonical_entity(number.text)
+        if known in index.entities:
+            return known
+    return name
+
+
 def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> list[Claim]:
     """Entity claims (one per distinct entity) then relation claims (one per distinct triple)."""
     mentions = mentions_of(parsed, index)
@@ -219,10 +235,7 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
     for triple in triples(parsed):
         names = []
         for i in (triple.subject, triple.object):
-            name = name_of_token.get(i) or index.link(
-                canonical_entity(_phrase(parsed, i), index.aliases), partial=parsed.tokens[i].pos == "PROPN"
-            )
-            names.append(name)
+            names.append(name_of_token.get(i) or _argument_name(parsed, i, index, name_of_token))
         subject, obj = names
         if not subject or not obj or subject == obj:
             continue

@@ -1,0 +1,95 @@
+"""Validate rag scoring against people on WebNLG 2020 (English).
+
+Scores the 16 systems' outputs for the 178 human-judged entries (each entry's triples are
+its complete fact set), correlates the scores with the human Correctness and
+DataCoverage at system and segment level (Spearman, Kendall; `factcov.validation.human`),
+with sentence BLEU and chrF++ (sacrebleu) against the references as baselines and the
+agreement of one annotator with the others as the ceiling.
+
+    python benchmarks/rag_webnlg_validation.py [--data ../shared/data/webnlg2020] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CRITERIA = ("Correctness", "DataCoverage")
+LEVELS = ("system", "segment")
+ROWS = ("gaa", "relation_precision", "relation_recall", "entity_precision", "entity_recall", "f1", "bleu", "chrf++")
+
+
+def baselines(generations, references):
+    import pandas as pd
+    from sacrebleu.metrics import BLEU, CHRF
+
+    bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
+    rows = []
+    for g in generations:
+        refs = references[int(g.instance_id.split(":")[1])]
+        rows.append({"system": g.system, "instance_id": g.instance_id,
+                     "bleu": bleu.sentence_score(g.text, refs).score,
+                     "chrf++": chrf.sentence_score(g.text, refs).score})
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "webnlg2020")
+    parser.add_argument("--json", type=Path, default=None, help="write the results here")
+    parser.add_argument("--n-boot", type=int, default=1000)
+    parser.add_argument("--alpha", type=float, default=0.5)
+    args = parser.parse_args()
+
+    from factcov.domains.rag import webnlg
+    from factcov.plugins import get_extractor
+    from factcov.validation.human import annotator_agreement, correlate, load_human_judgments
+
+    human_file = args.data / "human" / "english_humeval_data_all_teams.json"
+    numbers = webnlg.sampled_numbers(human_file)
+    instances = webnlg.load_instances(args.data / "test-en.xml", numbers)
+    references = webnlg.load_references(args.data / "test-en.xml", numbers)
+    generations = webnlg.load_generations(args.data / "submissions", numbers)
+    started = time.perf_counter()
+    scores = webnlg.score_generations(instances, generations, get_extractor("rag-spacy", "en"), alpha=args.alpha)
+    seconds = time.perf_counter() - started
+    scores = scores.merge(baselines(generations, references), on=["system", "instance_id"])
+    human = load_human_judgments(human_file)
+    human = human[human["system"].isin(set(scores["system"]))]
+
+    results: dict = {"n_texts": len(generations), "n_systems": scores["system"].nunique(),
+                     "n_instances": len(instances), "scoring_seconds": round(seconds, 1), "table": {}}
+    for metric in ROWS:
+        metric_df = scores[["system", "instance_id", metric]].rename(columns={metric: "value"}).dropna()
+        for criterion in CRITERIA:
+            judged = human[human["criterion"] == criterion]
+            for level in LEVELS:
+                r = correlate(metric_df, judged, level=level, n_boot=args.n_boot)
+                results["table"][f"{metric}|{criterion}|{level}"] = {
+                    k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
+    for criterion in CRITERIA:
+        for level in LEVELS:
+            r = annotator_agreement(args.data / "human", criterion, level=level, n_boot=args.n_boot)
+            results["table"][f"ceiling|{criterion}|{level}"] = {k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
+
+    header = "| metric | " + " | ".join(f"{c} {lvl} ρ / τ" for c in CRITERIA for lvl in LEVELS) + " |"
+    print(f"{results['n_texts']} texts, {results['n_systems']} systems, {results['n_instances']} entries; "
+          f"factcov scoring {seconds:.1f} s")
+    print(header)
+    print("|" + "---|" * (1 + len(CRITERIA) * len(LEVELS)))
+    for metric in (*ROWS, "ceiling"):
+        cells = []
+        for criterion in CRITERIA:
+            for level in LEVELS:
+                r = results["table"][f"{metric}|{criterion}|{level}"]
+                cells.append(f"{r['spearman']:.3f} / {r['kendall']:.3f}")
+        print(f"| {metric} | " + " | ".join(cells) + " |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
