@@ -1,8 +1,24 @@
-"""Built-in plugin of the weather domain (being built)."""
+"""Built-in plugin of the weather domain: the domain, its regex extractor, its commands."""
 
 from factcov import hookimpl
 
 
 @hookimpl
 def register_domains(register):
-    return None
+    from factcov.domains.weather.domain import WeatherDomain
+
+    register(WeatherDomain)
+
+
+@hookimpl
+def register_extractors(register):
+    from factcov.domains.weather.extractor import WeatherRegexExtractor
+
+    register(WeatherRegexExtractor)
+
+
+@hookimpl
+def register_commands(app):
+    from factcov.domains.weather.commands import app as weather_app
+
+    app.add_typer(weather_app, name="weather")

@@ -1,0 +1,29 @@
+"""The ``weather-regex`` extractor: NWS phrasing and free phrasing, en/es/pt."""
+
+from __future__ import annotations
+
+from factcov.domains.weather.grammar import grammar
+from factcov.extractor import Extractor
+from factcov.model import Claim, Instance
+
+
+class WeatherRegexExtractor(Extractor):
+    name = "weather-regex"
+    description = "Regex grammars of forecast text (NWS and free phrasing) in en, es, pt; °C and km/h converted."
+    domains = ("weather",)
+    languages = ("en", "es", "pt")
+
+    def __init__(self, language: str = "en", **options: object) -> None:
+        super().__init__(language, **options)
+        self._grammar = grammar(language)  # compiled once per language
+
+    def extract(self, text: str, instance: Instance | None = None) -> list[Claim]:
+        readings = sorted(self._grammar.read(text), key=lambda r: r.start)
+        # model_construct: the grammar builds well-formed claims, and this is the hot path.
+        return [
+            Claim.model_construct(
+                type=r.type, key=r.key, value=r.value, span=(r.start, r.end),
+                text=text[r.start:r.end], extractor=self.name,
+            )
+            for r in readings
+        ]

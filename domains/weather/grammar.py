@@ -1,0 +1,349 @@
+"""Regex grammars of forecast text in en/es/pt, compiled once per language.
+
+``read_claims(text, language)`` runs the rules in priority order over the accent-folded,
+lower-case text; a rule's match consumes its characters so that a later, looser rule
+cannot read them again ("New snow accumulation" is an amount, not a snow condition;
+"temperatures falling to around 33" is a trend, not the period's temperature).
+Values are normalized to the record's units: °F (a °C value becomes the °F interval its
+rounding allows) and mph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from factcov.domains.weather.vocabulary import (
+    QUALIFIER_AFTER,
+    QUALIFIER_BEFORE,
+    alternation,
+    condition_words,
+    direction_words,
+    sky_words,
+)
+from factcov.language import fold
+
+NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?"
+_DEGREES = r"(?:\s*(?:°|º|degrees?|grados?|graus?|deg)\s*)?"
+_UNIT_NAMES = r"fahrenheit|celsius|centigrados?|f|c"
+_SPEED_UNIT = (
+    r"(?:mph|miles per hour|millas por hora|milhas por hora|km/h|kmh|kph|km por hora|"
+    r"kilometros por hora|quilometros por hora|knots|kts|kt|nudos|nos)"
+)
+_TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "qui": 0.621371,
+           "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
+_RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
+_DECADE = r"(?:(?P<part>lower|low|mid|middle|upper)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper)[\s-]*)?(?P<teens>teens)\b"
+_TEMP_VALUE = (
+    rf"(?:{_DECADE}|(?P<a>{NUM}){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM}){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
+    rf"|(?P<n>{NUM}){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?)"
+    rf"(?:\s*\(\s*{NUM}\s*(?:°|º)?\s*[cf]?\s*\))?"  # "75°F (24°C)": the conversion in brackets is the same claim
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One claim read in text, before it becomes a ``Claim``."""
+
+    type: str
+    key: dict
+    value: object
+    start: int
+    end: int
+
+
+Rule = Callable[[re.Match[str]], list[tuple[str, dict, object]]]
+
+
+def _number(text: str) -> float:
+    text = text.replace("−", "-").replace(",", ".")
+    negative = text.startswith(("minus", "menos", "-"))
+    digits = re.sub(r"^(?:minus|menos|-)\s*", "", text)
+    value = float(digits)
+    value = -value if negative else value
+    return int(value) if value.is_integer() else value
+
+
+def _f_from_c(celsius: float) -> float:
+    return round(celsius * 9 / 5 + 32, 1)
+
+
+def temperature_value(match: re.Match[str]) -> object:
+    """A point (°F), or an interval for decades, ranges and converted °C values."""
+    groups = match.groupdict()
+    if groups.get("dec") is not None or groups.get("teens") is not None:
+        base = 10 if groups.get("teens") else int(groups["dec"]) * 10
+        part = groups.get("part") or groups.get("tpart")
+        if part in ("lower", "low"):
+            return [base, base + 3]
+        if part in ("mid", "middle"):
+            return [base + 3, base + 7]
+        if part == "upper":
+            return [base + 6, base + 9]
+        return [base, base + 9]
+    celsius = (groups.get("unit") or groups.get("unit2") or "").startswith("c")
+    if groups.get("a") is not None:
+        low, high = _number(groups["a"]), _number(groups["b"])
+        return [_f_from_c(low - 0.5), _f_from_c(high + 0.5)] if celsius else [low, high]
+    value = _number(groups["n"])
+    return [_f_from_c(value - 0.5), _f_from_c(value + 0.5)] if celsius else value
+
+
+def _mph(value: float, unit: str | None) -> float:
+    if not unit:
+        return value
+    factor = _TO_MPH.get(unit[:3]) or _TO_MPH.get(unit[:2]) or 1.0
+    return value if unit.startswith(("mph", "mil")) else round(value * factor, 1)
+
+
+class Grammar:
+    """The compiled rules of one language."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.rules: list[tuple[re.Pattern[str], Rule]] = []
+        build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
+        build()
+        self._shared_rules()
+
+    # -- rule helpers -------------------------------------------------------------------
+    def add(self, pattern: str, rule: Rule) -> None:
+        self.rules.append((re.compile(pattern), rule))
+
+    @staticmethod
+    def _temperature(kind_of: Callable[[str], str]) -> Rule:
+        return lambda m: [("temperature", {"kind": kind_of(m.group("kind"))}, temperature_value(m))]
+
+    @staticmethod
+    def _amount(kinds: dict[str, str]) -> Rule:
+        return lambda m: [("precip_amount", {"kind": kinds.get(m.group("k"), m.group("k"))}, " ".join(m.group(0).split()))]
+
+    @staticmethod
+    def _text_of(type_: str) -> Rule:
+        return lambda m: [(type_, {}, " ".join(m.group(0).split()))]
+
+    @staticmethod
+    def _number_of(type_: str) -> Rule:
+        return lambda m: [(type_, {}, _number(m.group("n")))]
+
+    @staticmethod
+    def _trend(rising: tuple[str, ...]) -> Rule:
+        def rule(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+            word = m.group("dir")
+            out = [("temperature_trend", {}, "rising" if word.startswith(rising) else "falling")]
+            groups = m.groupdict()
+            if groups.get("n") or groups.get("a") or groups.get("dec") or groups.get("teens"):
+                out.append(("trend_temperature", {}, str(temperature_value(m))))
+            return out
+        return rule
+
+    # -- languages ----------------------------------------------------------------------
+    def _english(self) -> None:
+        kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice"}
+        self.add(r"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b[^.]*", self._amount(kinds))
+        self.add(r"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation[^.]*", self._amount(kinds))
+        self.add(r"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b[^.]*", self._amount(kinds))
+        self.add(r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|a quarter of an?|a tenth of an?)(?: to (?:\d+(?:\.\d+)?|one|two|three))?"
+                 r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice)\b", self._amount(kinds))
+        self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"))
+        self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"))
+        precip = r"(?:precipitation|measurable precipitation|rain|showers|snow|thunderstorms|storms|a shower|a thunderstorm|a storm)"
+        self.add(rf"\b(?:chance|probability|likelihood) of {precip}(?: and {precip})?\s*(?:is|of|at|near|around|about|:)?\s*"
+                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)", self._number_of("precip_chance"))
+        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
+                 rf"(?:\s+(?:of|for)\s+{precip}(?:\s+and\s+{precip})?)?", self._number_of("precip_chance"))
+        self.add(r"\b(?:precipitation|rain) (?:chance|probability)\s*(?:is|of|at|near|around|:)?\s*(?P<n>\d{1,3})\s*(?:%|percent)",
+                 self._number_of("precip_chance"))
+        self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
+                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+        self.add(rf"\b(?:with )?(?:temperatures?|temps) (?:will )?(?P<dir>rising|rise|climbing|climb|warming|increasing|falling|fall|dropping|drop|cooling|decreasing)"
+                 rf"(?:\s+(?:to|into)\s+(?:around |near |about |the )?{_TEMP_VALUE})?", self._trend(("ris", "climb", "warm", "incr")))
+        self.add(r"\b(?P<dir>rising|falling|warming|cooling) temperatures\b", self._trend(("ris", "warm")))
+        fillers = (r"will be|will reach|will fall to|will drop to|will dip to|will climb to|will top out at|will peak at|"
+                   r"of|is|are|near|around|about|at|to|reaching|in the|close to|roughly|up to|down to|only|just|expected|"
+                   r"generally|mainly|mostly")
+        self.add(rf"\b(?P<kind>highs?|lows?|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
+                 rf"(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"))
+        self.add(r"\b(?:before|after|until|between|through|from|starting|beginning|by)\s+"
+                 r"(?:noon|midnight|sunrise|sunset|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))"
+                 r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"))
+        dirs = alternation(direction_words("en"))
+        codes = "|".join(c.lower() for c in _COMPASS)
+        self.add(rf"\b(?P<dir>{dirs})\s+(?:winds?|breezes?)\b", self._direction)
+        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs})\b", self._direction)
+        self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction)
+        self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
+        self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
+
+    def _spanish(self) -> None:
+        kinds = {"nieve": "snow", "lluvia": "rain", "lluvias": "rain", "hielo": "ice", "precipitacion": "rain"}
+        self.add(r"\b(?:nuevas? )?(?:acumulacion(?:es)?|acumulados?) de (?P<k>nieve|lluvias?|hielo|precipitacion)[^.]*", self._amount(kinds))
+        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:pulgadas?|cm|centimetros|mm|milimetros) de (?P<k>nieve|lluvias?|hielo)\b", self._amount(kinds))
+        self.add(r"\balgunas (?:de las )?tormentas podrian [^.,]*", self._text_of("hazard"))
+        self.add(rf"\bindice de calor (?:de hasta |de |hasta |cercano a |alrededor de )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"))
+        precip = r"(?:precipitaciones|precipitacion|lluvias?|nieve|chubascos|tormentas)"
+        self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}(?: y {precip})?\s+(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
+                 rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._number_of("precip_chance"))
+        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip}(?: y {precip})?)?",
+                 self._number_of("precip_chance"))
+        self.add(rf"\brafagas?\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+        self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
+                 rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")))
+        fillers = (r"de|del|cerca de|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
+                   r"rondando|rondara|rondaran|los|las|de hasta|hasta|sera de|sera|seran de|llegara a|llegaran a|entre|en|es de|"
+                   r"estara en|estaran en|se situara en|se situaran en|ira|iran")
+        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(lambda k: "high" if k.startswith("max") else "low"))
+        time = r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|h|horas)?|mediodia|medianoche|la manana|la tarde|la noche)"
+        self.add(rf"\b(?:antes de las|despues de las|hasta las|entre las|a partir de las|desde las|antes de la|despues de la|"
+                 rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
+                 self._text_of("timing"))
+        dirs = alternation(direction_words("es"))
+        self.add(rf"\bvientos?\s+(?:(?:suaves|moderados|fuertes|ligeros|flojos|debiles|racheados)\s+)?(?:del|de|procedentes del|procedentes de|"
+                 rf"provenientes del|del sector|de direccion|soplando del)\s+(?P<dir>{dirs})\b", self._direction)
+        self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+
+    def _portuguese(self) -> None:
+        kinds = {"neve": "snow", "chuva": "rain", "chuvas": "rain", "gelo": "ice", "precipitacao": "rain"}
+        self.add(r"\b(?:novas? )?(?:acumulacao|acumulacoes|acumulados?|acumulo) de (?P<k>neve|chuvas?|gelo|precipitacao)[^.]*", self._amount(kinds))
+        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:polegadas?|cm|centimetros|mm|milimetros) de (?P<k>neve|chuvas?|gelo)\b", self._amount(kinds))
+        self.add(r"\balgumas (?:das )?tempestades podem [^.,]*", self._text_of("hazard"))
+        self.add(rf"\bindice de calor (?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"))
+        precip = r"(?:precipitacao|chuvas?|neve|pancadas de chuva|trovoadas|tempestades)"
+        self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}(?: e {precip})?\s+(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
+                 rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._number_of("precip_chance"))
+        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip}(?: e {precip})?)?",
+                 self._number_of("precip_chance"))
+        self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+        self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
+                 rf"(?:\s+(?:para|ate|a)\s+(?:cerca de |em torno de |por volta de )?{_TEMP_VALUE})?",
+                 self._trend(("elev", "sub", "sob", "vao s", "alta")))
+        fillers = (r"de|da|em torno de|por volta de|perto de|proxima de|proxima a|ao redor de|cerca de|de cerca de|chegando a|"
+                   r"chega a|chegara a|sera de|ficara em|ficando em|na casa dos|entre|e|deve ficar em|deve chegar a|devera ser de")
+        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(lambda k: "high" if k.startswith("max") else "low"))
+        time = r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|h|horas)?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
+        self.add(rf"\b(?:antes das|depois das|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
+                 rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
+        dirs = alternation(direction_words("pt"))
+        self.add(rf"\bventos?\s+(?:(?:fracos|moderados|fortes|leves|suaves)\s+)?(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
+                 rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})\b", self._direction)
+        self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+
+    def _shared_rules(self) -> None:
+        """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
+        humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
+        self.add(rf"(?<!{humidity} )(?<!{humidity} of )(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
+                 self._number_of("precip_chance"))
+        skies = sky_words(self.language)
+        self.add(rf"\b(?:{alternation(skies)})\b", lambda m: [("sky", {}, skies[" ".join(m.group(0).replace("-", " ").split())])])
+        self.add(self.condition_pattern(), self._conditions)
+
+    def condition_pattern(self) -> str:
+        words = alternation(condition_words(self.language))
+        before = alternation(QUALIFIER_BEFORE[self.language])
+        after = alternation(QUALIFIER_AFTER[self.language])
+        joiner = {"en": r"and|or|with|plus|then", "es": r"y|o|con|e", "pt": r"e|ou|com"}[self.language]
+        return (rf"(?:\b(?P<q>{before})\s+(?:of\s+|de\s+|del\s+)?)?"
+                rf"(?P<list>\b(?:{words})\b(?:\s*(?:,|/|(?:,\s*)?\b(?:{joiner})\b)\s*(?:an?\s+)?\b(?:{words})\b)*)"
+                rf"(?:\s+(?P<after>{after})\b)?")
+
+    # -- rule actions -------------------------------------------------------------------
+    def _conditions(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        if _NEGATED.search(m.string, max(0, m.start() - 10), m.start()):
+            return []  # "no rain", "sin lluvia", "sem chuva": not a claim that it rains
+        qualifier = "none"
+        if m.group("q"):
+            qualifier = QUALIFIER_BEFORE[self.language][" ".join(m.group("q").replace("-", " ").split())]
+        elif m.group("after"):
+            qualifier = QUALIFIER_AFTER[self.language][" ".join(m.group("after").split())]
+        words = condition_words(self.language)
+        found: list[tuple[str, dict, object]] = []
+        for word in self._condition_re.findall(m.group("list")):
+            condition = words[" ".join(word.replace("-", " ").split())] if " ".join(word.replace("-", " ").split()) in words else words[word]
+            claim = ("condition", {"qualifier": qualifier}, condition)
+            if claim not in found:
+                found.append(claim)
+        return found
+
+    @property
+    def _condition_re(self) -> re.Pattern[str]:
+        return _condition_word_re(self.language)
+
+    @staticmethod
+    def _direction(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        return [("wind_direction", {}, _direction_code(m.group("dir")))]
+
+    @staticmethod
+    def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        unit = m.group("u")
+        low = _mph(_number(m.group("a")), unit)
+        high = _mph(_number(m.group("b")), unit) if m.groupdict().get("b") else low
+        return [("wind_speed", {}, [low, high])]
+
+    @staticmethod
+    def _gust(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        return [("wind_gust", {}, _mph(_number(m.group("n")), m.group("u")))]
+
+    # -- reading --------------------------------------------------------------------------
+    def read(self, text: str) -> Iterator[Reading]:
+        """Readings in rule-priority order; consumed characters are not read twice."""
+        folded = text.lower() if text.isascii() else fold(text)
+        taken = bytearray(len(folded))
+        for pattern, rule in self.rules:
+            for match in pattern.finditer(folded):
+                start, end = match.span()
+                if start == end or any(taken[start:end]):
+                    continue
+                taken[start:end] = b"\x01" * (end - start)
+                for type_, key, value in rule(match):
+                    yield Reading(type_, key, value, start, end)
+
+
+_COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
+_ALL_DIRECTIONS: dict[str, str] = {}
+_NEGATED = re.compile(r"\b(?:no|not|without|sin|sem|nao|ni|nem)\s+$")
+
+
+def _direction_code(phrase: str) -> str:
+    key = " ".join(phrase.replace("-", " ").split())
+    if key.upper() in _COMPASS:
+        return key.upper()
+    if not _ALL_DIRECTIONS:
+        for language in ("en", "es", "pt"):
+            for word, code in direction_words(language).items():
+                _ALL_DIRECTIONS[" ".join(word.replace("-", " ").split())] = code
+    return _ALL_DIRECTIONS[key]
+
+
+@cache
+def _condition_word_re(language: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{alternation(condition_words(language))})\b")
+
+
+@cache
+def grammar(language: str) -> Grammar:
+    return Grammar(language)
+
+
+def read_claims(text: str, language: str) -> list[Reading]:
+    """All readings of ``text``, sorted by position."""
+    return sorted(grammar(language).read(text), key=lambda r: (r.start, r.type))
+
+
+def short_forecast_readings(short_forecast: str) -> list[Reading]:
+    """Sky and conditions of an NWS ``shortForecast`` ("Chance Rain Showers then Mostly Sunny")."""
+    return [r for r in read_claims(short_forecast, "en") if r.type in ("sky", "condition")]

@@ -1,0 +1,82 @@
+"""The oracle: the facts a faithful forecast of one period states, read from its record.
+
+Relevant facts (what recall counts): the temperature (high by day, low by night), its
+trend when NWS gives one, the sky cover, each weather condition with its qualifier
+(both from ``shortForecast``, the sky from the icon when the short text has none), the
+wind direction and speed, gusts when the record holds them, and the chance of
+precipitation when it rounds to 20% or more (NWS leaves lower chances unsaid).
+The knowledge (what precision checks against) adds what the record knows but a
+forecast need not say: a chance of precipitation below 20%, and "no trend" when the
+record's temperatureTrend is explicitly null.
+"""
+
+from __future__ import annotations
+
+import re
+
+from factcov.domains.weather.grammar import short_forecast_readings
+from factcov.domains.weather.periods import Period
+from factcov.model import Fact
+
+PRECIP_MENTION_THRESHOLD = 20
+_ICON_SKY = {"skc": "clear", "few": "mostly_clear", "sct": "partly_cloudy", "bkn": "mostly_cloudy", "ovc": "cloudy"}
+_ICON_PART = re.compile(r"/(?:day|night)/(.+?)(?:\?|$)")
+
+
+def _fact(type_: str, key: dict, value: object) -> Fact:
+    return Fact(type=type_, key=key, value=value)
+
+
+def rounded_to_tens(percent: int) -> int:
+    return int(percent / 10 + 0.5) * 10
+
+
+def sky_from_icon(icon: str | None) -> str | None:
+    """'/icons/land/day/snow,40/ovc?size=medium' -> 'cloudy' (the last sky code wins)."""
+    match = _ICON_PART.search(icon or "")
+    if match is None:
+        return None
+    levels = [_ICON_SKY[p.split(",")[0]] for p in match.group(1).split("/") if p.split(",")[0] in _ICON_SKY]
+    return levels[-1] if levels else None
+
+
+def relevant_facts(period: Period) -> list[Fact]:
+    facts: list[Fact] = []
+    if period.temperature is not None:
+        facts.append(_fact("temperature", {"kind": period.temperature_kind}, period.temperature))
+    if period.trend is not None:
+        facts.append(_fact("temperature_trend", {}, period.trend))
+    readings = short_forecast_readings(period.short_forecast)
+    sky = next((r.value for r in readings if r.type == "sky"), None) or sky_from_icon(period.icon)
+    if sky is not None:
+        facts.append(_fact("sky", {}, sky))
+    seen: set[tuple[str, object]] = set()
+    for reading in readings:
+        if reading.type == "condition" and (reading.key["qualifier"], reading.value) not in seen:
+            seen.add((reading.key["qualifier"], reading.value))
+            facts.append(_fact("condition", {"qualifier": reading.key["qualifier"], "weather": reading.value}, reading.value))
+    if period.wind_direction is not None:
+        facts.append(_fact("wind_direction", {}, period.wind_direction))
+    if period.wind_speed is not None:
+        facts.append(_fact("wind_speed", {}, _plain(list(period.wind_speed))))
+    if period.wind_gust is not None:
+        facts.append(_fact("wind_gust", {}, _plain(period.wind_gust)))
+    if period.precip_chance is not None and rounded_to_tens(period.precip_chance) >= PRECIP_MENTION_THRESHOLD:
+        facts.append(_fact("precip_chance", {}, period.precip_chance))
+    return facts
+
+
+def knowledge_facts(period: Period, relevant: list[Fact] | None = None) -> list[Fact]:
+    facts = list(relevant if relevant is not None else relevant_facts(period))
+    if period.precip_chance is not None and rounded_to_tens(period.precip_chance) < PRECIP_MENTION_THRESHOLD:
+        facts.append(_fact("precip_chance", {}, period.precip_chance))
+    if period.trend is None and period.trend_known:
+        facts.append(_fact("temperature_trend", {}, "none"))
+    return facts
+
+
+def _plain(value):
+    """Whole floats as ints, so '10 mph' is 10 in every output file."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return int(value) if isinstance(value, float) and value.is_integer() else value
