@@ -3,7 +3,7 @@
 import json
 import random
 from collections.abc import Sequence
-from importlib.metadata import version
+from importlib import metadata
 from importlib.resources import files
 
 from factcov.domain import Domain
@@ -18,7 +18,7 @@ from factcov_quali.realize import realize_en
 class QualiDomain(Domain):
     name = "quali"
     description = "Summaries of Formula 1 qualifying sessions (example third-party plugin)."
-    version = version("factcov-quali")
+    version = metadata.version("factcov-quali")
     languages = ("en",)
     tasks = ("qualifying_summary",)
     claim_types = CLAIM_TYPES
@@ -45,12 +45,12 @@ class QualiDomain(Domain):
         generations = []
         for instance in instances:
             facts = list(instance.facts)
-            pole = next(fact for fact in facts if fact.type == "pole")
-            hasty = [self.perturb(fact, random.Random(instance.id)) if fact.type == "qualifying_position"
-                     else fact for fact in facts]
+            pole = [fact for fact in facts if fact.type == "pole"]
+            rng = random.Random(instance.id)  # the same wrong places on every run
+            hasty = [self.perturb(f, rng) if f.type == "qualifying_position" else f for f in facts]
             texts = {
                 "complete": self.realize(facts, "en", instance),
-                "terse": self.realize([pole], "en", instance),
+                "terse": self.realize(pole, "en", instance),
                 "hasty": self.realize(hasty, "en", instance),
             }
             generations += [Generation(instance_id=instance.id, system=s, text=t) for s, t in texts.items()]
