@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -89,3 +92,66 @@ def test_people_agree_more_on_systems_than_on_single_texts(shared_data):
     assert segment["n_pairs"] > 2500  # items with at least two annotators
     with pytest.raises(InputError, match="criterion"):
         annotator_agreement(folder, "Grammar")
+
+
+WEBNLG_TEAMS = ("Baseline-FORGE2017", "CycleGT", "FBConvAI", "NILC", "TGen", "bt5")
+
+
+def score_webnlg_sample(shared_data: Path, folder: Path, entries: int = 30) -> Path:
+    """Score six WebNLG 2020 teams on the first ``entries`` human-judged inputs with the rag domain."""
+    webnlg = pytest.importorskip("factcov.domains.rag.webnlg", reason="the rag domain's WebNLG reader")
+    from factcov.jsonl import write_jsonl_atomic
+    from factcov.runner import score_files
+
+    data = shared_data / "webnlg2020"
+    numbers = webnlg.sampled_numbers(data / "human" / "english_humeval_data_all_teams.json")[:entries]
+    instances = webnlg.load_instances(data / "test-en.xml", numbers)
+    generations = [g for g in webnlg.load_generations(data / "submissions", numbers) if g.system in WEBNLG_TEAMS]
+    folder.mkdir(parents=True, exist_ok=True)
+    write_jsonl_atomic(folder / "instances.jsonl", instances.values())
+    write_jsonl_atomic(folder / "generations.jsonl", generations)
+    score_files("rag", folder / "instances.jsonl", folder / "generations.jsonl", folder / "run", report=False)
+    return folder / "run"
+
+
+@pytest.fixture(scope="module")
+def webnlg_run(shared_data, tmp_path_factory) -> Path:
+    return score_webnlg_sample(shared_data, tmp_path_factory.mktemp("webnlg"))
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    from tests.test_compare import cli_with_commands
+
+    return cli_with_commands(monkeypatch)
+
+
+def test_human_command_correlates_a_real_run_with_webnlg_judgments(webnlg_run, shared_data, cli, capsys):
+    human = shared_data / "webnlg2020" / "human" / "english_humeval_data_all_teams.json"
+    argv = ["validate", "human", "--scores", str(webnlg_run), "--human", str(human), "--metric", "recall",
+            "--criterion", "DataCoverage", "--criterion", "Correctness", "--bootstrap", "100"]
+    assert cli(argv) == 0
+    out = capsys.readouterr().out
+    assert "DataCoverage" in out and "segment" in out
+    assert cli([*argv, "--json"]) == 0
+    rows = {(r["criterion"], r["level"]): r for r in json.loads(capsys.readouterr().out)}
+    segment = rows[("DataCoverage", "segment")]
+    assert segment["n"] == 6 * 30 and rows[("DataCoverage", "system")]["n"] == 6
+    # Recall of the triples tracks what people call data coverage on single texts.
+    assert segment["spearman_ci"][0] > 0
+    assert cli([*argv, "--criterion", "Grammar"]) == 2
+    assert "Grammar" in capsys.readouterr().err
+
+
+def test_human_command_reads_the_documented_csv(webnlg_run, tmp_path, cli, capsys):
+    scores = pd.read_parquet(webnlg_run / "scores.parquet")
+    csv_path = tmp_path / "judgments.csv"
+    # A "judge" that rates by recall: the correlation must be perfect.
+    rows = ["system,instance_id,criterion,score"] + [
+        f"{r.system},{r.instance_id},adequacy,{r.recall}" for r in scores.itertuples() if r.recall == r.recall
+    ]
+    csv_path.write_text("\n".join(rows) + "\n")
+    assert cli(["validate", "human", "--scores", str(webnlg_run), "--human", str(csv_path), "--format", "csv",
+                "--metric", "recall", "--bootstrap", "20", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert [r["spearman"] for r in results] == [pytest.approx(1.0), pytest.approx(1.0)]
