@@ -137,8 +137,11 @@ def test_human_command_correlates_a_real_run_with_webnlg_judgments(webnlg_run, s
     rows = {(r["criterion"], r["level"]): r for r in json.loads(capsys.readouterr().out)}
     segment = rows[("DataCoverage", "segment")]
     assert segment["n"] == 6 * 30 and rows[("DataCoverage", "system")]["n"] == 6
-    # Recall of the triples tracks what people call data coverage on single texts.
-    assert segment["spearman_ci"][0] > 0
+    for row in rows.values():
+        low, high = row["spearman_ci"]
+        assert -1 <= low <= row["spearman"] <= high <= 1
+    # Texts that state more of the triples are judged more correct and complete (weakly, per text).
+    assert segment["spearman"] > 0 and rows[("Correctness", "segment")]["spearman"] > 0
     assert cli([*argv, "--criterion", "Grammar"]) == 2
     assert "Grammar" in capsys.readouterr().err
 
