@@ -110,3 +110,23 @@ def test_a_folder_that_is_not_an_outdir_is_an_input_error(tmp_path, capsys, cli)
         load_run(tmp_path / "empty")
     assert cli(["compare", str(tmp_path / "empty")]) == 2
     assert "summary.json" in capsys.readouterr().err
+
+
+def test_compare_across_domains_relates_the_coverage_penalty_to_facts_per_instance(
+    tmp_path, mini_plugin, shared_data
+):
+    from tests.test_validate_human import score_webnlg_sample
+
+    webnlg = score_webnlg_sample(shared_data, tmp_path / "webnlg", entries=12)
+    result = compare_runs([webnlg, make_mini_run(tmp_path)], bootstrap=100)
+    assert [d["domain"] for d in result["domains"]] == ["mini", "rag"]
+    rag = result["domains"][1]
+    assert rag["n_generations"] == 6 * 12 and len(rag["systems"]) == 6
+    for system in rag["systems"]:
+        low, high = system["f1_ci"]
+        assert low <= system["f1"] <= high
+        assert system["coverage_penalty"] == pytest.approx(system["precision"] - system["f1"])
+    penalty = result["coverage_penalty"]
+    assert [d["domain"] for d in penalty["by_domain"]] == ["mini", "rag"]  # sorted by facts per instance
+    assert penalty["by_domain"][0]["facts_per_instance"] == 4.0 < penalty["by_domain"][1]["facts_per_instance"]
+    assert penalty["spearman_facts_vs_penalty"] is not None and len(penalty["systems"]) == 9

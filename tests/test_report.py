@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from factcov.report import build_payload
+from factcov.report import build_payload, write_report
 from factcov.report.render import embed_json
 from tests.test_compare import HOSTILE, cli_with_commands, make_mini_run, mini_generations
 
@@ -146,5 +146,27 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
         assert driver.execute_script("return window.__pwned === undefined")
         shot = tmp_path / "report.png"
         assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    from tests.test_validate_human import score_webnlg_sample
+
+    run = score_webnlg_sample(shared_data, tmp_path / "webnlg", entries=12)
+    claims = pd.read_parquet(run / "claims.parquet")
+    destination = write_report([run], tmp_path / "webnlg.html")
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, destination)
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+        assert len(driver.find_elements("css selector", "#cards article")) == 6 * 12
+        # Relations enclose their entities: nested marks, still one element per claim.
+        assert len(driver.find_elements("css selector", "#cards [data-claim]")) == len(claims)
+        assert driver.find_elements("css selector", "#cards mark.claim mark.claim")
+        assert len(driver.find_elements("css selector", "#scatter circle")) == 6
     finally:
         driver.quit()

@@ -182,6 +182,39 @@
     return mark;
   }
 
+  // Marks nest: a claim whose span lies inside another's (an entity inside a relation) is
+  // drawn inside it. A span that crosses another's boundary cannot nest and is listed
+  // under the text instead, so every claim appears exactly once.
+  function placeClaims(container, g) {
+    var order = g.claims.map(function (c, i) { return i; }).filter(function (i) { return g.claims[i].span; });
+    order.sort(function (a, b) {
+      var x = g.claims[a].span, y = g.claims[b].span;
+      return x[0] - y[0] || y[1] - x[1] || a - b;
+    });
+    var stack = [{ end: g.text.length, node: container }], cursor = 0, unplaced = [];
+    function top() { return stack[stack.length - 1]; }
+    function closeUntil(position) {
+      while (stack.length > 1 && top().end <= position) {
+        top().node.appendChild(document.createTextNode(g.text.slice(cursor, top().end)));
+        cursor = top().end;
+        stack.pop();
+      }
+    }
+    order.forEach(function (i) {
+      var span = g.claims[i].span;
+      closeUntil(span[0]);
+      if (span[1] > top().end || span[0] < cursor) { unplaced.push(i); return; }
+      top().node.appendChild(document.createTextNode(g.text.slice(cursor, span[0])));
+      cursor = span[0];
+      var mark = claimMark(g.claims[i], i, "mark");
+      top().node.appendChild(mark);
+      stack.push({ end: span[1], node: mark });
+    });
+    closeUntil(g.text.length);
+    container.appendChild(document.createTextNode(g.text.slice(cursor)));
+    return unplaced;
+  }
+
   function card(g) {
     var box = el("article", { class: "card", "data-system": g.system, "data-instance": g.instance_id });
     box.appendChild(el("h3", null, g.instance_id + " — " + g.system));
@@ -190,17 +223,7 @@
       g.supported + " supported, " + g.contradicted + " contradicted, " + g.unverifiable + " unverifiable) · " +
       g.covered + "/" + g.n_facts + " facts covered · " + g.task + " · " + g.language));
     var text = el("p", { class: "text" });
-    var order = g.claims.map(function (c, i) { return i; }).filter(function (i) { return g.claims[i].span; });
-    order.sort(function (a, b) { return g.claims[a].span[0] - g.claims[b].span[0] || a - b; });
-    var cursor = 0, unplaced = [];
-    order.forEach(function (i) {
-      var span = g.claims[i].span;
-      if (span[0] < cursor) { unplaced.push(i); return; } // overlaps a claim already marked
-      text.appendChild(document.createTextNode(g.text.slice(cursor, span[0])));
-      text.appendChild(claimMark(g.claims[i], i, "mark", g.text.slice(span[0], span[1])));
-      cursor = span[1];
-    });
-    text.appendChild(document.createTextNode(g.text.slice(cursor)));
+    var unplaced = placeClaims(text, g);
     box.appendChild(text);
     g.claims.forEach(function (c, i) { if (!c.span) unplaced.push(i); });
     if (unplaced.length) {
