@@ -23,7 +23,7 @@ def domains(
     load_plugins()
     table = Table(title="factcov domains", show_lines=True)
     for column in ("domain", "plugin", "languages", "tasks", "claim types", "extractors"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column == "extractors")
     for name in domain_registry.names():
         domain = domain_registry.get(name)
         names = [
