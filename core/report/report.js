@@ -82,7 +82,7 @@
   }
 
   function renderScatter() {
-    var r = run(), W = 460, H = 400, L = 48, T = 16, S = 340;
+    var r = run(), W = 460, H = 410, L = 48, T = 26, S = 340;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "precision-recall scatter" });
     function x(p) { return L + p * S; }
     function y(q) { return T + (1 - q) * S; }
@@ -95,13 +95,15 @@
     [0.2, 0.4, 0.6, 0.8].forEach(function (f) {
       // F1 = f  <=>  recall = f p / (2p - f), defined for p > f/2.
       var points = [];
-      for (var i = 0; i <= 200; i++) {
-        var p = f / 2 + (1 - f / 2) * i / 200 + 1e-9;
-        var q = f * p / (2 * p - f);
-        if (q <= 1) points.push(x(p).toFixed(1) + "," + y(q).toFixed(1));
+      var start = f / (2 - f); // where the curve meets recall = 1
+      for (var i = 0; i <= 100; i++) {
+        var p = start + (1 - start) * i / 100;
+        var q = Math.min(1, f * p / (2 * p - f));
+        points.push(x(p).toFixed(1) + "," + y(q).toFixed(1));
       }
       root.appendChild(svg("polyline", { class: "iso", points: points.join(" ") }));
-      root.appendChild(svg("text", { class: "iso-label", x: x(1) + 3, y: y(f / (2 - f)) + 4 }, "F1 " + f));
+      // Labelled where the curve meets recall = 1 (precision f / (2 - f)), away from the points.
+      root.appendChild(svg("text", { class: "iso-label", x: x(f / (2 - f)), y: y(1) - 4, "text-anchor": "middle" }, "F1 " + f));
     });
     root.appendChild(svg("line", { class: "axis", x1: x(0), x2: x(1), y1: y(0), y2: y(0) }));
     root.appendChild(svg("line", { class: "axis", x1: x(0), x2: x(0), y1: y(0), y2: y(1) }));
@@ -119,24 +121,33 @@
     box.appendChild(root);
   }
 
+  // Position = place in the sorted order (ties broken by name), label = the (average) rank,
+  // so tied systems sit on separate rows instead of on top of each other.
+  function places(systems, field) {
+    var sorted = systems.slice().sort(function (a, b) { return a[field] - b[field] || (a.system < b.system ? -1 : 1); });
+    var place = {};
+    sorted.forEach(function (s, i) { place[s.system] = i; });
+    return place;
+  }
+
   function renderSlope() {
     var r = run(), n = Math.max(r.systems.length, 1), row = 28, W = 460, H = 40 + n * row;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "rank slope chart" });
     var xl = 150, xr = 310;
-    function y(rank) { return 24 + (rank - 1) * row; }
+    var left = places(r.systems, "rank_precision"), right = places(r.systems, "rank_f1");
+    function y(place) { return 30 + place * row; }
     root.appendChild(svg("text", { x: xl, y: 12, "text-anchor": "middle" }, "by precision"));
     root.appendChild(svg("text", { x: xr, y: 12, "text-anchor": "middle" }, "by F1"));
     r.systems.forEach(function (s, index) {
-      var color = colorOf(index);
-      var line = svg("line", { class: "slope", x1: xl, x2: xr, y1: y(s.rank_precision), y2: y(s.rank_f1), stroke: color });
+      var color = colorOf(index), yl = y(left[s.system]), yr = y(right[s.system]);
+      var line = svg("line", { class: "slope", x1: xl, x2: xr, y1: yl, y2: yr, stroke: color });
       line.appendChild(svg("title", null, s.system + ": rank " + s.rank_precision + " → " + s.rank_f1));
       root.appendChild(line);
-      root.appendChild(svg("circle", { cx: xl, cy: y(s.rank_precision), r: 4, fill: color }));
-      root.appendChild(svg("circle", { cx: xr, cy: y(s.rank_f1), r: 4, fill: color }));
-      root.appendChild(svg("text", { x: xl - 8, y: y(s.rank_precision) + 4, "text-anchor": "end" },
-        s.rank_precision + ". " + s.system + " (" + fmt(s.precision, 2) + ")"));
-      root.appendChild(svg("text", { x: xr + 8, y: y(s.rank_f1) + 4 },
-        s.rank_f1 + ". " + s.system + " (" + fmt(s.f1, 2) + ")"));
+      root.appendChild(svg("circle", { cx: xl, cy: yl, r: 4, fill: color }));
+      root.appendChild(svg("circle", { cx: xr, cy: yr, r: 4, fill: color }));
+      root.appendChild(svg("text", { x: xl - 8, y: yl + 4, "text-anchor": "end" },
+        s.rank_precision + "  " + s.system + " (" + fmt(s.precision, 2) + ")"));
+      root.appendChild(svg("text", { x: xr + 8, y: yr + 4 }, s.rank_f1 + "  " + s.system + " (" + fmt(s.f1, 2) + ")"));
     });
     var box = document.getElementById("slope");
     clear(box);
