@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -72,11 +73,20 @@ class Domain:
             value = ", ".join(str(v) for v in value)
         return template.format(**fact.key, value=value)
 
-    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+    def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
+        """``instance`` (optional; older plugins may not accept it) lets a domain pick a
+        plausible wrong value from the same instance, e.g. another driver of the race."""
         return fact.model_copy(update={"value": perturbed_value(self.claim_type(fact.type), fact.value, rng)})
 
     def example_instances(self) -> Iterable[Instance]:
         return ()
+
+
+def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
+    """``domain.perturb`` with the instance when the domain's override accepts it."""
+    if "instance" in inspect.signature(domain.perturb).parameters:
+        return domain.perturb(fact, rng, instance=instance)
+    return domain.perturb(fact, rng)
 
 
 def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> Any:

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from factcov.domain import Domain
+from factcov.domain import Domain, perturb_fact
 from factcov.evaluate import Evaluator, Result
 from factcov.model import Instance
 from factcov.scoring import ScoringPolicy
@@ -73,7 +73,7 @@ def check_domain(
 
         for index in rng.sample(range(len(facts)), min(max_perturbations, len(facts))):
             original = facts[index]
-            wrong = domain.perturb(original, rng)
+            wrong = perturb_fact(domain, original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
             report.texts += 1

@@ -49,7 +49,10 @@ def domains(
             types,
             extractors_text,
         )
-    Console(width=max(120, Console().width)).print(table)
+    console = Console()
+    if not console.is_terminal:  # piped or captured: no wrapping of names people grep for
+        console = Console(width=240)
+    console.print(table)
 
 
 def plugins() -> None:
