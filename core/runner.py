@@ -52,6 +52,7 @@ def score_files(
     policy: ScoringPolicy | None = None,
     chunk_size: int = 2000,
     jobs: int = 1,
+    dask: str | None = None,
     progress: bool = False,
     report: bool = True,
 ) -> RunOutcome:
@@ -61,7 +62,8 @@ def score_files(
     and scored ``chunk_size`` at a time. All input is checked before a file appears:
     outputs are renamed into place only when the whole run succeeded. With ``jobs > 1``
     chunks are scored by that many worker processes; results keep the input order, so
-    the files are the same bytes as with one process.
+    the files are the same bytes as with one process. ``dask`` (a scheduler address,
+    or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name)
     evaluator = Evaluator(domain, extractor=extractor, policy=policy)
@@ -76,7 +78,7 @@ def score_files(
     scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
     chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size)
     try:
-        with _progress(progress) as advance, _chunk_scorer(evaluator, jobs) as score_chunks:
+        with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
                 scores_out.write(rows.scores)
@@ -148,8 +150,16 @@ def _score_in_worker(chunk: list) -> ChunkRows:
 
 
 @contextmanager
-def _chunk_scorer(evaluator: Evaluator, jobs: int) -> Iterator[Callable[[Iterable[list]], Iterator[ChunkRows]]]:
-    """Score chunks here, or in ``jobs`` forked processes (in order, so output bytes match)."""
+def _chunk_scorer(
+    evaluator: Evaluator, jobs: int, dask: str | None = None
+) -> Iterator[Callable[[Iterable[list]], Iterator[ChunkRows]]]:
+    """Score chunks here, in ``jobs`` forked processes, or on a Dask cluster (in order, so output bytes match)."""
+    if dask:
+        from factcov.distributed import dask_chunk_scorer
+
+        with dask_chunk_scorer(evaluator, dask) as score:
+            yield score
+        return
     if jobs <= 1:
         yield lambda chunks: (rows_of_chunk(evaluator, chunk) for chunk in chunks)
         return

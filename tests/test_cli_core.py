@@ -80,6 +80,14 @@ def test_two_worker_processes_give_the_same_bytes_as_one(files, tmp_path):
         assert (tmp_path / "one" / output).read_bytes() == (tmp_path / "two" / output).read_bytes(), output
 
 
+def test_a_dask_cluster_gives_the_same_bytes_as_one_process(files, tmp_path):
+    pytest.importorskip("dask.distributed", reason="the dask extra is installed by .ci/run (factcov[all])")
+    score_files("mini", *files, tmp_path / "one", chunk_size=2, report=False)
+    score_files("mini", *files, tmp_path / "dask", chunk_size=2, dask="local", report=False)
+    for output in ("claims.parquet", "scores.parquet", "systems.csv", "summary.json"):
+        assert (tmp_path / "one" / output).read_bytes() == (tmp_path / "dask" / output).read_bytes(), output
+
+
 def test_summary_carries_a_signature_that_changes_with_the_policy(files, tmp_path):
     score_cli(*files, tmp_path / "a", "--no-report")
     score_cli(*files, tmp_path / "b", "--no-report", "--unverifiable", "ignore")

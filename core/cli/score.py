@@ -28,6 +28,7 @@ def score(
         None, "--fail-under", help="Gate METRIC=VALUE (precision, recall, f1, weighted_f1): exit 1 if a system is below."
     ),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (same output bytes as 1)."),
+    dask: str | None = typer.Option(None, "--dask", help="Score on a Dask cluster: scheduler address, or 'local'."),
     report: bool = typer.Option(True, "--report/--no-report", help="Also write report.html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
@@ -42,7 +43,7 @@ def score(
     gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
     outcome = score_files(
         domain, instances, generations, options.output_dir(outdir),
-        extractor=extractor, policy=policy, jobs=jobs, progress=not quiet, report=report,
+        extractor=extractor, policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if not quiet:
         print_system_table(outcome.systems, f"{domain}: {outcome.summary['n_generations']} generations",

@@ -1,0 +1,68 @@
+"""Scoring chunks on a Dask cluster (extra ``dask``): for runs beyond one machine.
+
+Workers rebuild the evaluator from a small spec (domain, extractor, policy, options), so
+only the spec and the chunks travel. A bounded window of chunks is in flight and results
+are taken in submission order, so the output files are the same bytes as a local run.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from factcov.errors import FactcovError
+
+_evaluators: dict[tuple, Any] = {}
+
+
+def evaluator_spec(evaluator: Any) -> tuple:
+    return (
+        evaluator.domain.name,
+        evaluator.extractor_name,
+        evaluator.policy.model_dump_json(),
+        tuple(sorted(evaluator.extractor_options.items())),
+    )
+
+
+def score_chunk_on_worker(spec: tuple, chunk: list) -> Any:
+    from factcov.evaluate import Evaluator
+    from factcov.plugins import get_domain
+    from factcov.runner import rows_of_chunk
+    from factcov.scoring import ScoringPolicy
+
+    if spec not in _evaluators:
+        domain, extractor, policy, options = spec
+        _evaluators[spec] = Evaluator(
+            get_domain(domain), extractor=extractor,
+            policy=ScoringPolicy.model_validate_json(policy), extractor_options=dict(options),
+        )
+    return rows_of_chunk(_evaluators[spec], chunk)
+
+
+@contextmanager
+def dask_chunk_scorer(evaluator: Any, address: str, window: int = 8) -> Iterator[Callable[[Iterable[list]], Iterator[Any]]]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise FactcovError("--dask needs the dask extra: pip install 'factcov[dask]'") from None
+    try:
+        client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
+    except OSError as exc:
+        raise FactcovError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    spec = evaluator_spec(evaluator)
+
+    def score(chunks: Iterable[list]) -> Iterator[Any]:
+        in_flight: deque = deque()
+        for chunk in chunks:
+            in_flight.append(client.submit(score_chunk_on_worker, spec, chunk, pure=False))
+            if len(in_flight) >= window:
+                yield in_flight.popleft().result()
+        while in_flight:
+            yield in_flight.popleft().result()
+
+    try:
+        yield score
+    finally:
+        client.close()
