@@ -1,8 +1,28 @@
-"""Built-in plugin of the f1 domain (being built)."""
+"""Built-in plugin of the f1 domain: the domain, its regex extractor and `factcov f1`."""
+
+from __future__ import annotations
+
+from typing import Any
 
 from factcov import hookimpl
 
 
 @hookimpl
-def register_domains(register):
-    return None
+def register_domains(register: Any) -> None:
+    from factcov.domains.f1.domain import F1Domain
+
+    register(F1Domain)
+
+
+@hookimpl
+def register_extractors(register: Any) -> None:
+    from factcov.domains.f1.extract import F1RegexExtractor
+
+    register(F1RegexExtractor)
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    from factcov.domains.f1.cli import app as f1_app
+
+    app.add_typer(f1_app, name="f1")

@@ -1,0 +1,75 @@
+"""`factcov f1 build` and `factcov f1 stats`: the benchmark builder and its counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from factcov.errors import InputError
+
+app = typer.Typer(help="Formula 1 strategy explanations: build the benchmark, count it.", no_args_is_help=True)
+
+
+def _ints(text: str | None, option: str) -> list[int] | None:
+    if not text:
+        return None
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(f"{option} takes comma-separated integers, got {text!r}") from None
+
+
+@app.command("build")
+def build(
+    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet); repeat the option."),
+    ergast: Path = typer.Option(..., "--ergast", help="Directory of the Ergast CSV tables."),
+    out: Path = typer.Option(..., "--out", "-o", help="Instances file (JSON lines; gzipped if it ends in .gz)."),
+    seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
+    rounds: str | None = typer.Option(None, "--rounds", help="Comma-separated rounds, e.g. 1,22."),
+    languages: str = typer.Option("en,es,pt", "--languages", help="Comma-separated languages."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Build f1 instances (5 tasks x languages) from lap tables and Ergast results."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from factcov.domains.f1.build import iter_race_instances, write_instances
+    from factcov.domains.f1.instances import LANGUAGES
+
+    wanted = [lang.strip() for lang in languages.split(",") if lang.strip()]
+    unknown = [lang for lang in wanted if lang not in LANGUAGES]
+    if unknown or not wanted:
+        raise InputError(f"--languages: unknown {unknown or wanted}; choose from {', '.join(LANGUAGES)}")
+    with Progress(
+        TextColumn("[bold]f1 build[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        disable=quiet,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("races", total=None)
+
+        def on_race(done: int, total: int, season: int) -> None:
+            progress.update(task, completed=done, total=total, description=f"races (season {season})")
+
+        count = write_instances(
+            out,
+            iter_race_instances(
+                laps, ergast, _ints(seasons, "--seasons"), _ints(rounds, "--rounds"), wanted, on_race
+            ),
+        )
+    if count == 0:
+        raise InputError("no race matched --seasons/--rounds in the lap files; nothing written", path=out)
+    typer.echo(f"wrote {count} instances to {out}")
+
+
+@app.command("stats")
+def stats(instances: Path = typer.Argument(..., help="An instances file written by `factcov f1 build`.")) -> None:
+    """Counts per task, language and split, and facts per instance."""
+    from rich.console import Console
+
+    from factcov.domains.f1.stats import count_instances, stats_tables
+
+    for table in stats_tables(count_instances(instances)):
+        Console().print(table)

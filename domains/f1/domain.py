@@ -1,0 +1,79 @@
+"""The f1 domain class: claim types, knowledge from the race block, realizer, demo."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from factcov.domain import Domain
+from factcov.domains.f1.claims import CLAIM_TYPES, COMPOUNDS, TASKS
+from factcov.domains.f1.oracle import race_facts
+from factcov.knowledge import Knowledge
+from factcov.model import ClaimType, Fact, Generation, Instance, canonical_json
+
+# drivers a perturbed winner is drawn from (names known to the extractor's table)
+_WINNER_POOL = ("HAM", "VER", "LEC", "NOR", "BOT", "RUS", "PER", "SAI", "ALO", "PIA")
+
+
+@lru_cache(maxsize=64)
+def _race_facts(race_json: str) -> tuple[Fact, ...]:
+    import json
+
+    return tuple(race_facts(json.loads(race_json)))
+
+
+class F1Domain(Domain):
+    name: ClassVar[str] = "f1"
+    description: ClassVar[str] = (
+        "Formula 1 race-strategy explanations (tyre strategy, undercut, overcut, defense, race "
+        "summary) scored against an oracle derived from FastF1 lap data and Ergast results."
+    )
+    version: ClassVar[str] = "0.1.0"
+    languages: ClassVar[tuple[str, ...]] = ("en", "es", "pt")
+    tasks: ClassVar[tuple[str, ...]] = TASKS
+    claim_types: ClassVar[tuple[ClaimType, ...]] = CLAIM_TYPES
+    default_extractor: ClassVar[str] = "f1-regex"
+
+    def knowledge(self, instance: Instance) -> Knowledge:
+        """Every fact of the instance's race (all drivers, moves, defenses), rebuilt from
+        the race block of its context, plus the instance's own facts."""
+        race = instance.context.get("race")
+        extra: Iterable[Fact] = _race_facts(canonical_json(race)) if isinstance(race, dict) else ()
+        return Knowledge([*instance.facts, *extra], self.claim_types)
+
+    def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
+        from factcov.domains.f1.realize import realize
+
+        self.check_language(language)
+        return realize(facts, language, instance.context if instance is not None else {})
+
+    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+        if fact.type == "compound_change":
+            source, target = fact.value
+            others = [c for c in COMPOUNDS if c != target]
+            return fact.model_copy(update={"value": [source, rng.choice(others)]})
+        if fact.type == "winner":
+            others = [c for c in _WINNER_POOL if c != fact.value]
+            return fact.model_copy(update={"value": rng.choice(others)})
+        return super().perturb(fact, rng)
+
+    def example_instances(self) -> list[Instance]:
+        from factcov.domains.f1.demo import committed_instances
+
+        return committed_instances(per_task=1)
+
+    def demo_instances(self) -> list[Instance]:
+        from factcov.domains.f1.demo import demo_instances
+
+        return demo_instances()
+
+    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
+        from factcov.domains.f1.demo import demo_generations
+
+        return demo_generations(self, instances)
+
+
+def race_of(instance: Instance) -> dict[str, Any]:
+    return instance.context.get("race", {})

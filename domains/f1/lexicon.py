@@ -1,0 +1,388 @@
+"""The words of race-strategy prose in en, es and pt, compiled once per language.
+
+Every pattern runs on ``factcov.language.fold``-ed text (lower case, no accents, same
+length as the original), so spans map back to the original text. ``{NUM}`` is a
+cardinal (digits or words, articles excluded), ``{ORD}`` an ordinal ('2nd', 'second',
+'segundo', '2º', 'P2').
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from factcov.language import number_words, ordinal_pattern
+
+_ARTICLES = {"a", "an", "un", "una", "uma", "once", "single"}
+
+# --- per-language vocabulary (folded: no accents, lower case) -------------------------
+
+COMPOUND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    # forms that name a compound wherever they appear
+    "en": {
+        "SOFT": ("softs", "soft"),
+        "MEDIUM": ("mediums", "medium"),
+        "HARD": ("hards",),
+        "INTERMEDIATE": ("intermediates", "intermediate", "inters", "inter"),
+        "WET": ("full wets", "full wet", "wets", "wet"),
+    },
+    "es": {
+        "SOFT": ("blandos", "blandas", "blando", "blanda", "softs", "soft"),
+        "MEDIUM": ("medios", "mediums", "medium"),
+        "HARD": ("duros", "duras", "hards"),
+        "INTERMEDIATE": ("intermedios", "intermedias", "intermedio", "intermedia", "inters"),
+        "WET": ("de lluvia extrema", "de lluvia", "lluvia extrema", "extremos", "wets"),
+    },
+    "pt": {
+        "SOFT": ("macios", "macias", "macio", "macia", "softs", "soft"),
+        "MEDIUM": ("medios", "mediums", "medium"),
+        "HARD": ("duros", "duras", "hards"),
+        "INTERMEDIATE": ("intermediarios", "intermediario", "intermediarias", "intermediaria", "inters"),
+        "WET": ("de chuva extrema", "de chuva", "chuva extrema", "wets"),
+    },
+}
+# forms that are ordinary words too ("pushed hard", "en medio de", "tempo medio"): a
+# compound only next to a tyre word or after an article/preposition of tyre talk
+AMBIGUOUS_COMPOUND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"HARD": ("hard",)},
+    "es": {"MEDIUM": ("medio", "media", "medias"), "HARD": ("duro", "dura")},
+    "pt": {"MEDIUM": ("medio", "media", "medias"), "HARD": ("duro", "dura")},
+}
+TYRE_NOUNS = {
+    "en": r"tyres?|tires?|compounds?|rubber|sets?|boots",
+    "es": r"neumaticos?|gomas?|compuestos?|ruedas?|juegos?|cubiertas?",
+    "pt": r"pneus?|compostos?|jogos?|borrachas?",
+}
+TYRE_LEADERS = {  # words after which an ambiguous compound word is a compound
+    "en": r"the|a|on|onto|to|from|for|new|fresh|used|old|older|of|another",
+    "es": r"el|los|la|las|al|del|con|un|unos|nuevos|usados|otro|otros|de",
+    "pt": r"o|os|a|as|ao|aos|do|dos|com|um|uns|novos|usados|outro|outros|de|para|pelos|pelo",
+}
+NOT_AFTER_AMBIGUOUS = {  # "media de", "medio tiempo": not compounds
+    "en": r"(?:and|to|of)\s+(?:fast|quick|slow|pace)|work|fought|luck|push",
+    "es": r"de\b|del\b|tiempo|vuelta|carrera",
+    "pt": r"de\b|da\b|do\b|tempo|volta|corrida",
+}
+
+PIT_VERBS = {
+    "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|came in|comes in|come in|coming in"
+    r"|called in|into the pits|pitstops?|pit-stops?|in-?lap",
+    "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas)"
+    r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos",
+    "pt": r"par(?:ou|aram|ar|ando|ada|adas)|entr(?:ou|aram|ar|ando) nos (?:boxes|pits)|foi aos boxes"
+    r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus",
+}
+LAP_WORD = {"en": r"laps?", "es": r"vueltas?|giros?", "pt": r"voltas?|giros?"}
+LIST_JOIN = {"en": r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", "es": r",\s*|\s+y\s+|\s+e\s+|\s+o\s+",
+             "pt": r",\s*|\s+e\s+|\s+ou\s+"}
+RANGE_JOIN = {
+    "en": r"\s*(?:-|–|to|until|till|through|and)\s*",
+    "es": r"\s*(?:-|–|a|al|hasta|y)\s*(?:la\s+)?",
+    "pt": r"\s*(?:-|–|a|ate|e)\s*(?:a\s+)?",
+}
+RANGE_OPEN = {"en": r"from|between", "es": r"desde|de|entre", "pt": r"desde|de|da|entre"}
+SCOPE_BREAK = {
+    "en": r"finish(?:ed|es|ing)?|won|wins|took|rejoin(?:ed|ing)?|emerg(?:ed|ing)|came out|overtook|passed"
+    r"|led|retired|while|whereas|but|held|kept|defend(?:ed|ing)?|undercut|overcut|gain(?:ed|ing)?|lost"
+    r"|start(?:ed|ing)?|switch(?:ed|ing)?|safety car|vsc|virtual|red flag",
+    "es": r"termin\w*|acab\w*|gano|vencio|volvio|salio|reincorpor\w*|adelant\w*|supero|lider\w*|abandon\w*"
+    r"|mientras|pero|contuvo|mantuvo|defendi\w*|undercut|overcut|perdio|empez\w*|comenz\w*|arranc\w*"
+    r"|cambio de (?:los )?\w+ a|paso de|coche de seguridad|auto de seguridad|safety car|vsc|bandera roja",
+    "pt": r"termin\w*|acab\w*|venceu|ganhou|voltou|saiu|retorn\w*|ultrapass\w*|lider\w*|abandon\w*|enquanto"
+    r"|mas|segurou|manteve|defend\w*|undercut|overcut|perdeu|comec\w*|largou|trocou|passou de"
+    r"|carro de seguranca|safety car|vsc|bandeira vermelha",
+}
+STOP_ORDINAL = {  # "first stop", "primera parada", "segunda parada"
+    "en": r"({ORD}|final|last)\s+(?:pit[- ]?)?stop",
+    "es": r"({ORD}|ultima|final)\s+(?:parada|detencion|visita a boxes)",
+    "pt": r"({ORD}|ultima|final)\s+(?:parada|visita aos boxes)",
+}
+STOP_COUNT = {
+    "en": [
+        r"\b({NUM})[- ](?:pit[- ]?)?stop(?:s|per|\s+(?:strategy|race|plan|run))?\b",
+        r"\b(?:a\s+)?(single)[- ](?:pit[- ]?)?stop(?:per)?\b",
+        r"\b(?:stopp?ed|pitted|boxed|came in|pits?|stops?)\s+(?:({NUM})\s+times|(once|twice|thrice))\b",
+        r"\b(no|zero)\s+(?:pit[- ]?)?stops?\b|\b(?:did not|didn't|never) (?:stop|pit)\b|\bwithout (?:stopping|pitting)\b",
+    ],
+    "es": [
+        r"\b({NUM}|una)\s+paradas?\b",
+        r"\b(?:paro|entro a boxes|entro en boxes|se detuvo)\s+(?:({NUM})\s+veces|(una)\s+vez)\b",
+        r"\b(ninguna|cero)\s+paradas?\b|\bsin (?:parar|paradas|entrar a boxes)\b|\bno (?:paro|entro a boxes)\b",
+    ],
+    "pt": [
+        r"\b({NUM}|duas|uma)\s+paradas?\b",
+        r"\b(?:parou|foi aos boxes|entrou nos boxes)\s+(?:({NUM}|duas)\s+vezes|(uma)\s+vez)\b",
+        r"\b(nenhuma|zero)\s+paradas?\b|\bsem (?:parar|paradas|ir aos boxes)\b|\bnao parou\b",
+    ],
+}
+START_WORDS = {
+    "en": r"start(?:ed|ing|s)?|began|begin|opened|lined up|first stint",
+    "es": r"empez\w*|comenz\w*|arranc\w*|sali\w* con|largo|primer stint|stint inicial",
+    "pt": r"comec\w*|larg\w*|inici\w*|saiu com|primeiro stint|stint inicial",
+}
+END_WORDS = {
+    "en": r"finish(?:ed|ing)? on|ended on|final stint|last stint|to the end|to the flag|run to the (?:end|finish|flag)",
+    "es": r"termin\w* con|acab\w* con|ultimo stint|stint final|hasta el final|hasta la bandera",
+    "pt": r"termin\w* com|acab\w* com|ultimo stint|stint final|ate o fim|ate o final|ate a bandeira",
+}
+STINT_ORDINAL = {
+    "en": r"({ORD}|final|last|opening)\s+stint",
+    "es": r"({ORD}|primer|ultimo|final)\s+(?:stint|tramo|relevo)",
+    "pt": r"({ORD}|ultimo|final)\s+(?:stint|trecho)",
+}
+CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duros"
+    "en": r"from\s+(?:the\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:to|onto|for)\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?(?:{C2})",
+    "es": r"de\s+(?:los\s+|las\s+|el\s+|la\s+)?(?:{TN}\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:a|al|por)\s+(?:los\s+|las\s+|el\s+|la\s+|unos\s+)?(?:{TN}\s+)?(?:{C2})",
+    "pt": r"(?:de|dos|das)\s+(?:os\s+|as\s+)?(?:{TN}\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:para|pelos|pelas|por)\s+(?:os\s+|as\s+|uns\s+)?(?:{TN}\s+)?(?:{C2})",
+}
+SAME_SET = {  # "another set of hards": a change to the same compound
+    "en": [r"(?:another|a second|a new|a fresh|fresh|new) set of (?:the\s+)?(?:{C1})", r"(?:{C1})\s+(?:again|once more)"],
+    "es": [r"otro juego de (?:{TN}\s+)?(?:{C1})", r"otros (?:{TN}\s+)?(?:{C1})", r"(?:{C1})\s+de nuevo"],
+    "pt": [r"outro jogo de (?:{TN}\s+)?(?:{C1})", r"outros (?:{TN}\s+)?(?:{C1})", r"(?:{C1})\s+de novo"],
+}
+FINISH_VERBS = {
+    "en": r"finish(?:ed|es|ing)?|came home|crossed the line|ended(?: up)?(?: the race)?|was classified|classified"
+    r"|brought it home|settled for|took|claimed|secured|placed|came|home",
+    "es": r"termin\w*|acab\w*|finaliz\w*|cruz\w* la meta|lleg\w*|concluy\w*|se clasific\w*|fue clasificad\w*"
+    r"|quedo|se quedo con|logro|consiguio|cerro",
+    "pt": r"termin\w*|acab\w*|cheg\w*|cruz\w* a linha|complet\w*|foi classificad\w*|ficou|garantiu|conquistou"
+    r"|fechou",
+}
+FINISH_FILLER = {
+    "en": r"(?:(?:in|at|the|a|an|race|up|home|a\s+strong|a\s+solid|with|on|position)\s+)*",
+    "es": r"(?:(?:en|el|la|un|una|la carrera|como|de|con|posicion|puesto|lugar)\s+)*",
+    "pt": r"(?:(?:em|na|no|o|a|um|uma|a corrida|como|de|com|posicao|lugar)\s+)*",
+}
+PLACE_WORDS = {"en": r"place|position|spot", "es": r"puesto|lugar|posicion|plaza", "pt": r"lugar|posicao|colocado"}
+POSITION_NUMBER = {"en": r"position\s+(\d{1,2})", "es": r"(?:posicion|puesto)\s+(\d{1,2})",
+                   "pt": r"posicao\s+(\d{1,2})"}
+WIN = {
+    "en": r"won|wins|win|winning|victory|victorious|triumph(?:ed)?|took the chequered flag first",
+    "es": r"gano|gana|ganar|vencio|vence|victoria|triunfo|se impuso|vencedor|ganador",
+    "pt": r"venceu|vence|vencer|vitoria|triunfou|ganhou|vencedor",
+}
+WIN_NOT_FOLLOWED = {  # "won the position", "ganó 3 segundos"
+    "en": r"(?:the\s+|a\s+|that\s+|this\s+)?(?:position|battle|fight|duel|place|back|time|places|\d)",
+    "es": r"(?:la\s+|el\s+|una\s+)?(?:posicion|batalla|lucha|duelo|puesto|tiempo|terreno|\d|[a-z]+ segundos)",
+    "pt": r"(?:a\s+|o\s+|uma\s+)?(?:posicao|batalha|luta|duelo|lugar|tempo|terreno|\d|[a-z]+ segundos)",
+}
+WIN_BY = {"en": r"for|by|to|went to|was|is|:", "es": r"de|para|fue para|fue|es|:",
+          "pt": r"de|para|ficou com|foi para|foi|e|:"}
+AHEAD_OF = {"en": r"ahead of|in front of|from|over", "es": r"por delante de|delante de|sobre|ante",
+            "pt": r"a frente de|na frente de|sobre|diante de"}
+AND_WORD = {"en": r"and", "es": r"y|e", "pt": r"e"}
+MOVE_RIVAL = {"en": r"on|against|over|of|to|with", "es": r"sobre|a|al|contra|ante|frente a|de|con",
+              "pt": r"sobre|em|no|na|contra|a|ao|de|com"}
+MOVE_PASSIVE = {
+    "en": r"was\s+(undercut|overcut)\s+by",
+    "es": r"(?:sufrio|padecio|fue victima de)\s+(?:el|un)\s+(undercut|overcut)\s+de",
+    "pt": r"(?:sofreu|foi vitima d[oe])\s+(?:o|um)?\s*(undercut|overcut)\s+de",
+}
+MOVE_FAIL = {
+    "en": r"fail(?:ed|s|ure)?|did ?n[o']t work|didn't work|does ?n[o']t work|not work|unsuccessful(?:ly)?"
+    r"|came out behind|stayed behind|remained behind|(?:did ?n[o']t|didn't|did not) pay off|not enough"
+    r"|fell short|backfired|in vain|no success|without success|to no avail|(?:was|were) not|wasn't",
+    "es": r"no funciono|no salio bien|no dio resultado|fallo|fracaso|fallido|sin exito|no le alcanzo|no basto"
+    r"|no fue suficiente|quedo (?:por )?detras|salio (?:por )?detras|en vano|no logro|no sirvio",
+    "pt": r"nao funcionou|nao deu certo|nao deu resultado|falhou|fracassou|sem sucesso|nao bastou"
+    r"|nao foi suficiente|ficou atras|saiu atras|em vao|nao conseguiu|nao adiantou",
+}
+MOVE_SUCCESS = {
+    "en": r"work(?:ed|s)?|succeed(?:ed|s)?|success(?:ful(?:ly)?)?|paid off|pays off|effective|came out ahead"
+    r"|pulled off|completed|executed|nailed"
+    r"|got ahead|jumped|put (?:him|her) ahead|did the trick|emerged ahead|gained the (?:place|position)",
+    "es": r"funciono|salio bien|dio resultado|tuvo exito|exitoso|con exito|le permitio|quedo (?:por )?delante"
+    r"|salio (?:por )?delante|efectivo|surtio efecto",
+    "pt": r"funcionou|deu certo|deu resultado|teve sucesso|bem-sucedido|bem sucedido|com sucesso|ficou a frente"
+    r"|saiu a frente|saiu na frente|permitiu|eficaz",
+}
+MOVE_ATTEMPT = {"en": r"tried|try|attempt(?:ed)?|went for|going for|opted for",
+                "es": r"intent\w*|prob\w*|busc\w*|opto por|apost\w*",
+                "pt": r"tent\w*|busc\w*|optou|apost\w*"}
+GAIN = {
+    "en": r"gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won|took (?:out)?|a gain of|gaining",
+    "es": r"gan(?:o|ando|a)|recort\w*|recuper\w*|saco|descont\w*|una ganancia de",
+    "pt": r"ganh(?:ou|ando|a)|recuper\w*|tirou|descont\w*|um ganho de",
+}
+LOSS = {
+    "en": r"lost|losing|loses|gave away|gave up|shed|dropped|conceded",
+    "es": r"perdi(?:o|endo)|cedio|dejo|entrego",
+    "pt": r"perdeu|perdendo|cedeu|deixou",
+}
+SECONDS = {"en": r"s\b|secs?\b|seconds?", "es": r"s\b|segs?\b|segundos?", "pt": r"s\b|segs?\b|segundos?"}
+GAIN_RIVAL = {
+    "en": r"on|over|to|against|relative to|versus|vs\.?|compared to|to|from",
+    "es": r"sobre|a|respecto a|con respecto a|frente a|ante|contra",
+    "pt": r"sobre|em relacao a|para|contra|a|de|frente a",
+}
+APPROX = {"en": r"(?:about|around|roughly|some|nearly|almost|over|just over|just under|approximately|exactly)\s+",
+          "es": r"(?:unos|alrededor de|casi|aproximadamente|cerca de|mas de|poco mas de|exactamente)\s+",
+          "pt": r"(?:cerca de|uns|quase|aproximadamente|mais de|pouco mais de|exatamente)\s+"}
+DEFEND = {
+    "en": r"held off|holding off|holds off|hold off|kept|keeping|keeps|defended(?: (?:against|from))?"
+    r"|defending(?: (?:against|from))?|fended off|fending off|resisted|staved off|repelled|repelling"
+    r"|held|holding|contained|blocked",
+    "es": r"contuvo(?: a)?|contener(?: a)?|mantuvo(?: a)?|aguanto(?: a)?|resistio(?: a| los ataques de)?"
+    r"|se defendio de|defendio (?:su posicion )?(?:de|ante|frente a)|freno(?: a)?|retuvo(?: a)?",
+    "pt": r"segurou|manteve|conteve|resistiu(?: a| aos ataques de)?|se defendeu de|defendeu-se de"
+    r"|defendeu (?:a posicao )?de|aguentou|barrou",
+}
+DEFEND_BEFORE_ATTACKER = {"en": r"(?:the\s+(?:attacks?|challenge|pressure)\s+(?:of|from)\s+)?",
+                          "es": r"(?:los\s+ataques\s+de\s+|a\s+)?", "pt": r"(?:os\s+ataques\s+de\s+|a\s+)?"}
+DEFEND_FOR = {
+    "en": r"for\s+({NUM})\s+(?:consecutive\s+|straight\s+|successive\s+|whole\s+|more\s+)?laps",
+    "es": r"(?:durante|por|a lo largo de)\s+({NUM})\s+(?:vueltas|giros)",
+    "pt": r"(?:por|durante|ao longo de)\s+({NUM})\s+(?:voltas|giros)",
+}
+STUCK_BEHIND = {  # "Verstappen was stuck behind Hamilton for 6 laps": defense(HAM, VER)
+    "en": r"(?:stuck|trapped|held up|bottled up|queued|sat|sitting|stayed)\s+behind",
+    "es": r"(?:atascado|atrapado|detenido|encerrado|quedo|estuvo)\s+detras de",
+    "pt": r"(?:preso|travado|ficou|esteve)\s+atras de",
+}
+NEUTRALIZATION = {
+    "en": {"VSC": r"virtual safety car|virtual safety-car|vsc", "SC": r"safety car|safety-car|\bsc\b",
+           "RED": r"red flag(?:ged)?|red-flag(?:ged)?|(?:race|session) (?:was )?(?:stopped|suspended)"},
+    "es": {"VSC": r"coche de seguridad virtual|auto de seguridad virtual|safety car virtual|virtual safety car|vsc",
+           "SC": r"coche de seguridad|auto de seguridad|safety car|\bsc\b",
+           "RED": r"bandera roja|carrera (?:fue )?(?:detenida|suspendida|neutralizada con bandera roja)"},
+    "pt": {"VSC": r"carro de seguranca virtual|safety car virtual|virtual safety car|vsc",
+           "SC": r"carro de seguranca|safety car|\bsc\b",
+           "RED": r"bandeira vermelha|corrida (?:foi )?(?:interrompida|suspensa)"},
+}
+CLAUSE_BREAK = {"en": r"\bwhile\b|\bwhereas\b|\bbut\b|;", "es": r"\bmientras\b|\bpero\b|;",
+                "pt": r"\benquanto\b|\bmas\b|;"}
+PRONOUN_SUBJECT = {"en": r"\b(?:he|his|him)\b", "es": r"\b(?:el|su)\b", "pt": r"\b(?:ele|seu|sua)\b"}
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Compiled patterns of one language (build with ``lexicon(language)``)."""
+
+    language: str
+    num: str
+    ord: str
+    compound: re.Pattern[str]
+    compound_values: dict[str, str]
+    ambiguous: frozenset[str]
+    tyre_noun_after: re.Pattern[str]
+    tyre_leader_before: re.Pattern[str]
+    not_after_ambiguous: re.Pattern[str]
+    pit_verb: re.Pattern[str]
+    lap_ref: re.Pattern[str]
+    lap_range: re.Pattern[str]
+    number: re.Pattern[str]
+    scope_break: re.Pattern[str]
+    stop_ordinal: re.Pattern[str]
+    stop_count: tuple[re.Pattern[str], ...]
+    start_words: re.Pattern[str]
+    end_words: re.Pattern[str]
+    stint_ordinal: re.Pattern[str]
+    change: re.Pattern[str]
+    same_set: tuple[re.Pattern[str], ...]
+    finish: re.Pattern[str]
+    position_after_mention: re.Pattern[str]
+    win: re.Pattern[str]
+    win_not_followed: re.Pattern[str]
+    win_by: re.Pattern[str]
+    ahead_of: re.Pattern[str]
+    and_word: re.Pattern[str]
+    move: re.Pattern[str]
+    move_rival: re.Pattern[str]
+    move_passive: re.Pattern[str]
+    move_fail: re.Pattern[str]
+    move_success: re.Pattern[str]
+    move_attempt: re.Pattern[str]
+    gain: re.Pattern[str]
+    defend: re.Pattern[str]
+    defend_for: re.Pattern[str]
+    stuck_behind: re.Pattern[str]
+    neutralization: re.Pattern[str]
+    clause_break: re.Pattern[str]
+    sentence_end: re.Pattern[str]
+
+
+def _alt(words: tuple[str, ...] | list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def lexicon(language: str) -> Lexicon:
+    words = {w: v for w, v in number_words(language).items() if w not in _ARTICLES}
+    num = rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alt(list(words))})\b)"
+    lap_num = rf"(?:\d{{1,2}}(?![.,]?\d)|\b(?:{_alt(list(words))})\b)"
+    ordinal = ordinal_pattern(language)
+    compound_values: dict[str, str] = {}
+    for value, forms in COMPOUND_WORDS[language].items():
+        compound_values.update({f: value for f in forms})
+    ambiguous = set()
+    for value, forms in AMBIGUOUS_COMPOUND_WORDS[language].items():
+        compound_values.update({f: value for f in forms})
+        ambiguous.update(forms)
+    comp = rf"\b(?:{_alt(list(compound_values))})\b"
+    tyre_nouns = TYRE_NOUNS[language]
+
+    def c(pattern: str) -> re.Pattern[str]:
+        return re.compile(
+            pattern.replace("{NUM}", num).replace("{ORD}", ordinal).replace("{TN}", f"(?:{tyre_nouns})")
+            .replace("{C1}", f"(?P<c1>{comp})").replace("{C2}", f"(?P<c2>{comp})")
+        )
+
+    lap = LAP_WORD[language]
+    neutral = NEUTRALIZATION[language]
+    return Lexicon(
+        language=language,
+        num=num,
+        ord=ordinal,
+        compound=re.compile(comp),
+        compound_values=compound_values,
+        ambiguous=frozenset(ambiguous),
+        tyre_noun_after=re.compile(rf"\s+(?:{tyre_nouns})\b"),
+        tyre_leader_before=re.compile(rf"(?:\b(?:{TYRE_LEADERS[language]}|{tyre_nouns}))\s+$"),
+        not_after_ambiguous=re.compile(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
+        pit_verb=re.compile(rf"\b(?:{PIT_VERBS[language]})\b"),
+        lap_ref=re.compile(
+            rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?{lap_num})*)"
+            rf"|\b(?P<ord>{ordinal})\s+(?:{lap})\b"
+        ),
+        lap_range=re.compile(
+            rf"\b(?:(?P<open>{RANGE_OPEN[language]})\s+)?(?:(?:las?|as?|the)\s+)?(?:{lap})\s+(?P<a>{lap_num})"
+            rf"(?P<join>{RANGE_JOIN[language]})(?:(?:{lap})\s+)?(?P<b>{lap_num})"
+        ),
+        number=re.compile(lap_num),
+        scope_break=re.compile(rf"\b(?:{SCOPE_BREAK[language]})\b"),
+        stop_ordinal=c(rf"\b{STOP_ORDINAL[language]}"),
+        stop_count=tuple(c(p) for p in STOP_COUNT[language]),
+        start_words=re.compile(rf"\b(?:{START_WORDS[language]})\b"),
+        end_words=re.compile(rf"\b(?:{END_WORDS[language]})\b"),
+        stint_ordinal=c(rf"\b{STINT_ORDINAL[language]}\b"),
+        change=c(rf"\b(?:{CHANGE[language]})\b"),
+        same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
+        finish=c(
+            rf"\b(?:{FINISH_VERBS[language]})\b\s+{FINISH_FILLER[language]}"
+            rf"(?:(?P<ord>{ordinal})(?:\s+(?:{PLACE_WORDS[language]}))?"
+            rf"|(?:{POSITION_NUMBER[language]}))"
+        ),
+        position_after_mention=c(rf"^\s*(?:,\s*)?(?:(?:in|en|em|no|na|el|o|a)\s+)?(?P<ord>{ordinal})\b"),
+        win=re.compile(rf"\b(?:{WIN[language]})\b"),
+        win_not_followed=re.compile(rf"\s*(?:{WIN_NOT_FOLLOWED[language]})"),
+        win_by=re.compile(rf"^\s*(?:{WIN_BY[language]})\s*$"),
+        ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
+        and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
+        move=re.compile(r"\b(undercut(?:ting|s)?|overcut(?:ting|s)?)\b"),
+        move_rival=re.compile(rf"^\s*(?:(?:{MOVE_RIVAL[language]})\s+)?$"),
+        move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
+        move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
+        move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),
+        move_attempt=re.compile(rf"\b(?:{MOVE_ATTEMPT[language]})\b"),
+        gain=c(
+            rf"\b(?:(?P<gain>{GAIN[language]})|(?P<loss>{LOSS[language]}))\s+(?:{APPROX[language]})?"
+            rf"(?P<n>{num})\s*(?:-\s*)?(?:{SECONDS[language]})"
+        ),
+        defend=re.compile(rf"\b(?:{DEFEND[language]})\s+{DEFEND_BEFORE_ATTACKER[language]}$"),
+        defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
+        stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+$"),
+        neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
+        clause_break=re.compile(CLAUSE_BREAK[language]),
+        sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),
+    )
