@@ -75,9 +75,13 @@ CONDITION = ClaimType(
     description="A weather condition (rain, showers, thunderstorms, snow, ...) with its "
     "qualifier (slight_chance, chance, likely, none). The key also names the condition so "
     "that two conditions of one period are two facts; claims state only the qualifier, so "
-    "'a chance of snow' is contradicted by a record of 'Chance Rain'.",
+    "'a chance of snow' against a record of 'Chance Rain' is not supported. Open world: "
+    "shortForecast names only the period's predominant weather (NWS's text adds 'then a "
+    "chance of showers and thunderstorms' from the grid), so an unlisted condition is "
+    "unverifiable, not false.",
     key_slots=("qualifier", "weather"),
     comparator=Exact(),
+    closed_world=False,
     templates={"en": "{qualifier} {value}.", "es": "{qualifier} {value}.", "pt": "{qualifier} {value}."},
     choices=CONDITIONS,
 )

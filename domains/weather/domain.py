@@ -10,7 +10,7 @@ from pathlib import Path
 from factcov.domain import Domain
 from factcov.domains.weather.claim_types import CLAIM_TYPES
 from factcov.domains.weather.instances import LANGUAGES, TASK, period_of
-from factcov.domains.weather.oracle import knowledge_facts
+from factcov.domains.weather.oracle import period_knowledge
 from factcov.domains.weather.realizer import realize
 from factcov.knowledge import Knowledge
 from factcov.model import Fact, Generation, Instance
@@ -32,7 +32,7 @@ class WeatherDomain(Domain):
     default_extractor = "weather-regex"
 
     def knowledge(self, instance: Instance) -> Knowledge:
-        return Knowledge(knowledge_facts(period_of(instance), list(instance.facts)), self.claim_types)
+        return period_knowledge(period_of(instance), list(instance.facts))
 
     def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
         night = bool(instance is not None and period_of(instance).temperature_kind == "low")

@@ -1,0 +1,117 @@
+"""The weather-regex extractor on NWS phrasing and on free phrasing written by hand, en/es/pt."""
+
+from __future__ import annotations
+
+import pytest
+
+from factcov.domains.weather.extractor import WeatherRegexExtractor
+
+
+def claims(text: str, language: str = "en") -> set[tuple]:
+    found = set()
+    for claim in WeatherRegexExtractor(language).extract(text):
+        value = tuple(claim.value) if isinstance(claim.value, list) else claim.value
+        found.add((claim.type, tuple(sorted(claim.key.items())), value))
+    return found
+
+
+def test_nws_sentence_set():
+    text = ("A chance of snow before 11am. Cloudy, with a high near 30. North wind 10 to 15 mph, with gusts as "
+            "high as 30 mph. Chance of precipitation is 40%. New snow accumulation of less than half an inch possible.")
+    assert claims(text) == {
+        ("condition", (("qualifier", "chance"),), "snow"),
+        ("timing", (), "before 11am"),
+        ("sky", (), "cloudy"),
+        ("temperature", (("kind", "high"),), 30),
+        ("wind_direction", (), "N"),
+        ("wind_speed", (), (10, 15)),
+        ("wind_gust", (), 30),
+        ("precip_chance", (), 40),
+        ("precip_amount", (("kind", "snow"),), "new snow accumulation of less than half an inch possible"),
+    }
+
+
+def test_a_trend_phrase_is_a_trend_not_the_period_temperature():
+    found = claims("Low around 24, with temperatures rising to around 28 overnight.")
+    assert ("temperature", (("kind", "low"),), 24) in found
+    assert ("temperature_trend", (), "rising") in found
+    assert ("trend_temperature", (), "28") in found
+    assert not any(c[0] == "temperature" and c[2] == 28 for c in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Expect highs in the upper 40s.", ("temperature", (("kind", "high"),), (46, 49))),
+        ("Lows in the mid 20s tonight.", ("temperature", (("kind", "low"),), (23, 27))),
+        ("The high temperature will reach 75°F (24°C).", ("temperature", (("kind", "high"),), 75)),
+        ("Tonight's low: 3 °C.", ("temperature", (("kind", "low"),), (36.5, 38.3))),
+        ("Winds out of the south-southwest at 5-10 mph.", ("wind_direction", (), "SSW")),
+        ("Breezy northwesterly winds around 20 mph.", ("wind_direction", (), "NW")),
+        ("Winds gusting to 45 mph at times.", ("wind_gust", (), 45)),
+        ("There is a 60 percent chance of rain.", ("precip_chance", (), 60)),
+        ("Rain chance near 20%.", ("precip_chance", (), 20)),
+        ("Isolated thunderstorms possible in the afternoon.", ("condition", (("qualifier", "slight_chance"),), "thunderstorms")),
+        ("Rain and snow showers likely.", ("condition", (("qualifier", "likely"),), "showers")),
+        ("Skies will be mostly clear.", ("sky", (), "mostly_clear")),
+        ("Overcast and damp.", ("sky", (), "cloudy")),
+        ("About two inches of snow could fall.", ("precip_amount", (("kind", "snow"),), "two inches of snow")),
+    ],
+)
+def test_free_english_phrasing(text, expected):
+    assert expected in claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Máxima de 30 grados y cielo despejado.", ("temperature", (("kind", "high"),), 30)),
+        ("Temperaturas mínimas alrededor de 27 °F.", ("temperature", (("kind", "low"),), 27)),
+        ("La mínima será de -1 °C.", ("temperature", (("kind", "low"),), (29.3, 31.1))),
+        ("Vientos del norte de 10 a 15 mph.", ("wind_direction", (), "N")),
+        ("Vientos del norte de 10 a 15 mph.", ("wind_speed", (), (10, 15))),
+        ("Viento del estenoreste, con ráfagas de hasta 30 mph.", ("wind_direction", (), "ENE")),
+        ("Viento del estenoreste, con ráfagas de hasta 30 mph.", ("wind_gust", (), 30)),
+        ("Probabilidad de lluvia del 40 %.", ("precip_chance", (), 40)),
+        ("Hay un 70 % de probabilidad de precipitaciones.", ("precip_chance", (), 70)),
+        ("Cielo mayormente nublado por la tarde.", ("sky", (), "mostly_cloudy")),
+        ("Ligera probabilidad de tormentas eléctricas.", ("condition", (("qualifier", "slight_chance"),), "thunderstorms")),
+        ("Chubascos probables después del mediodía.", ("condition", (("qualifier", "likely"),), "showers")),
+        ("Vientos de 16 a 24 km/h.", ("wind_speed", (), (9.9, 14.9))),
+    ],
+)
+def test_free_spanish_phrasing(text, expected):
+    assert expected in claims(text, "es")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Céu parcialmente nublado.", ("sky", (), "partly_cloudy")),
+        ("Ventos de nordeste a 10 mph.", ("wind_direction", (), "NE")),
+        ("Vento do su-sudoeste de 5 a 10 mph.", ("wind_direction", (), "SSW")),
+        ("Máxima de 88 graus Fahrenheit.", ("temperature", (("kind", "high"),), 88)),
+        ("Mínima por volta de 41 °F, com temperaturas em elevação.", ("temperature_trend", (), "rising")),
+        ("Probabilidade de chuva de 30%.", ("precip_chance", (), 30)),
+        ("Chance de pancadas de chuva e trovoadas.", ("condition", (("qualifier", "chance"),), "thunderstorms")),
+        ("Rajadas de até 40 km/h.", ("wind_gust", (), 24.9)),
+        ("Garoa e nevoeiro pela manhã.", ("condition", (("qualifier", "none"),), "fog")),
+    ],
+)
+def test_free_portuguese_phrasing(text, expected):
+    assert expected in claims(text, "pt")
+
+
+def test_negated_weather_is_not_a_condition_claim():
+    assert not [c for c in claims("No rain is expected; sunny.") if c[0] == "condition"]
+    assert not [c for c in claims("Sin lluvia.", "es") if c[0] == "condition"]
+
+
+def test_humidity_is_not_a_precipitation_chance():
+    assert not [c for c in claims("Relative humidity 40%.") if c[0] == "precip_chance"]
+
+
+def test_claims_carry_spans_into_the_original_text():
+    text = "Céu parcialmente nublado, mínima de 27 °F."
+    for claim in WeatherRegexExtractor("pt").extract(text):
+        assert text[claim.span[0]:claim.span[1]] == claim.text
