@@ -41,11 +41,17 @@ class Run:
     def policy(self) -> ScoringPolicy:
         return ScoringPolicy(**self.summary.get("policy", {}))
 
-    def claims(self) -> pd.DataFrame:
+    def claims(self, systems: list[str] | None = None, instances: list[str] | None = None) -> pd.DataFrame:
+        """The claims, optionally only those of some systems and instances (filtered while reading)."""
         path = self.path / "claims.parquet"
         if not path.is_file():
             raise InputError("missing claims.parquet; re-run `factcov score`", path=self.path)
-        return pd.read_parquet(path)
+        filters = [(column, "in", values) for column, values in (("system", systems), ("instance_id", instances))
+                   if values is not None]
+        try:
+            return pd.read_parquet(path, filters=filters or None)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise InputError(f"cannot read Parquet: {exc}", path=path) from None
 
 
 def load_run(outdir: str | Path) -> Run:

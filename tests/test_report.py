@@ -170,3 +170,25 @@ def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
         assert len(driver.find_elements("css selector", "#scatter circle")) == 6
     finally:
         driver.quit()
+
+
+@pytest.mark.browser
+def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    from selenium.webdriver.support.ui import Select
+
+    a = make_mini_run(tmp_path, "a")
+    b = make_mini_run(tmp_path, "b", generations=[g for g in mini_generations() if g["system"] == "terse"])
+    destination = write_report([a, b], tmp_path / "both.html", per_system=4)
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, destination)
+        assert len(driver.find_elements("css selector", "#cards article")) == 3 * 4
+        assert "first 4 generations per system" in driver.find_element("id", "explorer-note").text
+        Select(driver.find_element("id", "run-select")).select_by_index(1)
+        assert len(driver.find_elements("css selector", "#system-table tbody tr")) == 1
+        assert len(driver.find_elements("css selector", "#cards article")) == 4
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+    finally:
+        driver.quit()

@@ -69,11 +69,13 @@ def _utf16(text: str, offset: int) -> int:
 
 
 def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    claims = run.claims()
+    if not keys:
+        return {}
+    claims = run.claims(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
     if claims.empty:
         return {}
-    mask = [(i, s) in keys for i, s in zip(claims["instance_id"], claims["system"])]
-    chosen = claims[mask].sort_values(["instance_id", "system", "claim_index"])
+    wanted = pd.DataFrame(sorted(keys), columns=["instance_id", "system"])
+    chosen = claims.merge(wanted, on=["instance_id", "system"]).sort_values(["instance_id", "system", "claim_index"])
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in chosen.itertuples(index=False):
         grouped.setdefault((row.instance_id, row.system), []).append(
