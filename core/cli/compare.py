@@ -31,7 +31,10 @@ def compare(
 ) -> None:
     """Per system P, R, F1 with 95% CIs; rank by precision vs by F1; the coverage penalty."""
     from factcov.compare import compare_runs
+    from factcov.errors import InputError
 
+    if bootstrap is not None and bootstrap < 0:
+        raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
     result = compare_runs(list(outdirs), bootstrap=bootstrap, seed=seed)
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))

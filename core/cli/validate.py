@@ -162,8 +162,11 @@ def human(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Correlation of factcov scores with human judgments, system and segment level, with CIs."""
+    from factcov.errors import InputError
     from factcov.validation.human import correlate_run
 
+    if bootstrap < 0:
+        raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
     results = correlate_run(scores, human_file, format=format, metric=metric, criteria=criterion,
                             n_boot=bootstrap, seed=seed)
     if as_json:

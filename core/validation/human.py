@@ -61,8 +61,8 @@ def _load_webnlg(path: Path) -> pd.DataFrame:
         raise InputError(f"not valid JSON: {exc}", path=path) from None
     if not isinstance(records, list):
         raise InputError(
-            "expected a JSON list of records (english_humeval_data_all_teams.json); "
-            "per-annotator files are read by annotator_agreement",
+            "expected a JSON list of records like english_humeval_data_all_teams.json; this looks like a "
+            "per-annotator file ({sample_id: {worker: scores}}), which only annotator agreement reads",
             path=path,
         )
     rows: list[tuple[str, str, str, float]] = []
