@@ -126,6 +126,8 @@ def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str
         value = convert(folded)
         if value is not None:
             return value
+    # "Alan B. Miller" = "Alan B Miller"; "William & Mary" = "William and Mary".
+    folded = re.sub(r"(?<=[a-z])\.", "", folded).replace(" & ", " and ")
     words = folded.replace(",", " ").split()
     while len(words) > 1 and words[-1].rstrip(".") in CORPORATE_SUFFIXES:
         words.pop()

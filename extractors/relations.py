@@ -134,7 +134,7 @@ def triples(parsed: ParsedText) -> list[Triple]:
             if not subjects:
                 continue
             first_subject = first_subject or subjects[0]
-            for subject, predicate, obj in _clause(parsed, head, subjects, passive, labels):
+            for subject, predicate, obj in _clause(parsed, head, subjects, passive, labels, subjects_of.previous):
                 if obj.text.lower() in RELATIVE and head.dep.split(":")[0] in ("relcl", "acl"):
                     obj = parsed.tokens[head.head]  # "Mermaid, which Espionage produced"
                 found.append(Triple(subject.i, predicate, obj.i, sentence_index))
@@ -143,7 +143,27 @@ def triples(parsed: ParsedText) -> list[Triple]:
     return found
 
 
-def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: bool, labels: dict):
+def _owners(parsed: ParsedText, noun: Token, previous: Token | None) -> list[Token]:
+    """Who a noun belongs to: "his genre" (a pronoun, resolved), "X's genre", "the genre of X"."""
+    owners = [t for t in parsed.kids(noun.i, "poss", "nmod:poss")]
+    if parsed.scheme == "clear":
+        for prep in parsed.kids(noun.i, "prep"):
+            if prep.lemma.lower() == "of":
+                owners += parsed.kids(prep.i, "pobj")
+    else:
+        owners += [t for t in parsed.kids(noun.i, "nmod") if any(c.lemma.lower() == "of" for c in parsed.kids(t.i, "case"))]
+    resolved = []
+    for owner in owners:
+        if owner.text.lower() in PRONOUNS:
+            if previous is None:
+                continue
+            owner = previous
+        resolved.append(owner)
+    return resolved
+
+
+def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: bool, labels: dict,
+            previous: Token | None = None):
     lemma = head.lemma.lower()
     particle = parsed.kids(head.i, *labels["prt"])
     if particle:
@@ -162,6 +182,9 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
         for subject in subjects:
             for attribute in _expand(parsed, parsed.kids(head.i, "attr", "acomp")):
                 yield subject, "be", attribute
+                # "His genre is post-metal" / "The genre of X is Y": (owner, genre, Y).
+                for owner in _owners(parsed, subject, previous):
+                    yield owner, subject.lemma.lower(), attribute
                 for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
                     yield subject, f"be {attribute.lemma.lower()} {prep}", obj
             for prep, obj in _prep_objects(parsed, head, parsed.scheme):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from factcov.extractors.normalize import canonical_entity, is_literal, surface_fold
 from factcov.extractors.parsed import Mention, ParsedText
 from factcov.extractors.relations import triples
+from factcov.language import fold
 from factcov.model import Claim, Fact
 
 ENTITY = "entity"
@@ -56,6 +57,7 @@ class InstanceIndex:
     predicates_of: dict[str, set[str]] = field(default_factory=dict)
     known_keys: set[tuple[str, str]] = field(default_factory=set)
     aliases: Mapping[str, str] = field(default_factory=dict)
+    _patterns: dict[str, re.Pattern[str]] | None = None
 
     @classmethod
     def of(
@@ -90,6 +92,13 @@ class InstanceIndex:
                     first[start].append(name)
         index.by_first_word = dict(first)
         return index
+
+    def patterns(self) -> dict[str, re.Pattern[str]]:
+        """Compiled name patterns of the non-literal known entities (built once per index)."""
+        if self._patterns is None:
+            compiled = {name: _name_pattern(name) for name in sorted(self.entities) if not is_literal(name)}
+            self._patterns = {name: p for name, p in compiled.items() if p is not None}
+        return self._patterns
 
     def link(self, name: str, partial: bool = True) -> str:
         """The known entity a canonical name refers to, or the name itself.
@@ -152,13 +161,37 @@ def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+def _name_pattern(name: str) -> re.Pattern[str] | None:
+    """A name's words in order, whatever separates them ("Alan B. Miller Hall" finds
+    "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and")."""
+    words = [w for w in re.findall(r"[^\W_]+", name) if w != "and"]
+    if not words:
+        return None
+    separator = r"(?:[\W_]+(?:and[\W_]+)?)"
+    return re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+
+
 def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
-    """Spans of the text whose canonical name is one of the instance's entities."""
+    """Spans of the text that name one of the instance's entities.
+
+    Names are found in the case- and accent-folded text; dates and amounts by how the
+    reference wrote them (their canonical form never appears in text).
+    """
     found = []
     tokens = parsed.tokens
+    if not tokens:
+        return found
+    folded = fold(parsed.text)
+    for name, pattern in index.patterns().items():
+        for match in pattern.finditer(folded):
+            first = next(t.i for t in tokens if t.end > match.start())
+            last = max(t.i for t in tokens if t.start < match.end())
+            found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
+                                 parsed.text[tokens[first].start:tokens[last].end], "KNOWN"))
     for i, token in enumerate(tokens):
-        word = surface_fold(token.text)
-        for name in index.by_first_word.get(word, ()):
+        for name in index.by_first_word.get(surface_fold(token.text), ()):
+            if not is_literal(name):
+                continue
             length = len(name.split())
             for end in range(i + 1, min(len(tokens), i + length + 3) + 1):
                 text = parsed.text[tokens[i].start:tokens[end - 1].end]
@@ -190,10 +223,10 @@ def mentions_of(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
 def _phrase(parsed: ParsedText, i: int) -> str:
     """A noun phrase for a token outside any mention: its compounds and modifiers + lemma."""
     token = parsed.tokens[i]
-    parts = [t for t in parsed.kids(i, "compound", "amod", "nummod", "flat", "nmod:poss") if t.i < i]
-    words = [t.text if t.pos == "PROPN" else t.lemma for t in parts]
-    words.append(token.text if token.pos in ("PROPN", "NUM") else token.lemma)
-    return " ".join(words)
+    parts = [t for t in parsed.kids(i, "compound", "amod", "nummod", "flat") if t.i < i] + [token]
+    # A name keeps its words as written ("Quine Tapes"); a common noun phrase is lemmatized.
+    proper = any(t.pos == "PROPN" for t in parts)
+    return " ".join(t.text if proper or t.pos == "NUM" else t.lemma for t in parts)
 
 
 def _argument_name(parsed: ParsedText, i: int, index: InstanceIndex, name_of_token: dict[int, str]) -> str:
@@ -202,7 +235,9 @@ def _argument_name(parsed: ParsedText, i: int, index: InstanceIndex, name_of_tok
     A counted phrase whose number is a known entity names that number ("2,900 staff
     members" states the known ``2900``).
     """
-    name = index.link(canonical_entity(_phrase(parsed, i), index.aliases), partial=parsed.tokens[i].pos == "PROPN")
+    phrase = _phrase(parsed, i)
+    proper = parsed.tokens[i].pos == "PROPN" or any(t.pos == "PROPN" for t in parsed.kids(i, "compound", "flat"))
+    name = index.link(canonical_entity(phrase, index.aliases), partial=proper)
     if name in index.entities:
         return name
     for number in parsed.kids(i, "nummod"):
@@ -232,6 +267,9 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
                                 span=(mention.char_start, mention.char_end), text=mention.text,
                                 extractor=extractor))
     stated: set[tuple[str, str, str]] = set()
+    if not parsed.has_parse:
+        claims.extend(_cooccurring_relations(parsed, mentions, name_of_token, index, extractor))
+        return claims
     for triple in triples(parsed):
         names = []
         for i in (triple.subject, triple.object):
@@ -247,6 +285,29 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
         start, end = parsed.tokens[first].start, parsed.tokens[last].end
         claims.append(Claim(type=RELATION, key={"subject": subject, "predicate": predicate}, value=obj,
                             span=(start, end), text=parsed.text[start:end], extractor=extractor))
+    return claims
+
+
+def _cooccurring_relations(parsed: ParsedText, mentions: list[Mention], name_of_token: dict[int, str],
+                           index: InstanceIndex, extractor: str) -> list[Claim]:
+    """Fallback without a dependency parse: two entities in one sentence that the instance
+    relates state that relation. It finds support and coverage, never a contradiction
+    (with no predicate read from the text there is nothing to contradict)."""
+    claims: list[Claim] = []
+    stated: set[tuple[str, str, str]] = set()
+    for start, end in parsed.sentences:
+        inside = [m for m in mentions if start <= m.start < end]
+        for a_index, a in enumerate(inside):
+            for b in inside[a_index + 1:]:
+                first, second = name_of_token.get(a.start, ""), name_of_token.get(b.start, "")
+                for subject, obj in ((first, second), (second, first)):
+                    for predicate in index.pairs.get((subject, obj), ()):
+                        if (subject, predicate, obj) not in stated:
+                            stated.add((subject, predicate, obj))
+                            claims.append(Claim(
+                                type=RELATION, key={"subject": subject, "predicate": predicate}, value=obj,
+                                span=(a.char_start, b.char_end), text=parsed.text[a.char_start:b.char_end],
+                                extractor=extractor))
     return claims
 
 
