@@ -182,7 +182,7 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
     if not tokens:
         return found
     folded = fold(parsed.text)
-    for name, pattern in index.patterns().items():
+    for pattern in index.patterns().values():
         for match in pattern.finditer(folded):
             first = next(t.i for t in tokens if t.end > match.start())
             last = max(t.i for t in tokens if t.start < match.end())
