@@ -83,3 +83,28 @@ def test_perturbations_pass_for_every_registered_domain(name):
         f"{v.instance_id} {v.kind} {v.metric}: expected {v.expected} {v.before} -> {v.after} ({v.detail})\n  {v.text}"
         for v in outcome.violations[:5]
     )
+
+
+def _installed_plugins() -> list[str]:
+    from importlib.metadata import entry_points
+
+    return sorted(ep.name for ep in entry_points(group="factcov"))
+
+
+@pytest.mark.parametrize("plugin", _installed_plugins())
+def test_perturbations_pass_for_the_domains_of_installed_plugins(plugin, monkeypatch):
+    from factcov import plugins
+
+    builtin = set(_registered_domains())
+    monkeypatch.setenv("FACTCOV_PLUGINS", plugin)
+    plugins.reset()
+    try:
+        plugins.load_plugins()
+        added = [name for name in plugins.domains.names() if name not in builtin]
+        if not added:
+            pytest.skip(f"plugin '{plugin}' registers no domain")
+        for name in added:
+            outcome = run_perturbations(get_domain(name), seed=0, max_instances=6)
+            assert outcome.instances > 0 and not outcome.violations, outcome.violations[:3]
+    finally:
+        plugins.unregister_plugin(plugin)
