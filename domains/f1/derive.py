@@ -22,6 +22,7 @@ MOVE_WINDOW_LAPS = 5  # the second car of a pair must stop within this many laps
 DEFENSE_GAP_S = 1.0  # a pursuer within this gap is attacking
 DEFENSE_MIN_LAPS = 5  # ... for at least this many consecutive green laps
 DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
+FIELD_DIVERTED_SHARE = 0.5  # share of cars entering the pits on one lap: the field diverted
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 
 
@@ -104,12 +105,18 @@ def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
     next_life = by_driver["TyreLife"].shift(-1)
     pit_in = laps["PitInTime"].notna()
     red = _status_has(laps["TrackStatus"], "5")
-    # same tyres continue: same compound and one lap older (a drive-through, or the
-    # safety car led through the pit lane as at 2021 Baku): no tyre change
-    same_set = (next_compound == laps["Compound"]).fillna(False) & (
+    # the field led through the pit lane (2021 Baku, lap 47): at least half the cars
+    # enter the pits on that lap and this car keeps its tyres (same compound, one lap
+    # older). Tyre data alone is not trusted: in 2018 it often misses real tyre changes.
+    same_set = ((next_compound == laps["Compound"]).fillna(False) & (
         next_life == laps["TyreLife"] + 1
-    ).fillna(False)
-    changed = pit_in & has_next & ~same_set.astype(bool)
+    ).fillna(False)).astype(bool)
+    entries = pit_in.groupby(laps["LapNumber"]).transform("mean")
+    diverted = same_set & (entries >= FIELD_DIVERTED_SHARE)
+    # lap 1 with a pit entry *before* its pit exit: the car went in and out before the
+    # start (a pit-lane start), not a stop
+    pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).fillna(False)
+    changed = pit_in & has_next & ~diverted & ~pre_race.astype(bool)
     laps["is_stop"] = changed & ~red
     laps["is_red_change"] = changed & red
     previous_stint = by_driver["Stint"].shift(1)

@@ -25,6 +25,7 @@ _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
 _NEGATED_WIN = re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$")
+_RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|,)\s*$")
 _POSSESSIVE = {"en": r"of", "es": r"de|del", "pt": r"de|do|da"}
 _BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}
@@ -111,9 +112,16 @@ class _Reader:
         )
 
     def subject(self, sentence: Sentence, position: int) -> str | None:
-        """The last driver named before ``position`` in the sentence, else the topic."""
+        """The last driver named before ``position`` in the sentence, else the topic; when
+        a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
+        sentence's first driver."""
         before = [m for m in sentence.mentions if m.end <= position]
-        return before[-1].code if before else sentence.topic
+        if not before:
+            return sentence.topic
+        between = self.folded[before[-1].end: position]
+        if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
+            return before[0].code
+        return before[-1].code
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
         return next((m for m in sentence.mentions if m.start >= position), None)
@@ -174,10 +182,14 @@ class _Reader:
         for index, match in enumerate(keywords):
             kind = next(k for k, v in match.groupdict().items() if v)
             stop = keywords[index + 1].start() if index + 1 < len(keywords) else sentence.end
-            for limit in (self.lex.clause_break, self.lex.pit_verb):
-                cut = limit.search(self.folded, match.end(), stop)
-                if cut:
-                    stop = cut.start()
+            cut = self.lex.clause_break.search(self.folded, match.end(), stop)
+            if cut:
+                stop = cut.start()
+            for verb in self.lex.pit_verb.finditer(self.folded, match.end(), stop):
+                # "the safety car came in on lap 3" is about the safety car; a driver's stop is not
+                if any(match.end() <= m.start < verb.start() for m in sentence.mentions):
+                    stop = verb.start()
+                    break
             laps = self.lap_ranges(match.end(), stop)
             if not laps:
                 laps = self.lap_ranges(self.clause_start(sentence, match.start()), match.start())
@@ -260,12 +272,16 @@ class _Reader:
     def compound_at(self, match: re.Match[str]) -> str | None:
         word = " ".join(match.group(0).split())
         value = self.lex.compound_values.get(word)
-        if value is None or word not in self.lex.ambiguous:
-            return value
+        before = self.folded[max(0, match.start() - 30): match.start()]
         after = self.folded[match.end(): match.end() + 30]
+        if value is None or self.lex.negated_compound.search(before) or after.startswith("-free"):
+            return None  # "without the softs", "soft-free"
+        if word not in self.lex.ambiguous:
+            return value
+        if re.match(r"\s*[-–/]\s*\w", after) or re.search(r"\w\s*[-–/]\s*$", before):
+            return value  # inside a sequence: "medium-hard-hard"
         if self.lex.not_after_ambiguous.match(after):
             return None
-        before = self.folded[max(0, match.start() - 30): match.start()]
         if self.lex.tyre_noun_after.match(after) or self.lex.tyre_leader_before.search(before):
             return value
         return None
@@ -273,7 +289,7 @@ class _Reader:
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
         used: list[tuple[int, int]] = []
-        for pattern in (lex.change, *lex.same_set):
+        for pattern in (*lex.change, *lex.same_set):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.groupdict().get("c2")
@@ -321,15 +337,18 @@ class _Reader:
                 continue
             start, end, value = group[0]
             key: dict[str, Any] = {"driver": driver}
-            stint = self.stint_of(sentence, driver, start, end)
+            previous = max((t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
             if stint is not None:
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
 
-    def stint_of(self, sentence: Sentence, driver: str, start: int, end: int) -> int | None:
+    def stint_of(self, sentence: Sentence, driver: str, start: int, end: int, previous: int) -> int | None:
+        """The stint a compound is said of: an ordinal stint nearby, 'started on' (1),
+        'finished on' (the last); words before an earlier compound do not count."""
         lex = self.lex
         clause = self.clause_start(sentence, start)
-        window_start = max(clause, start - 45)
+        window_start = max(clause, start - 45, previous)
         near = [m for m in lex.stint_ordinal.finditer(self.folded, window_start, min(sentence.end, end + 30))]
         if near:
             closest = min(near, key=lambda m: abs(m.start() - start))
@@ -412,6 +431,7 @@ class _Reader:
             passive = before is not None and lex.move_passive.search(
                 self.folded, max(sentence.start, match.start() - 40), match.end() + 5
             )
+            done = lex.move_done.search(self.folded, max(sentence.start, match.start() - 30), match.start())
             if after is not None and (passive or self.x._by.match(between_after)):
                 driver, rival = after.code, before.code if before else None
             elif after is not None and self.x._possessive.match(between_after):
@@ -431,8 +451,8 @@ class _Reader:
                 worked = True
             elif lex.move_attempt.search(region):
                 worked = None
-            else:  # "Hamilton undercut Verstappen": the verb says it worked
-                worked = True if rival is not None and between_after.strip() == "" else None
+            else:  # "Hamilton undercut Verstappen", "le hizo el undercut a": it worked
+                worked = True if rival is not None and (between_after.strip() == "" or done) else None
             if worked is None:
                 continue
             key = {"driver": driver} | ({"rival": rival} if rival and rival != driver else {})

@@ -131,10 +131,24 @@ STINT_ORDINAL = {
     "es": r"({ORD}|primer|ultimo|final)\s+(?:stint|tramo|relevo)",
     "pt": r"({ORD}|ultimo|final)\s+(?:stint|trecho)",
 }
-CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duros"
-    "en": r"from\s+(?:the\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:to|onto|for)\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?(?:{C2})",
-    "es": r"de\s+(?:los\s+|las\s+|el\s+|la\s+)?(?:{TN}\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:a|al|por)\s+(?:los\s+|las\s+|el\s+|la\s+|unos\s+)?(?:{TN}\s+)?(?:{C2})",
-    "pt": r"(?:de|dos|das)\s+(?:os\s+|as\s+)?(?:{TN}\s+)?(?:{C1})(?:\s+(?:{TN}))?\s+(?:para|pelos|pelas|por)\s+(?:os\s+|as\s+|uns\s+)?(?:{TN}\s+)?(?:{C2})",
+CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duros", "swapped X for Y"
+    "en": [
+        r"from\s+(?:the\s+)?{C1}(?:\s+{TN})?\s+(?:to|onto|for)\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?{C2}",
+        r"(?:swap\w*|chang\w*|switch\w*|exchang\w*|trad\w*)\s+(?:the\s+|his\s+|her\s+|its\s+)?{C1}(?:\s+{TN})?"
+        r"\s+for\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?{C2}",
+    ],
+    "es": [
+        r"de\s+(?:los\s+|las\s+|el\s+|la\s+)?(?:{TN}\s+)?{C1}(?:\s+{TN})?\s+(?:a|al|por)\s+"
+        r"(?:los\s+|las\s+|el\s+|la\s+|unos\s+)?(?:{TN}\s+)?{C2}",
+        r"(?:cambi\w*|sustitu\w*|reemplaz\w*)\s+(?:los\s+|las\s+|sus\s+)?(?:{TN}\s+)?{C1}\s+por\s+"
+        r"(?:unos\s+|los\s+|las\s+)?(?:{TN}\s+)?{C2}",
+    ],
+    "pt": [
+        r"(?:de|dos|das)\s+(?:os\s+|as\s+)?(?:{TN}\s+)?{C1}(?:\s+{TN})?\s+(?:para|pelos|pelas|por)\s+"
+        r"(?:os\s+|as\s+|uns\s+)?(?:{TN}\s+)?{C2}",
+        r"(?:troc\w*|substitu\w*)\s+(?:os\s+|as\s+|seus\s+)?(?:{TN}\s+)?{C1}\s+(?:por|pelos|pelas)\s+"
+        r"(?:os\s+|as\s+|uns\s+)?(?:{TN}\s+)?{C2}",
+    ],
 }
 SAME_SET = {  # "another set of hards": a change to the same compound
     "en": [r"(?:another|a second|a new|a fresh|fresh|new) set of (?:the\s+)?(?:{C1})", r"(?:{C1})\s+(?:again|once more)"],
@@ -160,12 +174,15 @@ POSITION_NUMBER = {"en": r"position\s+(\d{1,2})", "es": r"(?:posicion|puesto)\s+
 WIN = {
     "en": r"won|wins|win|winning|victory|victorious|triumph(?:ed)?|took the chequered flag first",
     "es": r"gano|gana|ganar|vencio|vence|victoria|triunfo|se impuso|vencedor|ganador",
-    "pt": r"venceu|vence|vencer|vitoria|triunfou|ganhou|vencedor",
+    "pt": r"venceu|vence|vencer|vencendo|vitoria|triunfou|ganhou|vencedor",
 }
 WIN_NOT_FOLLOWED = {  # "won the position", "ganó 3 segundos"
-    "en": r"(?:the\s+|a\s+|that\s+|this\s+)?(?:position|battle|fight|duel|place|back|time|places|\d)",
-    "es": r"(?:la\s+|el\s+|una\s+)?(?:posicion|batalla|lucha|duelo|puesto|tiempo|terreno|\d|[a-z]+ segundos)",
-    "pt": r"(?:a\s+|o\s+|uma\s+)?(?:posicao|batalha|luta|duelo|lugar|tempo|terreno|\d|[a-z]+ segundos)",
+    "en": r"(?:the\s+|a\s+|that\s+|this\s+)?(?:position|battle|fight|duel|place|back|time|places|\d)"
+    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:seconds|secs|positions|places)",
+    "es": r"(?:la\s+|el\s+|una\s+)?(?:posicion|batalla|lucha|duelo|puesto|tiempo|terreno)"
+    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:segundos|posiciones|puestos)",
+    "pt": r"(?:a\s+|o\s+|uma\s+)?(?:posicao|batalha|luta|duelo|lugar|tempo|terreno)"
+    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:segundos|posicoes|lugares)",
 }
 WIN_BY = {"en": r"for|by|to|went to|was|is|:", "es": r"de|para|fue para|fue|es|:",
           "pt": r"de|para|ficou com|foi para|foi|e|:"}
@@ -252,7 +269,19 @@ NEUTRALIZATION = {
 }
 CLAUSE_BREAK = {"en": r"\bwhile\b|\bwhereas\b|\bbut\b|;", "es": r"\bmientras\b|\bpero\b|;",
                 "pt": r"\benquanto\b|\bmas\b|;"}
-PRONOUN_SUBJECT = {"en": r"\b(?:he|his|him)\b", "es": r"\b(?:el|su)\b", "pt": r"\b(?:ele|seu|sua)\b"}
+SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
+    "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
+}
+MOVE_DONE = {  # "le hizo el undercut", "deu o undercut", "pulled off the undercut": it worked
+    "en": r"(?:pulled off|made|executed|completed|nailed|landed)\s+(?:the\s+|an\s+|a\s+|his\s+|her\s+)?$",
+    "es": r"(?:hizo|le hizo|aplico|le aplico|consumo|completo|logro|ejecuto|clavo)\s+(?:el\s+|un\s+|su\s+)?$",
+    "pt": r"(?:deu|fez|aplicou|completou|conseguiu|executou|acertou)\s+(?:o\s+|um\s+|seu\s+)?$",
+}
+NEGATED_COMPOUND_BEFORE = {
+    "en": r"\b(?:no|without|never used|never ran|avoided|skipped|not on)\s+(?:the\s+|any\s+)?$",
+    "es": r"\b(?:sin|nunca uso|no uso|evito)\s+(?:los\s+|las\s+|el\s+|neumaticos\s+)?$",
+    "pt": r"\b(?:sem|nunca usou|nao usou|evitou)\s+(?:os\s+|as\s+|o\s+|pneus\s+)?$",
+}
 
 
 @dataclass(frozen=True)
@@ -278,7 +307,7 @@ class Lexicon:
     start_words: re.Pattern[str]
     end_words: re.Pattern[str]
     stint_ordinal: re.Pattern[str]
-    change: re.Pattern[str]
+    change: tuple[re.Pattern[str], ...]
     same_set: tuple[re.Pattern[str], ...]
     finish: re.Pattern[str]
     position_after_mention: re.Pattern[str]
@@ -299,6 +328,9 @@ class Lexicon:
     stuck_behind: re.Pattern[str]
     neutralization: re.Pattern[str]
     clause_break: re.Pattern[str]
+    subject_reset: re.Pattern[str]
+    move_done: re.Pattern[str]
+    negated_compound: re.Pattern[str]
     sentence_end: re.Pattern[str]
 
 
@@ -342,7 +374,8 @@ def lexicon(language: str) -> Lexicon:
         not_after_ambiguous=re.compile(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
         pit_verb=re.compile(rf"\b(?:{PIT_VERBS[language]})\b"),
         lap_ref=re.compile(
-            rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?{lap_num})*)"
+            rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?"
+            rf"\d{{1,2}}(?![.,]?\d)(?!\s*(?:{lap}|s\b|sec|seg|places|positions|puestos|posiciones|lugares)))*)"
             rf"|\b(?P<ord>{ordinal})\s+(?:{lap})\b"
         ),
         lap_range=re.compile(
@@ -356,7 +389,7 @@ def lexicon(language: str) -> Lexicon:
         start_words=re.compile(rf"\b(?:{START_WORDS[language]})\b"),
         end_words=re.compile(rf"\b(?:{END_WORDS[language]})\b"),
         stint_ordinal=c(rf"\b{STINT_ORDINAL[language]}\b"),
-        change=c(rf"\b(?:{CHANGE[language]})\b"),
+        change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
         finish=c(
             rf"\b(?:{FINISH_VERBS[language]})\b\s+{FINISH_FILLER[language]}"
@@ -366,7 +399,7 @@ def lexicon(language: str) -> Lexicon:
         position_after_mention=c(rf"^\s*(?:,\s*)?(?:(?:in|en|em|no|na|el|o|a)\s+)?(?P<ord>{ordinal})\b"),
         win=re.compile(rf"\b(?:{WIN[language]})\b"),
         win_not_followed=re.compile(rf"\s*(?:{WIN_NOT_FOLLOWED[language]})"),
-        win_by=re.compile(rf"^\s*(?:{WIN_BY[language]})\s*$"),
+        win_by=re.compile(rf"^\s*(?:(?:{WIN_BY[language]})\s*)+$"),
         ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
         and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
         move=re.compile(r"\b(undercut(?:ting|s)?|overcut(?:ting|s)?)\b"),
@@ -384,5 +417,8 @@ def lexicon(language: str) -> Lexicon:
         stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+$"),
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
         clause_break=re.compile(CLAUSE_BREAK[language]),
+        subject_reset=re.compile(SUBJECT_RESET[language]),
+        move_done=re.compile(MOVE_DONE[language]),
+        negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
         sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),
     )
