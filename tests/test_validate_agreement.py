@@ -85,3 +85,20 @@ def test_runs_without_shared_generations_are_an_input_error(tmp_path, mini_plugi
 @pytest.fixture
 def cli_app(monkeypatch):
     return cli_with_commands(monkeypatch)
+
+
+def test_two_policies_on_real_forecasts_agree_on_recall_and_differ_on_precision(tmp_path, cli_app):
+    assert cli_app(["demo", "weather", "-o", str(tmp_path / "demo"), "-q"]) == 0
+    demo = tmp_path / "demo" / "weather"
+    ignore = tmp_path / "ignore"
+    assert cli_app(["score", "-d", "weather", "-i", str(demo / "instances.jsonl"), "-g",
+                    str(demo / "generations.jsonl"), "-o", str(ignore), "--unverifiable", "ignore", "-q",
+                    "--no-report"]) == 0
+    result = compare_scorings(demo, ignore, metric="precision", top=5)
+    assert result["n_generations"] == 144 and result["only_in_a"] == result["only_in_b"] == 0
+    # The policy decides only whether unverifiable claims count against precision.
+    assert result["instance_pearson"]["recall"] == pytest.approx(1.0)
+    assert all(row["claims_a"] == row["claims_b"] for row in result["by_type"])
+    worst = result["disagreements"]
+    assert worst and all(row["b"] > row["a"] for row in worst)
+    assert all(row["system"] == "nws" for row in worst)  # NWS's own texts say things the oracle cannot check
