@@ -22,7 +22,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "weather" / "nws_periods.jsonl.gz"
-CHUNK = 50_000
+CHUNK = 5_000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     for chunk in chunked(periods, CHUNK):
         scorer.run(chunk, report)
         seen += len(chunk)
-        elapsed = time.perf_counter() - wall
-        print(f"  {seen:>9,} periods  {seen / elapsed:,.0f}/s", file=sys.stderr, flush=True)
+        if seen % 50_000 == 0:
+            elapsed = time.perf_counter() - wall
+            print(f"  {seen:>9,} periods  {seen / elapsed:,.0f}/s", file=sys.stderr, flush=True)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     summary = report.summary(scorer.policy)
     summary["throughput"] = {

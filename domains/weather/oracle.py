@@ -6,7 +6,8 @@ trend when NWS gives one, the sky cover, each weather condition with its qualifi
 wind direction and speed, gusts when the record holds them, and the chance of
 precipitation when it rounds to 20% or more (NWS leaves lower chances unsaid).
 The knowledge (what precision checks against) adds what the record knows but a
-forecast need not say: a chance of precipitation below 20%. A null temperatureTrend is
+forecast need not say: a chance of precipitation below 20%, and the period's
+temperature under the other label (high/low). A null temperatureTrend is
 not read as "no trend": since 2024 the API leaves it null while the text, written from
 the grid data, still says "temperatures rising to around 28 overnight".
 """
@@ -84,6 +85,12 @@ def relevant_facts(period: Period) -> list[Fact]:
 
 def knowledge_facts(period: Period, relevant: list[Fact] | None = None) -> list[Fact]:
     facts = list(relevant if relevant is not None else relevant_facts(period))
+    if period.temperature is not None:
+        # A period has one temperature. A text that labels it the other way ("low around
+        # -6" for a daytime period) is checked against it too: a wrong number is then a
+        # contradiction, not unverifiable; a right number is supported but covers nothing.
+        other = "low" if period.temperature_kind == "high" else "high"
+        facts.append(_fact("temperature", {"kind": other}, period.temperature))
     if period.precip_chance is not None and rounded_to_tens(period.precip_chance) < PRECIP_MENTION_THRESHOLD:
         facts.append(_fact("precip_chance", {}, period.precip_chance))
     return facts

@@ -1,0 +1,58 @@
+"""Throughput of the weather-regex extractor, generations per second, per language.
+
+    python benchmarks/weather_regex.py [--periods 3000] [--repeat 3]
+
+Texts: for each of the first N periods of the shared responses sample, NWS's own
+English ``detailedForecast`` and the realizer's text of the period's facts in en, es and
+pt. Each set is extracted ``--repeat`` times; the best run counts (CPU time). Ratios
+are to the English realizer texts measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "weather" / "nws_forecast_responses_sample.jsonl.gz"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--periods", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    from factcov.domains.weather.extractor import WeatherRegexExtractor
+    from factcov.domains.weather.oracle import relevant_facts
+    from factcov.domains.weather.periods import iter_file_periods
+    from factcov.domains.weather.realizer import realize
+
+    periods = [p for p in itertools.islice(iter_file_periods(DATA), args.periods) if p.detailed_forecast]
+    sets = {"nws (en)": ("en", [p.detailed_forecast for p in periods])}
+    for language in ("en", "es", "pt"):
+        sets[f"realizer ({language})"] = (language, [realize(relevant_facts(p), language) for p in periods])
+    rates: dict[str, float] = {}
+    for name, (language, texts) in sets.items():
+        extractor = WeatherRegexExtractor(language)
+        extractor.extract(texts[0])  # compile outside the clock
+        best = float("inf")
+        claims = 0
+        for _ in range(args.repeat):
+            start = time.process_time()
+            claims = sum(len(extractor.extract(text)) for text in texts)
+            best = min(best, time.process_time() - start)
+        rates[name] = len(texts) / best
+        chars = sum(map(len, texts)) / len(texts)
+        print(f"{name:16} {len(texts):>6} texts  {chars:5.0f} chars/text  {claims / len(texts):4.1f} claims/text  "
+              f"{rates[name]:>8,.0f} generations/s")
+    base = rates["realizer (en)"]
+    print("ratios to realizer (en): " + ", ".join(f"{k} {v / base:.2f}" for k, v in rates.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
