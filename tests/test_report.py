@@ -135,6 +135,7 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
         assert hostile.text.startswith("<script>window.__pwned = 1</script>")
         assert driver.find_elements("css selector", "#cards img") == []
         assert len(driver.find_elements("css selector", "#scatter circle")) == 3
+        assert not driver.find_element("id", "across").is_displayed()  # one run: nothing to set side by side
         assert len(driver.find_elements("css selector", "#slope line")) == 3
         Select(driver.find_element("id", "filter-system")).select_by_value("terse")
         assert len(driver.find_elements("css selector", "#cards article")) == 6
@@ -186,6 +187,8 @@ def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
         open_report(driver, destination)
         assert len(driver.find_elements("css selector", "#cards article")) == 3 * 4
         assert "first 4 generations per system" in driver.find_element("id", "explorer-note").text
+        across = driver.find_elements("css selector", "#across-table tbody tr")
+        assert [row.find_element("tag name", "td").text for row in across] == ["a", "b"]
         Select(driver.find_element("id", "run-select")).select_by_index(1)
         assert len(driver.find_elements("css selector", "#system-table tbody tr")) == 1
         assert len(driver.find_elements("css selector", "#cards article")) == 4

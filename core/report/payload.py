@@ -124,6 +124,9 @@ def _run_payload(run: Run, per_system: int) -> dict[str, Any]:
             }
         )
     totals = scores.groupby("system").size()
+    penalties = [
+        s["precision"] - s["f1"] for s in _systems(run) if s["precision"] is not None and s["f1"] is not None
+    ]
     return {
         "name": run.path.name,
         "path": str(run.path),
@@ -133,6 +136,8 @@ def _run_payload(run: Run, per_system: int) -> dict[str, Any]:
         "average": run.summary.get("policy", {}).get("average", "macro"),
         "n_generations": int(len(scores)),
         "n_instances": int(scores["instance_id"].nunique()),
+        "facts_per_instance": float(scores.drop_duplicates("instance_id")["n_facts"].mean()),
+        "mean_coverage_penalty": sum(penalties) / len(penalties) if penalties else None,
         "systems": _systems(run),
         "ranking": run.summary.get("rankings", {}),
         "explorer": {

@@ -270,6 +270,23 @@
     document.getElementById("explorer-note").textContent = note;
   }
 
+  function renderAcross() {
+    if (DATA.runs.length < 2) return;
+    var table = document.getElementById("across-table");
+    var head = el("tr");
+    ["run", "domain", "systems", "generations", "facts/instance", "mean P − F1", "Kendall tau (P vs F1 ranks)"]
+      .forEach(function (h) { head.appendChild(el("th", null, h)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    DATA.runs.slice().sort(function (a, b) { return a.facts_per_instance - b.facts_per_instance; }).forEach(function (r) {
+      var row = el("tr");
+      [r.name, r.domain, r.systems.length, r.n_generations, fmt(r.facts_per_instance, 1),
+       fmt(r.mean_coverage_penalty), fmt((r.ranking || {}).kendall, 2)].forEach(function (v) { row.appendChild(el("td", null, v)); });
+      body.appendChild(row);
+    });
+    document.getElementById("across").hidden = false;
+  }
+
   function renderRun() {
     state.limit = PAGE;
     renderMeta();
@@ -291,6 +308,7 @@
       document.getElementById(id).addEventListener("change", function () { state.limit = PAGE; renderCards(); });
     });
     document.getElementById("more").addEventListener("click", function () { state.limit += PAGE; renderCards(); });
+    renderAcross();
     renderRun();
     document.body.setAttribute("data-ready", "true");
   }
