@@ -122,3 +122,11 @@ def test_demo_ranks_by_precision_and_by_f1_disagree(domain):
     assert set(score) == {"nws", "terse", "realizer"}
     assert score["terse"]["precision"] > score["nws"]["precision"]
     assert score["terse"]["f1"] < score["nws"]["f1"]
+
+
+def test_the_example_in_the_weather_docs_runs(repo_root, monkeypatch):
+    """docs/domains/weather.md's example is executed, so it cannot rot."""
+    doc = (repo_root / "docs" / "domains" / "weather.md").read_text()
+    code = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(repo_root)
+    exec(compile(code, "docs/domains/weather.md", "exec"), {})
