@@ -15,18 +15,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from factcov.report.payload import EXPLORER_CAP, build_payload
+from factcov.report.payload import EXPLORER_CAP, EXPLORER_MAX_GENERATIONS, build_payload
 from factcov.report.render import render_html
 
-__all__ = ["EXPLORER_CAP", "build_payload", "render_html", "write_report"]
+__all__ = ["EXPLORER_CAP", "EXPLORER_MAX_GENERATIONS", "build_payload", "render_html", "write_report"]
 
 
-def write_report(outdirs: list[Path] | list[str], destination: Path | str, per_system: int = EXPLORER_CAP) -> Path:
-    """Write the report of ``outdirs`` to ``destination`` (atomically); return its path."""
+def write_report(
+    outdirs: list[Path] | list[str],
+    destination: Path | str,
+    per_system: int = EXPLORER_CAP,
+    max_generations: int = EXPLORER_MAX_GENERATIONS,
+) -> Path:
+    """Write the report of ``outdirs`` to ``destination`` (atomically); return its path.
+
+    The explorer shows at most ``per_system`` generations per system and
+    ``max_generations`` per run; tables and charts always use every generation.
+    """
     from factcov.jsonl import write_text_atomic
 
     destination = Path(destination)
-    html = render_html(build_payload([Path(p) for p in outdirs], per_system=per_system))
+    html = render_html(build_payload([Path(p) for p in outdirs], per_system, max_generations))
     destination.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(destination, html)
     return destination

@@ -1,8 +1,10 @@
 """What the report shows, as one JSON-ready dict built from OUTDIRs.
 
 The explorer holds at most ``per_system`` generations of each system per run (the
-first ones by instance id), so a large run still gives a page a browser opens; the
-page says how many it shows of how many. Claim spans are converted from Python
+first ones by instance id), and at most ``max_generations`` per run (the per-system cap
+shrinks to ``max_generations // systems`` when there are many systems), so a large run
+still gives a page a browser opens (about 1.5 kB per generation shown); the page says
+how many it shows of how many. Claim spans are converted from Python
 character offsets to the UTF-16 offsets JavaScript strings use.
 """
 
@@ -20,18 +22,20 @@ from factcov.compare import Run, load_run
 
 # Generations per system and run in the explorer; everything else is in the Parquet files.
 EXPLORER_CAP = 200
+EXPLORER_MAX_GENERATIONS = 5000
 SYSTEM_FIELDS = (
     "system", "n", "precision", "recall", "f1", "rank_precision", "rank_f1", "rank_change",
     "claims_per_text", "facts_per_instance", "n_claims", "supported", "contradicted", "unverifiable",
 )
 
 
-def build_payload(outdirs: list[Path], per_system: int = EXPLORER_CAP) -> dict[str, Any]:
+def build_payload(
+    outdirs: list[Path], per_system: int = EXPLORER_CAP, max_generations: int = EXPLORER_MAX_GENERATIONS
+) -> dict[str, Any]:
     runs = [load_run(path) for path in outdirs]
     return {
         "factcov_version": __version__,
-        "per_system_cap": per_system,
-        "runs": [_run_payload(run, per_system) for run in runs],
+        "runs": [_run_payload(run, per_system, max_generations) for run in runs],
     }
 
 
@@ -93,8 +97,9 @@ def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[st
     return grouped
 
 
-def _run_payload(run: Run, per_system: int) -> dict[str, Any]:
+def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, Any]:
     scores = run.scores.sort_values(["system", "instance_id"], kind="stable")
+    per_system = max(1, min(per_system, max_generations // max(1, scores["system"].nunique())))
     shown = scores.groupby("system", sort=True).head(per_system)
     keys = set(zip(shown["instance_id"], shown["system"]))
     claims = _claims_by_generation(run, keys)
@@ -142,6 +147,7 @@ def _run_payload(run: Run, per_system: int) -> dict[str, Any]:
         "ranking": run.summary.get("rankings", {}),
         "explorer": {
             "shown": len(generations),
+            "per_system": per_system,
             "total": int(len(scores)),
             "capped_systems": sorted(str(s) for s, n in totals.items() if n > per_system),
         },

@@ -263,7 +263,7 @@
     more.hidden = chosen.length <= state.limit;
     var note = "Showing " + Math.min(chosen.length, state.limit) + " of " + chosen.length + " matching generations.";
     if (r.explorer.shown < r.explorer.total) {
-      note += " The explorer holds the first " + DATA.per_system_cap + " generations per system (by instance id): " +
+      note += " The explorer holds the first " + r.explorer.per_system + " generations per system (by instance id): " +
         r.explorer.shown + " of " + r.explorer.total + " in this run; systems cut: " +
         r.explorer.capped_systems.join(", ") + ". Every claim is in claims.parquet.";
     }
