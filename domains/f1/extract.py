@@ -116,12 +116,21 @@ class _Reader:
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
         sentence's first driver."""
         before = [m for m in sentence.mentions if m.end <= position]
+        if before and _RELATIVE.match(self.folded[before[-1].end: position]):
+            return before[-1].code  # "..., who came in on lap 17"
+        acting = [m for m in before if not self.is_object(m, sentence)]
+        before = acting or before
         if not before:
             return sentence.topic
         between = self.folded[before[-1].end: position]
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
             return before[0].code
         return before[-1].code
+
+    def is_object(self, mention: Mention, sentence: Sentence) -> bool:
+        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
+        window = self.folded[max(sentence.start, mention.start - 30): mention.start]
+        return bool(self.lex.object_marker.search(window))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
         return next((m for m in sentence.mentions if m.start >= position), None)
@@ -426,7 +435,7 @@ class _Reader:
             before = self.previous_mention(sentence, match.start())
             after = self.next_mention(sentence, match.end())
             between_after = self.folded[match.end(): after.start] if after else ""
-            driver = before.code if before else sentence.topic
+            driver = self.subject(sentence, match.start())
             rival = None
             passive = before is not None and lex.move_passive.search(
                 self.folded, max(sentence.start, match.start() - 40), match.end() + 5

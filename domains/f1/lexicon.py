@@ -106,12 +106,12 @@ STOP_COUNT = {
         r"\b(no|zero)\s+(?:pit[- ]?)?stops?\b|\b(?:did not|didn't|never) (?:stop|pit)\b|\bwithout (?:stopping|pitting)\b",
     ],
     "es": [
-        r"\b({NUM}|una)\s+paradas?\b",
+        r"\b({NUM}|una)\s+(?:sola\s+|unica\s+)?paradas?\b",
         r"\b(?:paro|entro a boxes|entro en boxes|se detuvo)\s+(?:({NUM})\s+veces|(una)\s+vez)\b",
         r"\b(ninguna|cero)\s+paradas?\b|\bsin (?:parar|paradas|entrar a boxes)\b|\bno (?:paro|entro a boxes)\b",
     ],
     "pt": [
-        r"\b({NUM}|duas|uma)\s+paradas?\b",
+        r"\b({NUM}|duas|uma)\s+(?:so\s+|unica\s+)?paradas?\b",
         r"\b(?:parou|foi aos boxes|entrou nos boxes)\s+(?:({NUM}|duas)\s+vezes|(uma)\s+vez)\b",
         r"\b(nenhuma|zero)\s+paradas?\b|\bsem (?:parar|paradas|ir aos boxes)\b|\bnao parou\b",
     ],
@@ -269,6 +269,18 @@ NEUTRALIZATION = {
 }
 CLAUSE_BREAK = {"en": r"\bwhile\b|\bwhereas\b|\bbut\b|;", "es": r"\bmientras\b|\bpero\b|;",
                 "pt": r"\benquanto\b|\bmas\b|;"}
+FILLER_BEFORE_NAME = {  # "his team-mate Giovinazzi", "the Ferrari of Leclerc", "su compañero"
+    "en": r"(?:(?:his|her|the|team-?mate|teammate|rival|compatriot|ferrari|mercedes|red bull|mclaren)\s+){0,3}",
+    "es": r"(?:(?:su|el|la|companero|compatriota|rival|de|equipo)\s+){0,3}",
+    "pt": r"(?:(?:seu|sua|o|a|companheiro|compatriota|rival|de|equipe)\s+){0,3}",
+}
+MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|jugada",
+             "pt": r"tentativa|jogada|manobra"}
+OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
+    "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by",
+    "es": r"que|detras de|delante de|por delante de|sobre|contra|a|al|ante|con|por",
+    "pt": r"que|do que|atras de|a frente de|na frente de|sobre|contra|para|a|ao|com|por|pelo|em",
+}
 SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
     "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
 }
@@ -278,9 +290,9 @@ MOVE_DONE = {  # "le hizo el undercut", "deu o undercut", "pulled off the underc
     "pt": r"(?:deu|fez|aplicou|completou|conseguiu|executou|acertou)\s+(?:o\s+|um\s+|seu\s+)?$",
 }
 NEGATED_COMPOUND_BEFORE = {
-    "en": r"\b(?:no|without|never used|never ran|avoided|skipped|not on)\s+(?:the\s+|any\s+)?$",
-    "es": r"\b(?:sin|nunca uso|no uso|evito)\s+(?:los\s+|las\s+|el\s+|neumaticos\s+)?$",
-    "pt": r"\b(?:sem|nunca usou|nao usou|evitou)\s+(?:os\s+|as\s+|o\s+|pneus\s+)?$",
+    "en": r"\b(?:no|without|never used|never ran|avoided|skipped|not on)\s+(?:(?:the|any|a|set of)\s+){0,2}$",
+    "es": r"\b(?:sin|nunca uso|no uso|evito)\s+(?:(?:los|las|el|la|neumaticos|gomas)\s+){0,2}$",
+    "pt": r"\b(?:sem|nunca usou|nao usou|evitou)\s+(?:(?:os|as|o|a|pneus|compostos?)\s+){0,2}$",
 }
 
 
@@ -319,6 +331,7 @@ class Lexicon:
     move: re.Pattern[str]
     move_rival: re.Pattern[str]
     move_passive: re.Pattern[str]
+    object_marker: re.Pattern[str]
     move_fail: re.Pattern[str]
     move_success: re.Pattern[str]
     move_attempt: re.Pattern[str]
@@ -403,7 +416,10 @@ def lexicon(language: str) -> Lexicon:
         ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
         and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
         move=re.compile(r"\b(undercut(?:ting|s)?|overcut(?:ting|s)?)\b"),
-        move_rival=re.compile(rf"^\s*(?:(?:{MOVE_RIVAL[language]})\s+)?$"),
+        move_rival=re.compile(
+            rf"^\s*(?:(?:{MOVE_NOUN[language]})\s+)?(?:(?:{MOVE_RIVAL[language]})\s+)?(?:{FILLER_BEFORE_NAME[language]})$"
+        ),
+        object_marker=re.compile(rf"\b(?:{OBJECT_MARKER[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
         move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
         move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),
@@ -412,9 +428,11 @@ def lexicon(language: str) -> Lexicon:
             rf"\b(?:(?P<gain>{GAIN[language]})|(?P<loss>{LOSS[language]}))\s+(?:{APPROX[language]})?"
             rf"(?P<n>{num})\s*(?:-\s*)?(?:{SECONDS[language]})"
         ),
-        defend=re.compile(rf"\b(?:{DEFEND[language]})\s+{DEFEND_BEFORE_ATTACKER[language]}$"),
+        defend=re.compile(
+            rf"\b(?:{DEFEND[language]})\s+{DEFEND_BEFORE_ATTACKER[language]}(?:{FILLER_BEFORE_NAME[language]})$"
+        ),
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
-        stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+$"),
+        stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
         clause_break=re.compile(CLAUSE_BREAK[language]),
         subject_reset=re.compile(SUBJECT_RESET[language]),

@@ -1,0 +1,259 @@
+"""`f1-regex` on phrasings written by hand in en, es and pt (not the realizer's templates).
+
+Every text is about the real 2021 Bahrain Grand Prix; the instance gives the extractor
+its drivers (codes, names, teams). Expected claims are what a careful reader takes from
+the sentence; a claim may leave out a key slot the text does not say.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from factcov.domains.f1.domain import F1Domain
+from factcov.domains.f1.extract import F1RegexExtractor
+from factcov.domains.f1.instances import race_instances
+from factcov.domains.f1.source import race
+from factcov.evaluate import Evaluator
+from factcov.model import Instance
+
+Expected = tuple[str, dict[str, Any], Any]
+
+
+@pytest.fixture(scope="module")
+def bahrain(shared_data: Path) -> dict[str, Instance]:
+    return {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))}
+
+
+def read(bahrain: dict[str, Instance], instance_id: str, text: str) -> set[tuple[str, str, str]]:
+    instance = bahrain[instance_id]
+    claims = F1RegexExtractor(language=instance.language).extract(text, instance)
+    for claim in claims:  # spans point at the words read
+        assert claim.span is not None and text[claim.span[0]: claim.span[1]] == claim.text
+    return {(c.type, repr(sorted(c.key.items())), repr(c.value)) for c in claims}
+
+
+def as_set(expected: list[Expected]) -> set[tuple[str, str, str]]:
+    return {(t, repr(sorted(k.items())), repr(v)) for t, k, v in expected}
+
+
+HAM, VER, BOT = {"driver": "HAM"}, {"driver": "VER"}, {"driver": "BOT"}
+
+CASES: list[tuple[str, str, list[Expected]]] = [
+    # --- English -----------------------------------------------------------------
+    ("f1:2021:1:tyre_strategy:HAM:en",
+     "Hamilton went for a two-stop strategy, boxing on laps 13 and 28. He started on mediums and "
+     "then ran two stints on the hard compound, and took victory ahead of Verstappen and Bottas.",
+     [("stop_count", HAM, 2), ("pit_lap", HAM, 13), ("pit_lap", HAM, 28),
+      ("stint_compound", {"driver": "HAM", "stint": 1}, "MEDIUM"), ("stint_compound", HAM, "HARD"),
+      ("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3)]),
+    ("f1:2021:1:tyre_strategy:VER:en",
+     "Verstappen stopped twice. His first stop came on lap 17, when he swapped mediums for mediums, "
+     "and his final stop was on lap 39, switching to the hard tyre. He crossed the line in P2.",
+     [("stop_count", VER, 2), ("pit_lap", {"driver": "VER", "stop": 1}, 17),
+      ("compound_change", {"driver": "VER", "stop": 1}, ["MEDIUM", "MEDIUM"]),
+      ("pit_lap", {"driver": "VER", "stop": 2}, 39), ("stint_compound", VER, "HARD"),
+      ("final_position", VER, 2)]),
+    ("f1:2021:1:undercut:HAM:VER:en",
+     "HAM undercut VER: he pitted on lap 13, four laps before Verstappen came in on lap 17, and "
+     "gained roughly 8 seconds.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", HAM, 13),
+      ("pit_lap", VER, 17), ("time_gained", HAM, 8.0)]),
+    ("f1:2021:1:undercut:HAM:VER:en",
+     "Hamilton's early stop was a successful undercut on Max Verstappen, who only came in on lap 17.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", VER, 17)]),
+    ("f1:2021:1:tyre_strategy:HAM:en",
+     "The Mercedes driver opened on the medium, pitted for hards at the end of lap 13 and again on "
+     "lap 28, and finished P1. The medium-hard-hard sequence suited him.",
+     [("stint_compound", {"driver": "HAM", "stint": 1}, "MEDIUM"), ("pit_lap", HAM, 13),
+      ("pit_lap", HAM, 28), ("final_position", HAM, 1),
+      ("stint_compound", {"driver": "HAM", "stint": 2}, "HARD"),
+      ("stint_compound", {"driver": "HAM", "stint": 3}, "HARD")]),
+    ("f1:2021:1:race_summary:en",
+     "Lewis Hamilton won the Bahrain Grand Prix, with Verstappen second and Bottas third. The "
+     "safety car was deployed on lap 1 and came in at the end of lap 3, followed by a virtual "
+     "safety car on laps 4 and 5.",
+     [("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3),
+      ("neutralization", {"kind": "SC"}, [1, 1]), ("neutralization", {"kind": "SC"}, [3, 3]),
+      ("neutralization", {"kind": "VSC"}, [4, 4]), ("neutralization", {"kind": "VSC"}, [5, 5])]),
+    ("f1:2021:1:race_summary:en",
+     "Victory went to Hamilton after a race that began behind the safety car (laps 1-3). Bottas "
+     "finished 3rd after three stops.",
+     [("winner", {}, "HAM"), ("neutralization", {"kind": "SC"}, [1, 3]), ("final_position", BOT, 3),
+      ("stop_count", BOT, 3)]),
+    ("f1:2021:1:defense:GIO:RAI:en",
+     "Kimi Raikkonen was stuck behind his team-mate Giovinazzi for 6 laps before the stops.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:defense:GIO:RAI:en",
+     "Giovinazzi kept Räikkönen behind for six laps despite the Finn's quicker pace.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:overcut:RIC:LEC:en",
+     "Ricciardo's overcut attempt on Leclerc failed: he lost 3.3 seconds to the Ferrari.",
+     [("overcut", {"driver": "RIC", "rival": "LEC"}, False),
+      ("time_gained", {"driver": "RIC", "rival": "LEC"}, -3.3)]),
+    ("f1:2021:1:overcut:RAI:GIO:en",
+     "Raikkonen stayed out a lap longer than Giovinazzi and the overcut paid off, gaining 9.2 seconds.",
+     [("overcut", {"driver": "RAI"}, True), ("time_gained", {"driver": "RAI"}, 9.2)]),
+    ("f1:2021:1:undercut:STR:RIC:en",
+     "Stroll tried to undercut Ricciardo on lap 12 but came out behind him.",
+     [("undercut", {"driver": "STR", "rival": "RIC"}, False)]),
+    # --- Español -----------------------------------------------------------------
+    ("f1:2021:1:tyre_strategy:HAM:es",
+     "Hamilton apostó por una estrategia a dos paradas: entró a boxes en las vueltas 13 y 28. Salió "
+     "con neumáticos medios y después montó duros en los dos relevos siguientes, para ganar por "
+     "delante de Verstappen y Bottas.",
+     [("stop_count", HAM, 2), ("pit_lap", HAM, 13), ("pit_lap", HAM, 28),
+      ("stint_compound", {"driver": "HAM", "stint": 1}, "MEDIUM"), ("stint_compound", HAM, "HARD"),
+      ("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3)]),
+    ("f1:2021:1:tyre_strategy:VER:es",
+     "Verstappen paró dos veces. Su primera parada fue en la vuelta 17, cuando cambió de medios a "
+     "medios, y después pasó a los duros. Terminó segundo.",
+     [("stop_count", VER, 2), ("pit_lap", {"driver": "VER", "stop": 1}, 17),
+      ("compound_change", {"driver": "VER", "stop": 1}, ["MEDIUM", "MEDIUM"]),
+      ("stint_compound", VER, "HARD"), ("final_position", VER, 2)]),
+    ("f1:2021:1:undercut:HAM:VER:es",
+     "Hamilton le hizo el undercut a Verstappen: paró en la vuelta 13, cuatro vueltas antes que el "
+     "neerlandés, y ganó unos 8,4 segundos.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", HAM, 13),
+      ("time_gained", HAM, 8.4)]),
+    ("f1:2021:1:undercut:HAM:VER:es",
+     "El undercut de Mercedes sobre Verstappen funcionó: Hamilton salió por delante tras la parada "
+     "de Verstappen en el giro 17.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", VER, 17)]),
+    ("f1:2021:1:race_summary:es",
+     "Lewis Hamilton ganó el Gran Premio de Baréin, con Verstappen segundo y Bottas tercero. Hubo "
+     "coche de seguridad entre las vueltas 1 y 3 y un coche de seguridad virtual en las vueltas 4 y 5.",
+     [("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3),
+      ("neutralization", {"kind": "SC"}, [1, 3]), ("neutralization", {"kind": "VSC"}, [4, 4]),
+      ("neutralization", {"kind": "VSC"}, [5, 5])]),
+    ("f1:2021:1:race_summary:es",
+     "La victoria fue para Hamilton. Bottas acabó en tercera posición tras tres paradas. El auto de "
+     "seguridad salió en la primera vuelta.",
+     [("winner", {}, "HAM"), ("final_position", BOT, 3), ("stop_count", BOT, 3),
+      ("neutralization", {"kind": "SC"}, [1, 1])]),
+    ("f1:2021:1:tyre_strategy:HAM:es",
+     "Con una estrategia de medio-duro-duro, Hamilton entró en boxes en la vuelta 13; acabó primero.",
+     [("stint_compound", {"driver": "HAM", "stint": 1}, "MEDIUM"),
+      ("stint_compound", {"driver": "HAM", "stint": 3}, "HARD"), ("pit_lap", HAM, 13),
+      ("final_position", HAM, 1)]),
+    ("f1:2021:1:defense:GIO:RAI:es",
+     "Giovinazzi resistió los ataques de Räikkönen durante seis vueltas.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:defense:GIO:RAI:es",
+     "Räikkönen quedó atascado detrás de Giovinazzi durante 6 vueltas.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:overcut:RIC:LEC:es",
+     "El overcut de Ricciardo sobre Leclerc no funcionó y perdió 3,3 segundos.",
+     [("overcut", {"driver": "RIC", "rival": "LEC"}, False), ("time_gained", {"driver": "RIC"}, -3.3)]),
+    ("f1:2021:1:undercut:STR:RIC:es",
+     "Stroll intentó el undercut sobre Ricciardo en la vuelta 12, pero salió por detrás.",
+     [("undercut", {"driver": "STR", "rival": "RIC"}, False)]),
+    # --- Português ---------------------------------------------------------------
+    ("f1:2021:1:tyre_strategy:HAM:pt",
+     "Hamilton fez uma estratégia de duas paradas, indo aos boxes nas voltas 13 e 28. Largou com "
+     "pneus médios e depois usou duros nos dois stints seguintes, vencendo à frente de Verstappen e Bottas.",
+     [("stop_count", HAM, 2), ("pit_lap", HAM, 13), ("pit_lap", HAM, 28),
+      ("stint_compound", {"driver": "HAM", "stint": 1}, "MEDIUM"), ("stint_compound", HAM, "HARD"),
+      ("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3)]),
+    ("f1:2021:1:tyre_strategy:VER:pt",
+     "Verstappen parou duas vezes. A primeira parada foi na volta 17, quando trocou médios por "
+     "médios, e a última na volta 39, passando para os duros. Terminou em segundo.",
+     [("stop_count", VER, 2), ("pit_lap", {"driver": "VER", "stop": 1}, 17),
+      ("compound_change", {"driver": "VER", "stop": 1}, ["MEDIUM", "MEDIUM"]),
+      ("stint_compound", VER, "HARD"),
+      ("final_position", VER, 2)]),
+    ("f1:2021:1:undercut:HAM:VER:pt",
+     "Hamilton deu o undercut em Verstappen: parou na volta 13, quatro voltas antes do holandês, e "
+     "ganhou cerca de 8,4 segundos sobre ele.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", HAM, 13),
+      ("time_gained", HAM, 8.4)]),
+    ("f1:2021:1:undercut:HAM:VER:pt",
+     "O undercut da Mercedes sobre Verstappen deu certo: Hamilton saiu à frente depois da parada de "
+     "Verstappen na volta 17.",
+     [("undercut", {"driver": "HAM", "rival": "VER"}, True), ("pit_lap", VER, 17)]),
+    ("f1:2021:1:race_summary:pt",
+     "Lewis Hamilton venceu o Grande Prêmio do Bahrein, com Verstappen em segundo e Bottas em "
+     "terceiro. O carro de segurança esteve na pista entre as voltas 1 e 3, e houve safety car "
+     "virtual nas voltas 4 e 5.",
+     [("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3),
+      ("neutralization", {"kind": "SC"}, [1, 3]), ("neutralization", {"kind": "VSC"}, [4, 4])]),
+    ("f1:2021:1:race_summary:pt",
+     "A vitória foi de Hamilton. Bottas chegou em terceiro lugar depois de três paradas.",
+     [("winner", {}, "HAM"), ("final_position", BOT, 3), ("stop_count", BOT, 3)]),
+    ("f1:2021:1:tyre_strategy:HAM:pt",
+     "Com a estratégia macio-médio-duro, Hamilton parou nas voltas 13 e 28 e terminou em primeiro lugar.",
+     [("stint_compound", {"driver": "HAM", "stint": 1}, "SOFT"),
+      ("stint_compound", {"driver": "HAM", "stint": 2}, "MEDIUM"),
+      ("stint_compound", {"driver": "HAM", "stint": 3}, "HARD"),
+      ("pit_lap", HAM, 13), ("pit_lap", HAM, 28), ("final_position", HAM, 1)]),
+    ("f1:2021:1:defense:GIO:RAI:pt", "Giovinazzi segurou Räikkönen por seis voltas.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:defense:GIO:RAI:pt", "Räikkönen ficou preso atrás de Giovinazzi por 6 voltas.",
+     [("defense", {"driver": "GIO", "attacker": "RAI"}, 6)]),
+    ("f1:2021:1:overcut:RIC:LEC:pt",
+     "O overcut de Ricciardo sobre Leclerc falhou: ele perdeu 3,3 segundos para Leclerc.",
+     [("overcut", {"driver": "RIC", "rival": "LEC"}, False),
+      ("time_gained", {"driver": "RIC", "rival": "LEC"}, -3.3)]),
+    ("f1:2021:1:undercut:STR:RIC:pt",
+     "Stroll tentou o undercut em Ricciardo na volta 12, mas saiu atrás dele.",
+     [("undercut", {"driver": "STR", "rival": "RIC"}, False)]),
+]
+
+
+@pytest.mark.parametrize(("instance_id", "text", "expected"), CASES, ids=[f"{c[0].split(':')[-1]}-{i}" for i, c in enumerate(CASES)])
+def test_hand_written_phrasing(bahrain: dict[str, Instance], instance_id: str, text: str,
+                               expected: list[Expected]) -> None:
+    found = read(bahrain, instance_id, text)
+    missing = as_set(expected) - found
+    assert not missing, f"not read: {missing}\nread: {sorted(found)}"
+
+
+@pytest.mark.parametrize(
+    ("instance_id", "text"),
+    [
+        ("f1:2021:1:tyre_strategy:HAM:en", "Hamilton pushed hard in the first stint and never looked back."),
+        ("f1:2021:1:tyre_strategy:HAM:en", "Hamilton ran a soft-free race."),
+        ("f1:2021:1:tyre_strategy:HAM:es", "En medio de la carrera Hamilton fue muy rápido; la carrera fue dura."),
+        ("f1:2021:1:tyre_strategy:HAM:pt", "Hamilton fez um tempo médio muito bom sem os pneus macios."),
+    ],
+)
+def test_ordinary_words_are_not_compounds(bahrain: dict[str, Instance], instance_id: str, text: str) -> None:
+    assert not {c for c in read(bahrain, instance_id, text) if c[0] == "stint_compound"}
+
+
+def test_gained_seconds_is_not_a_win_in_spanish(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:undercut:HAM:VER:es", "Verstappen ganó 2 segundos en la primera vuelta.")
+    assert not {c for c in found if c[0] == "winner"}
+
+
+def test_safety_car_coming_in_is_not_a_pit_stop(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:race_summary:en", "The safety car came in at the end of lap 3.")
+    assert not {c for c in found if c[0] == "pit_lap"}
+    assert ("neutralization", repr([("kind", "SC")]), repr([3, 3])) in found
+
+
+def test_wrong_claims_are_contradicted(bahrain: dict[str, Instance]) -> None:
+    evaluator = Evaluator(F1Domain())
+    instance = bahrain["f1:2021:1:tyre_strategy:VER:es"]
+    result = evaluator.evaluate_text(
+        instance, "Verstappen terminó cuarto después de parar en la vuelta 18 con neumáticos blandos."
+    )
+    labels = {(v.claim.type, v.label) for v in result.verdicts}
+    assert labels == {("final_position", "contradicted"), ("pit_lap", "contradicted"),
+                      ("stint_compound", "contradicted")}
+
+
+def test_claim_about_another_driver_of_the_race_is_checked(bahrain: dict[str, Instance]) -> None:
+    evaluator = Evaluator(F1Domain())
+    instance = bahrain["f1:2021:1:tyre_strategy:HAM:en"]  # Hamilton's strategy, but Norris is named
+    result = evaluator.evaluate_text(instance, "Lando Norris finished fourth and Sainz finished tenth.")
+    labels = {(v.claim.key["driver"], v.label) for v in result.verdicts}
+    assert labels == {("NOR", "supported"), ("SAI", "contradicted")}
+    assert result.score.total.covered == 0  # neither is a relevant fact of Hamilton's strategy
+
+
+def test_driver_codes_and_surnames_of_drivers_outside_the_race(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:race_summary:en", "Piastri won the race.")
+    assert ("winner", "[]", repr("PIA")) in found  # Piastri did not race in 2021: contradicted later
