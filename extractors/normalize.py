@@ -142,6 +142,11 @@ def fold_aliases(aliases: Mapping[str, str] | None) -> dict[str, str]:
     return {canonical_entity(k): canonical_entity(v) for k, v in (aliases or {}).items()}
 
 
+_LITERAL = re.compile(r"^[-+]?\d[\d.:-]*(?: [A-Z]{3})?$")
+
+
 def is_literal(canonical: str) -> bool:
-    """Dates, times, numbers and money: compared exactly, never by partial name match."""
-    return bool(re.match(r"^[-+]?\d", canonical))
+    """Dates, times, numbers and money: compared exactly, never by partial name match.
+
+    ("1634: the bavarian crisis" starts with a number but is a name.)"""
+    return bool(_LITERAL.match(canonical))

@@ -34,6 +34,7 @@ class Mention:
     char_end: int
     text: str
     label: str
+    name: str | None = None  # set when the mention was found as a known entity's name
 
 
 @dataclass

@@ -107,7 +107,12 @@ class InstanceIndex:
         "harbour" must not become "Harbour Light Museum").
         """
         name = self.aliases.get(name, name)
-        if name in self.entities or not name or is_literal(name) or not partial:
+        if name in self.entities or not name or is_literal(name):
+            return name
+        number = name.split()[0]
+        if is_literal(number) and number in self.entities:
+            return number  # "98 minutes" states the known runtime 98
+        if not partial:
             return name
         words = set(name.split()) - STOP
         if not words:
@@ -182,12 +187,12 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
     if not tokens:
         return found
     folded = fold(parsed.text)
-    for pattern in index.patterns().values():
+    for name, pattern in index.patterns().items():
         for match in pattern.finditer(folded):
             first = next(t.i for t in tokens if t.end > match.start())
             last = max(t.i for t in tokens if t.start < match.end())
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
-                                 parsed.text[tokens[first].start:tokens[last].end], "KNOWN"))
+                                 parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))
     for i, token in enumerate(tokens):
         for name in index.by_first_word.get(surface_fold(token.text), ()):
             if not is_literal(name):
@@ -196,7 +201,7 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
             for end in range(i + 1, min(len(tokens), i + length + 3) + 1):
                 text = parsed.text[tokens[i].start:tokens[end - 1].end]
                 if canonical_entity(text, index.aliases) == name:
-                    found.append(Mention(i, end, tokens[i].start, tokens[end - 1].end, text, "KNOWN"))
+                    found.append(Mention(i, end, tokens[i].start, tokens[end - 1].end, text, "KNOWN", name))
                     break
     return found
 
@@ -235,6 +240,13 @@ def _argument_name(parsed: ParsedText, i: int, index: InstanceIndex, name_of_tok
     A counted phrase whose number is a known entity names that number ("2,900 staff
     members" states the known ``2900``).
     """
+    # "the album Turn Me On", "the band Train", "a player, Aleksandr Prudnikov": a common
+    # noun right before (or in apposition to) a known name stands for that name.
+    token = parsed.tokens[i]
+    if token.pos == "NOUN":
+        for neighbour in [t.i for t in parsed.kids(i, "appos")] + [i + 1]:
+            if neighbour in name_of_token:
+                return name_of_token[neighbour]
     phrase = _phrase(parsed, i)
     proper = parsed.tokens[i].pos == "PROPN" or any(t.pos == "PROPN" for t in parsed.kids(i, "compound", "flat"))
     name = index.link(canonical_entity(phrase, index.aliases), partial=proper)
@@ -254,7 +266,7 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
     claims: list[Claim] = []
     seen: set[str] = set()
     for mention in mentions:
-        name = index.link(canonical_entity(mention.text, index.aliases))
+        name = mention.name or index.link(canonical_entity(mention.text, index.aliases))
         if not name:
             continue
         for i in range(mention.start, mention.end):
