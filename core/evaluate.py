@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,11 +11,14 @@ from factcov import __version__
 from factcov.domain import Domain
 from factcov.errors import UnknownNameError
 from factcov.extractor import Extractor
+from factcov.knowledge import Knowledge
 from factcov.model import Generation, Instance, Verdict
 from factcov.plugins import extractors as extractor_registry
 from factcov.plugins import get_extractor, load_plugins
 from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
+
+KNOWLEDGE_CACHE_SIZE = 4096
 
 
 @dataclass
@@ -54,6 +57,18 @@ class Evaluator:
         self.extractor_options = extractor_options or {}
         self.verifier = Verifier()
         self._extractors: dict[str, Extractor] = {}
+        self._knowledge: OrderedDict[str, Knowledge] = OrderedDict()
+
+    def knowledge_of(self, instance: Instance) -> Knowledge:
+        """The instance's knowledge, built once: several systems' texts share an instance."""
+        cached = self._knowledge.get(instance.id)
+        if cached is None:
+            cached = self._knowledge[instance.id] = self.domain.knowledge(instance)
+            if len(self._knowledge) > KNOWLEDGE_CACHE_SIZE:
+                self._knowledge.popitem(last=False)
+        else:
+            self._knowledge.move_to_end(instance.id)
+        return cached
 
     def extractor_for(self, language: str) -> Extractor:
         if language not in self._extractors:
@@ -75,7 +90,7 @@ class Evaluator:
             claims_per_text = extractor.extract_batch([pairs[i][1].text for i in indices], instances)
             for index, claims in zip(indices, claims_per_text):
                 instance, generation = pairs[index]
-                knowledge = self.domain.knowledge(instance)
+                knowledge = self.knowledge_of(instance)
                 verdicts = self.verifier.verify_all(claims, knowledge)
                 results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts))
         return [r for r in results if r is not None]

@@ -38,4 +38,7 @@ def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", 
             _interval(row, "precision", average), _interval(row, "recall", average), _interval(row, "f1", average),
             f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow,
         )
-    Console(width=max(140, Console().width)).print(rich_table)
+    console = Console()
+    if not console.is_terminal:  # piped or captured: room for the intervals
+        console = Console(width=170)
+    console.print(rich_table)
