@@ -340,9 +340,15 @@ class _Reader:
             driver = self.subject(sentence, group[0][0])
             if driver is None:
                 continue
-            if len(group) > 1:  # "soft-soft-hard": stints 1..n
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
                 for stint, (_start, end, value) in enumerate(group, start=1):
                     self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+                record = self.driver_record(driver)
+                if record is not None and record.get("red_flag_tyre_changes"):
+                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
+                for stop in range(1, len(group)):
+                    self.emit("compound_change", {"driver": driver, "stop": stop},
+                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
                 continue
             start, end, value = group[0]
             key: dict[str, Any] = {"driver": driver}

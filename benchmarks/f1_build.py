@@ -1,0 +1,69 @@
+"""Building the whole f1 benchmark (175 races x 5 tasks x en/es/pt): seconds and peak memory.
+
+Reads ../shared/data/f1 (lap files of 2018-2026 and the Ergast tables), derives every
+race, writes every instance (JSON lines, gzipped when --out ends in .gz) and prints the
+counts per task and split that docs/domains/f1.md records.
+
+    python benchmarks/f1_build.py [--out /tmp/f1_instances.jsonl] [--languages en,es,pt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
+    parser.add_argument("--out", type=Path, default=None, help="instances file (default: a temp file)")
+    parser.add_argument("--languages", default="en,es,pt")
+    args = parser.parse_args()
+
+    from factcov.domains.f1.build import iter_race_instances, write_instances
+
+    laps = sorted((args.data / "laps").glob("*.csv.gz"))
+    languages = args.languages.split(",")
+    counts: Counter = Counter()
+    races: set[tuple[int, int]] = set()
+
+    def counted(batches):
+        for batch in batches:
+            for instance in batch:
+                counts[(instance.task, instance.split)] += 1
+                counts[("facts", instance.split)] += len(instance.facts)
+                races.add(tuple(int(p) for p in instance.id.split(":")[1:3]))
+            yield batch
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out or Path(tmp) / "f1_instances.jsonl"
+        start, cpu_start = time.perf_counter(), time.process_time()
+        written = write_instances(out, counted(iter_race_instances(laps, args.data / "ergast", languages=languages)))
+        seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
+        size = out.stat().st_size
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"races: {len(races)}  instances: {written}  languages: {','.join(languages)}")
+    print(f"build: {seconds:.1f} s wall, {cpu:.1f} s CPU (one process; {written / seconds:,.0f} instances/s)"
+          f"  peak RSS: {peak:,.0f} MiB"
+          f"  output: {size / 2**20:,.0f} MiB")
+    tasks = sorted({task for task, _ in counts if task != "facts"})
+    print(f"{'task':15} {'train':>7} {'test':>7} {'total':>7}")
+    for task in tasks:
+        train, test = counts[(task, "train")], counts[(task, "test")]
+        print(f"{task:15} {train:7d} {test:7d} {train + test:7d}")
+    train = sum(counts[(t, "train")] for t in tasks)
+    test = sum(counts[(t, "test")] for t in tasks)
+    print(f"{'all':15} {train:7d} {test:7d} {train + test:7d}")
+    print(f"facts/instance: train {counts[('facts', 'train')] / max(train, 1):.2f}, "
+          f"test {counts[('facts', 'test')] / max(test, 1):.2f}")
+
+
+if __name__ == "__main__":
+    main()
