@@ -2,7 +2,8 @@
 
 Covered: active and passive voice ("X was designed by Y" gives (Y, design, X)),
 prepositional objects ("X opens on Tuesday" gives (X, "open on", Tuesday)), copulas
-("X is the capital of Y" gives (X, be, capital) and (X, "be capital of", Y); "X is in Y"
+("X is the capital of Y" gives (X, be, capital) and (X, "be capital of", Y); "Y's capital
+is X" and "the capital of Y is X" give (Y, "have capital", X); "X is in Y"
 gives (X, "be in", Y)), conjunctions of subjects, objects and verbs ("X was born in Y
 and died in Z"), relative clauses and participles ("X, which is located in Y"; "X,
 located in Y"), and personal pronouns resolved to the previous sentence's subject.
@@ -184,7 +185,7 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
                 yield subject, "be", attribute
                 # "His genre is post-metal" / "The genre of X is Y": (owner, genre, Y).
                 for owner in _owners(parsed, subject, previous):
-                    yield owner, subject.lemma.lower(), attribute
+                    yield owner, f"have {subject.lemma.lower()}", attribute
                 for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
                     yield subject, f"be {attribute.lemma.lower()} {prep}", obj
             for prep, obj in _prep_objects(parsed, head, parsed.scheme):

@@ -39,7 +39,8 @@ def test_copula_with_a_noun_and_preposition(read):
 
 
 def test_possessive_subject_of_a_copula_names_the_owner(read):
-    assert ("France", "capital", "Paris") in read("The capital of France is Paris.")
+    assert ("France", "have capital", "Paris") in read("The capital of France is Paris.")
+    assert ("Turner", "have genre", "metal") in read("Aaron Turner plays. His genre is metal.")
 
 
 def test_conjoined_objects_and_verbs(read):

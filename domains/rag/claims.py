@@ -11,9 +11,10 @@ da Mata Fonseca") and no other known entity competes.
 Relations: the parse's (subject, predicate lemma, object) triples with both arguments
 named as above. Predicates are then linked to the instance's relations: when the
 instance relates the same two entities (either way round) the claim takes that
-relation's predicate — the text connects them, however it words it; otherwise a
-predicate sharing a content word stem with one of the subject's relations ("locate in"
-and ``location``) takes that predicate, so a wrong object is a contradiction.
+relation's predicate when the text's predicate is a verb (verbs paraphrase freely) or a
+relational noun sharing a stem with it (``is_nominal``); otherwise a predicate sharing a
+content-word stem with exactly one of the subject's relations ("locate in" and
+``location``) takes that predicate, so a wrong object is a contradiction.
 """
 
 from __future__ import annotations
@@ -44,6 +45,16 @@ def predicate_stems(predicate: str) -> set[str]:
     """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'}."""
     words = re.sub(r"([a-z])([A-Z])", r"\1 \2", predicate).replace("_", " ").lower().split()
     return {SYNONYMS.get(w, w)[:4] for w in words if w not in STOP and len(w) > 2}
+
+
+def is_nominal(predicate: str) -> bool:
+    """A predicate that names the relation with a noun ("be capital of", "have genre").
+
+    A verb paraphrases freely ("serves", "plays for"); a relational noun says which
+    relation it means, so it is linked only to a relation it shares a stem with.
+    """
+    words = predicate.split()
+    return (words[0] == "be" and len(words) >= 3) or (words[0] == "have" and len(words) >= 2)
 
 
 @dataclass
@@ -133,10 +144,11 @@ class InstanceIndex:
 
     def predicate_for(self, subject: str, predicate: str, obj: str) -> tuple[str, str, str]:
         """Link a text's triple onto the instance's relations (see module docstring)."""
-        if (subject, obj) in self.pairs:
-            return subject, self._closest(predicate, self.pairs[(subject, obj)]), obj
-        if (obj, subject) in self.pairs:
-            return obj, self._closest(predicate, self.pairs[(obj, subject)]), subject
+        for first, second in ((subject, obj), (obj, subject)):
+            candidates = self.pairs.get((first, second))
+            if candidates and (not is_nominal(predicate) or any(
+                    predicate_stems(predicate) & predicate_stems(p) for p in candidates)):
+                return first, self._closest(predicate, candidates), second
         if (subject, predicate) in self.known_keys:
             return subject, predicate, obj
         stems = predicate_stems(predicate)
