@@ -108,3 +108,35 @@ def test_perturbations_pass_for_the_domains_of_installed_plugins(plugin, monkeyp
             assert outcome.instances > 0 and not outcome.violations, outcome.violations[:3]
     finally:
         plugins.unregister_plugin(plugin)
+
+
+def test_a_fact_the_extractor_cannot_read_back_fails_the_baseline_and_is_not_perturbed(mini_plugin):
+    domain = get_domain("mini")
+
+    class Mumbling(type(domain)):
+        def realize_fact(self, fact, language):
+            if fact.type == "colour":
+                return f"{fact.key['item']} look {fact.value}."  # the extractor reads "are", not "look"
+            return super().realize_fact(fact, language)
+
+    outcome = run_perturbations(Mumbling(), _mini(3))
+    baseline = [v for v in outcome.violations if v.kind == "baseline"]
+    assert {v.metric for v in baseline} == {"recall"} and len(baseline) == 3
+    assert all("colour(item=pears)" in v.detail for v in baseline)
+    others = [c for c in outcome.checks if c.kind in ("drop", "corrupt", "duplicate")]
+    assert others and not any("colour" in c.detail for c in others)
+    assert not [v for v in outcome.violations if v.kind != "baseline"]
+
+
+def test_a_fact_the_other_facts_state_anyway_is_not_dropped(mini_plugin):
+    from factcov.validation.perturb import _implied
+
+    domain = get_domain("mini")
+    instance = Instance(id="x", domain="mini", task="count", language="en", facts=[
+        Fact(type="count", key={"item": "apples"}, value=3),
+        Fact(type="note", key={"item": "apples"}, value="3"),  # "apples note 3." names apples and 3
+        Fact(type="count", key={"item": "figs"}, value=4),
+    ])
+    facts = list(instance.facts)
+    assert _implied(domain, facts, 0, instance)
+    assert not _implied(domain, facts, 2, instance)

@@ -77,6 +77,7 @@ def perturb(
 
 
 def _print_perturbations(outcome) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"perturbations of {outcome.domain} ({outcome.instances} instances, "
@@ -91,11 +92,15 @@ def _print_perturbations(outcome) -> None:
         )
     console = _console()
     console.print(table)
+    console.print("baseline: 'before' is the ideal 1, 'after' what the realized complete text scored; "
+                  "later rows compare with that text.", style="dim", highlight=False)
     for check in outcome.violations[:10]:
         console.print(
-            f"[red]✗[/] {check.instance_id} {check.kind} ({check.detail}): {check.metric} expected "
-            f"{check.expected}, {_fmt(check.before)} → {_fmt(check.after)}", markup=False, highlight=False,
+            f"[red]✗[/] {escape(check.instance_id)} {check.kind} ({escape(check.detail)}): {check.metric} expected "
+            f"{check.expected}, {_fmt(check.before)} → {_fmt(check.after)}", highlight=False,
         )
+    if len(outcome.violations) > 10:
+        console.print(f"… and {len(outcome.violations) - 10} more (--json lists them all)", highlight=False)
 
 
 @validate_app.command("agreement")
