@@ -144,12 +144,12 @@ class Grammar:
 
     # -- languages ----------------------------------------------------------------------
     def _english(self) -> None:
-        kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice"}
+        kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice", "accumulation": "unspecified"}
         self.add(r"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b[^.]*", self._amount(kinds), needles=('new ',))
         self.add(r"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation[^.]*", self._amount(kinds), needles=('little or no',))
         self.add(r"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b[^.]*", self._amount(kinds), needles=('accumul', 'total', 'amount'))
         self.add(r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|a quarter of an?|a tenth of an?)(?: to (?:\d+(?:\.\d+)?|one|two|three))?"
-                 r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice)\b", self._amount(kinds), needles=('inch',))
+                 r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice|accumulation)\b", self._amount(kinds), needles=('inch',))
         self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
         self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
         self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
@@ -177,7 +177,7 @@ class Grammar:
         dirs = alternation(direction_words("en"))
         codes = "|".join(c.lower() for c in _COMPASS)
         self.add(rf"\b(?P<dir>{dirs})\s+(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -199,12 +199,12 @@ class Grammar:
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'rajada'))
         self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
                  rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")), needles=('temperat', 'temps'))
-        fillers = (r"de|del|cerca de|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
+        fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
                    r"rondando|rondara|rondaran|los|las|de hasta|hasta|sera de|sera|seran de|llegara a|llegaran a|entre|en|es de|"
                    r"estara en|estaran en|se situara en|se situaran en|ira|iran")
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
-        time = r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|h|horas)?|mediodia|medianoche|la manana|la tarde|la noche)"
+        time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|mediodia|medianoche|la manana|la tarde|la noche)"
         self.add(rf"\b(?:antes de las|despues de las|hasta las|entre las|a partir de las|desde las|antes de la|despues de la|"
                  rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
                  self._text_of("timing"))
@@ -236,7 +236,7 @@ class Grammar:
                    r"chega a|chegara a|sera de|ficara em|ficando em|na casa dos|entre|e|deve ficar em|deve chegar a|devera ser de")
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
-        time = r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|h|horas)?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
+        time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
         self.add(rf"\b(?:antes das|depois das|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
                  rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
         dirs = alternation(direction_words("pt"))

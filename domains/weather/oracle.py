@@ -15,7 +15,6 @@ the grid data, still says "temperatures rising to around 28 overnight".
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from functools import lru_cache
 
 from factcov.domains.weather.claim_types import CLAIM_TYPES
@@ -25,7 +24,6 @@ from factcov.knowledge import Knowledge
 from factcov.model import Fact
 
 PRECIP_MENTION_THRESHOLD = 20
-_CLAIM_TYPES_BY_NAME = {ct.name: ct for ct in CLAIM_TYPES}
 _ICON_SKY = {"skc": "clear", "few": "mostly_clear", "sct": "partly_cloudy", "bkn": "mostly_cloudy", "ovc": "cloudy"}
 _ICON_PART = re.compile(r"/(?:day|night)/(.+?)(?:\?|$)")
 
@@ -96,20 +94,8 @@ def knowledge_facts(period: Period, relevant: list[Fact] | None = None) -> list[
     return facts
 
 
-class PeriodKnowledge(Knowledge):
-    """The knowledge of one period. Its facts are distinct by construction, so the
-    generic de-duplication (which hashes every fact's JSON) is skipped: at a million
-    periods it was a fifth of the run time."""
-
-    def __init__(self, facts: list[Fact]) -> None:
-        self.claim_types = _CLAIM_TYPES_BY_NAME
-        self._by_type = defaultdict(list)
-        for fact in facts:
-            self._by_type[fact.type].append(fact)
-
-
-def period_knowledge(period: Period, relevant: list[Fact] | None = None) -> PeriodKnowledge:
-    return PeriodKnowledge(knowledge_facts(period, relevant))
+def period_knowledge(period: Period, relevant: list[Fact] | None = None) -> Knowledge:
+    return Knowledge(knowledge_facts(period, relevant), CLAIM_TYPES)
 
 
 def _plain(value):
