@@ -270,15 +270,11 @@ def _unsupported_sentence(
 ) -> tuple[str, str] | None:
     """A sentence whose claims this instance's data does not support, checked by scoring it alone."""
     own = set(instance.facts)
-    candidates: list[tuple[Instance, Fact]] = [
-        (other, fact)
-        for other in pool
-        if other.id != instance.id and other.language == instance.language
-        for fact in other.facts
-        if fact not in own
-    ]
-    rng.shuffle(candidates)
-    for other, fact in candidates[:8]:
+    others = [o for o in pool if o.id != instance.id and o.language == instance.language and o.facts]
+    for other in rng.sample(others, min(8, len(others))):
+        fact = rng.choice(other.facts)
+        if fact in own:
+            continue
         sentence = domain.realize([fact], instance.language, other)
         if _reads_unsupported(evaluator, instance, sentence):
             return sentence, f"fact of {other.id}: {fact.id} = {fact.value!r}"
