@@ -139,3 +139,17 @@ def test_claims_carry_spans_into_the_original_text():
 )
 def test_a_whole_model_style_forecast_gives_exactly_its_claims(language, text, expected):
     assert claims(text, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lows around 10 below zero.", ("temperature", (("kind", "low"),), -10)),
+        ("Light and variable wind becoming south southwest 5 to 9 mph in the morning.", ("wind_direction", (), "SSW")),
+        ("Some thunder is also possible.", ("condition", (("qualifier", "chance"),), "thunderstorms")),
+        ("Calm wind.", ("wind_speed", (), (0, 0))),
+        ("Widespread frost before 8am.", ("condition", (("qualifier", "none"),), "frost")),
+    ],
+)
+def test_less_common_nws_phrasing(text, expected):
+    assert expected in claims(text)

@@ -38,7 +38,7 @@ _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper)[\s-]*)?(?P<teens>teens)\b"
 _TEMP_VALUE = (
     rf"(?:{_DECADE}|(?P<a>{NUM}){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM}){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
-    rf"|(?P<n>{NUM}){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?)"
+    rf"|(?P<n>{NUM}){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?(?P<below>\s+below(?:\s+zero)?|\s+bajo\s+cero|\s+abaixo\s+de\s+zero)?)"
     rf"(?:\s*\(\s*{NUM}\s*(?:°|º)?\s*[cf]?\s*\))?"  # "75°F (24°C)": the conversion in brackets is the same claim
 )
 
@@ -88,6 +88,8 @@ def temperature_value(match: re.Match[str]) -> object:
         low, high = _number(groups["a"]), _number(groups["b"])
         return [_f_from_c(low - 0.5), _f_from_c(high + 0.5)] if celsius else [low, high]
     value = _number(groups["n"])
+    if groups.get("below"):
+        value = -abs(value)  # "10 below zero"
     return [_f_from_c(value - 0.5), _f_from_c(value + 0.5)] if celsius else value
 
 
@@ -103,7 +105,7 @@ class Grammar:
 
     def __init__(self, language: str) -> None:
         self.language = language
-        self.rules: list[tuple[re.Pattern[str], Rule, tuple[str, ...]]] = []
+        self.rules: list[tuple[re.Pattern[str], Rule, re.Pattern[str] | None]] = []
         build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
         build()
         self._shared_rules()
@@ -113,7 +115,8 @@ class Grammar:
         """A rule; ``needles``: substrings one of which any match contains, so the regex
         scan is skipped on the many texts that contain none (a substring test is far
         cheaper than a scan; this halves the time on NWS text)."""
-        self.rules.append((re.compile(pattern), rule, needles))
+        gate = re.compile("|".join(map(re.escape, needles))) if needles else None
+        self.rules.append((re.compile(pattern), rule, gate))
 
     @staticmethod
     def _temperature(kind_of: Callable[[str], str]) -> Rule:
@@ -178,6 +181,7 @@ class Grammar:
         codes = "|".join(c.lower() for c in _COMPASS)
         self.add(rf"\b(?P<dir>{dirs})\s+(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\s+(?:will be\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction, needles=('becoming',))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -309,12 +313,12 @@ class Grammar:
         """Readings in rule-priority order; consumed characters are not read twice."""
         folded = text.lower() if text.isascii() else fold(text)
         taken = bytearray(len(folded))
-        for pattern, rule, needles in self.rules:
-            if needles and not any(needle in folded for needle in needles):
+        for pattern, rule, gate in self.rules:
+            if gate is not None and gate.search(folded) is None:
                 continue
             for match in pattern.finditer(folded):
                 start, end = match.span()
-                if start == end or any(taken[start:end]):
+                if start == end or taken.find(1, start, end) != -1:
                     continue
                 taken[start:end] = b"\x01" * (end - start)
                 for type_, key, value in rule(match):

@@ -245,7 +245,8 @@ QUALIFIER_BEFORE = {
 }
 QUALIFIER_AFTER = {
     "en": {"likely": "likely", "is likely": "likely", "are likely": "likely", "possible": "chance",
-           "is possible": "chance", "are possible": "chance", "expected": "none", "is expected": "none",
+           "is possible": "chance", "are possible": "chance",
+           "is also possible": "chance", "are also possible": "chance", "also possible": "chance", "expected": "none", "is expected": "none",
            "are expected": "none"},
     "es": {"probable": "likely", "probables": "likely", "probablemente": "likely",
            "es probable": "likely", "son probables": "likely", "posible": "chance", "posibles": "chance"},
