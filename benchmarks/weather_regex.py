@@ -2,7 +2,8 @@
 
     python benchmarks/weather_regex.py [--periods 3000] [--repeat 3]
 
-Texts: for each of the first N periods of the shared responses sample, NWS's own
+Extractor alone, then the whole path through ``Evaluator`` (extract, knowledge,
+verify, score) on realized texts of built instances. Texts: for each of the first N periods of the shared responses sample, NWS's own
 English ``detailedForecast`` and the realizer's text of the period's facts in en, es and
 pt. Each set is extracted ``--repeat`` times; the best run counts (CPU time). Ratios
 are to the English realizer texts measured in the same run.
@@ -49,6 +50,28 @@ def main(argv: list[str] | None = None) -> int:
         chars = sum(map(len, texts)) / len(texts)
         print(f"{name:16} {len(texts):>6} texts  {chars:5.0f} chars/text  {claims / len(texts):4.1f} claims/text  "
               f"{rates[name]:>8,.0f} generations/s")
+    # The whole regex path: Evaluator (extract + knowledge + verify + score) on instances.
+    from factcov.domains.weather.domain import WeatherDomain
+    from factcov.domains.weather.instances import instances_of
+    from factcov.evaluate import Evaluator
+    from factcov.model import Generation
+
+    domain = WeatherDomain()
+    evaluator = Evaluator(domain)
+    for language in ("en", "es", "pt"):
+        pairs = []
+        for period in periods:
+            instance = next(instances_of(period, [language]))
+            text = realize(list(instance.facts), language)
+            pairs.append((instance, Generation(instance_id=instance.id, system="realizer", text=text)))
+        evaluator.evaluate(pairs[:10])
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.process_time()
+            results = evaluator.evaluate(pairs)
+            best = min(best, time.process_time() - start)
+        recall = sum(r.score.total.covered for r in results) / max(1, sum(r.score.total.n_facts for r in results))
+        print(f"evaluator ({language})  {len(pairs):>6} instances  recall {recall:.3f}  {len(pairs) / best:>8,.0f} generations/s")
     base = rates["realizer (en)"]
     print("ratios to realizer (en): " + ", ".join(f"{k} {v / base:.2f}" for k, v in rates.items()))
     return 0

@@ -130,3 +130,19 @@ def test_the_example_in_the_weather_docs_runs(repo_root, monkeypatch):
     code = doc.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(repo_root)
     exec(compile(code, "docs/domains/weather.md", "exec"), {})
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt"])
+def test_realized_text_of_every_forecast_file_period_reads_back_exactly(shared_data, domain, language):
+    from factcov.domains.weather.periods import iter_periods
+    from factcov.model import Generation
+
+    pairs = []
+    for period in iter_periods([shared_data / "weather" / "forecasts"]):
+        instance = next(instances_of(period, [language]))
+        text = domain.realize(list(instance.facts), language, instance)
+        pairs.append((instance, Generation(instance_id=instance.id, system="realizer", text=text)))
+    results = Evaluator(domain).evaluate(pairs)
+    imperfect = [(r.instance.id, r.generation.text) for r in results
+                 if r.score.total.covered != r.score.total.n_facts or r.score.total.supported != r.score.total.n_claims]
+    assert len(results) == 298 and imperfect == []
