@@ -257,3 +257,61 @@ def test_claim_about_another_driver_of_the_race_is_checked(bahrain: dict[str, In
 def test_driver_codes_and_surnames_of_drivers_outside_the_race(bahrain: dict[str, Instance]) -> None:
     found = read(bahrain, "f1:2021:1:race_summary:en", "Piastri won the race.")
     assert ("winner", "[]", repr("PIA")) in found  # Piastri did not race in 2021: contradicted later
+
+
+@pytest.fixture(scope="module")
+def wet_and_red(shared_data: Path) -> dict[str, Instance]:
+    instances = race_instances(race(shared_data / "f1", 2021, 16)) + race_instances(race(shared_data / "f1", 2021, 6))
+    return {i.id: i for i in instances}
+
+
+OCO, BOT_, PER = {"driver": "OCO"}, {"driver": "BOT"}, {"driver": "PER"}
+WET_AND_RED_CASES: list[tuple[str, str, list[Expected]]] = [
+    ("f1:2021:16:tyre_strategy:OCO:en",
+     "Ocon did the whole race on one set of intermediates without stopping and finished tenth.",
+     [("stint_compound", OCO, "INTERMEDIATE"), ("stop_count", OCO, 0), ("final_position", OCO, 10)]),
+    ("f1:2021:16:tyre_strategy:OCO:es",
+     "Ocon no paró en toda la carrera: hizo las 58 vueltas con los mismos intermedios y terminó décimo.",
+     [("stop_count", OCO, 0), ("stint_compound", OCO, "INTERMEDIATE"), ("final_position", OCO, 10)]),
+    ("f1:2021:16:tyre_strategy:OCO:pt",
+     "Ocon não parou: fez a corrida toda com o mesmo jogo de intermediários e terminou em 10º.",
+     [("stop_count", OCO, 0), ("stint_compound", OCO, "INTERMEDIATE"), ("final_position", OCO, 10)]),
+    ("f1:2021:16:tyre_strategy:BOT:en",
+     "Bottas swapped his inters for a fresh set of inters on lap 37 and went on to win.",
+     [("compound_change", BOT_, ["INTERMEDIATE", "INTERMEDIATE"]), ("pit_lap", BOT_, 37), ("winner", {}, "BOT")]),
+    ("f1:2021:16:tyre_strategy:BOT:es",
+     "Bottas cambió de intermedios a intermedios en la vuelta 37 y acabó ganando la carrera.",
+     [("compound_change", BOT_, ["INTERMEDIATE", "INTERMEDIATE"]), ("pit_lap", BOT_, 37), ("winner", {}, "BOT")]),
+    ("f1:2021:16:tyre_strategy:BOT:pt",
+     "Bottas trocou os intermediários por intermediários novos na volta 37 e venceu a corrida.",
+     [("compound_change", BOT_, ["INTERMEDIATE", "INTERMEDIATE"]), ("pit_lap", BOT_, 37), ("winner", {}, "BOT")]),
+    ("f1:2021:6:race_summary:en",
+     "Pérez won in Baku after a red flag on lap 48; the safety car had been out from lap 31 to 35 and "
+     "again on laps 47-48.",
+     [("winner", {}, "PER"), ("neutralization", {"kind": "RED"}, [48, 48]),
+      ("neutralization", {"kind": "SC"}, [31, 35]), ("neutralization", {"kind": "SC"}, [47, 48])]),
+    ("f1:2021:6:race_summary:es",
+     "Pérez ganó en Bakú tras una bandera roja en la vuelta 48, con Vettel segundo y Gasly tercero.",
+     [("winner", {}, "PER"), ("neutralization", {"kind": "RED"}, [48, 48]),
+      ("final_position", {"driver": "VET"}, 2), ("final_position", {"driver": "GAS"}, 3)]),
+    ("f1:2021:6:race_summary:pt",
+     "Pérez venceu em Baku depois da bandeira vermelha na volta 48, à frente de Vettel e Gasly.",
+     [("winner", {}, "PER"), ("neutralization", {"kind": "RED"}, [48, 48]),
+      ("final_position", {"driver": "VET"}, 2), ("final_position", {"driver": "GAS"}, 3)]),
+    ("f1:2021:6:tyre_strategy:PER:en",
+     "Perez made one stop, on lap 13, from softs to hards, then changed to softs under the red flag.",
+     [("stop_count", PER, 1), ("pit_lap", PER, 13), ("compound_change", PER, ["SOFT", "HARD"])]),
+    ("f1:2021:6:tyre_strategy:PER:es",
+     "Pérez hizo una única parada, en la vuelta 13, de blandos a duros, y con la bandera roja puso blandos.",
+     [("stop_count", PER, 1), ("pit_lap", PER, 13), ("compound_change", PER, ["SOFT", "HARD"])]),
+]
+
+
+@pytest.mark.parametrize(("instance_id", "text", "expected"), WET_AND_RED_CASES,
+                         ids=[f"{c[0].split(':')[-1]}-wet-red-{i}" for i, c in enumerate(WET_AND_RED_CASES)])
+def test_wet_race_and_red_flag_phrasing(wet_and_red: dict[str, Instance], instance_id: str, text: str,
+                                        expected: list[Expected]) -> None:
+    found = read(wet_and_red, instance_id, text)
+    assert not as_set(expected) - found, f"read: {sorted(found)}"
+    # "under the red flag" after "lap 13" is not a red flag on lap 13
+    assert not {c for c in found if c[0] == "neutralization" and "13" in c[2]}

@@ -200,10 +200,14 @@ class _Reader:
                     stop = verb.start()
                     break
             laps = self.lap_ranges(match.end(), stop)
-            if not laps:
-                laps = self.lap_ranges(self.clause_start(sentence, match.start()), match.start())
+            start = match.start()
+            if not laps:  # "On lap 48, the red flag came out": a lap just before the keyword
+                clause = max(self.clause_start(sentence, match.start()), match.start() - 25)
+                laps = [r for r in self.lap_ranges(clause, match.start())
+                        if not self.lex.pit_verb.search(self.folded, r[2], match.start())]
+                start = clause
             for first, last, end in laps:
-                self.emit("neutralization", {"kind": kind}, [first, last], match.start(), end)
+                self.emit("neutralization", {"kind": kind}, [first, last], start, max(end, match.end()))
 
     def lap_ranges(self, start: int, end: int) -> list[tuple[int, int, int]]:
         ranges = []
@@ -322,6 +326,14 @@ class _Reader:
                     key["stop"] = ordinal
                 used.append((match.start(), match.end()))
                 self.emit("compound_change", key, [c1, c2], match.start(), match.end())
+                # "swapped inters for inters on lap 37": the change names its stop's lap
+                window_end = min(sentence.end, match.end() + 25)
+                cut = self.lex.clause_break.search(self.folded, match.end(), window_end)
+                for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
+                    if not self.consumed(lap_start, lap_end):
+                        self._consumed.append((lap_start, lap_end))
+                        self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
+                                  lap, match.start(), lap_end)
         tokens = [
             (m.start(), m.end(), value)
             for m in lex.compound.finditer(self.folded, sentence.start, sentence.end)

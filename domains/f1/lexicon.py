@@ -173,7 +173,7 @@ POSITION_NUMBER = {"en": r"position\s+(\d{1,2})", "es": r"(?:posicion|puesto)\s+
                    "pt": r"posicao\s+(\d{1,2})"}
 WIN = {
     "en": r"won|wins|win|winning|victory|victorious|triumph(?:ed)?|took the chequered flag first",
-    "es": r"gano|gana|ganar|vencio|vence|victoria|triunfo|se impuso|vencedor|ganador",
+    "es": r"gano|gana|ganar|ganando|vencio|vence|victoria|triunfo|se impuso|vencedor|ganador",
     "pt": r"venceu|vence|vencer|vencendo|vitoria|triunfou|ganhou|vencedor",
 }
 WIN_NOT_FOLLOWED = {  # "won the position", "ganó 3 segundos"
