@@ -133,3 +133,25 @@ def test_right_subject_and_predicate_with_another_object_is_a_contradiction(extr
     (result,) = score_answers([base(answer="The Harbour Light Museum opens at 11 am.")], extractor)
     labels = {v.claim.type: v.label for v in result.verdicts if v.claim.type == RELATION}
     assert labels == {RELATION: "contradicted"}
+
+
+def test_each_text_is_parsed_once_in_one_batch(museum, monkeypatch):
+    from factcov.plugins import get_extractor
+
+    extractor = get_extractor("rag-spacy", "en")
+    calls: list[list[str]] = []
+    parse = extractor.parser.parse
+    monkeypatch.setattr(extractor.parser, "parse", lambda texts: calls.append(list(texts)) or parse(texts))
+    answers = [r.answer for r in museum.values()]
+    list(score_answers(answers, extractor))
+    assert len(calls) == 1
+    expected = sum(1 + bool(a.reference) + len(a.contexts) + len(a.required_facts) for a in answers)
+    assert len(calls[0]) == expected
+
+
+def test_n_process_gives_the_same_scores(museum):
+    from factcov.plugins import get_extractor
+
+    answers = [r.answer for r in museum.values()]
+    parallel = get_extractor("rag-spacy", "en", n_process=2, batch_size=4)
+    assert [r.metrics for r in score_answers(answers, parallel)] == [museum[a.id].metrics for a in answers]
