@@ -14,18 +14,12 @@ from factcov.runner import score_files
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> apples: 3.'
 
 
-def cli_with_commands(monkeypatch):
-    """``factcov.cli.app.run`` with compare/validate/report registered, whether or not the app lists them yet."""
-    from factcov.cli import app
-
-    mine = ("factcov.cli.compare", "factcov.cli.validate", "factcov.cli.report")
-    monkeypatch.setattr(app, "COMMAND_MODULES", tuple(dict.fromkeys((*app.COMMAND_MODULES, *mine))))
-    return app.run
-
-
 @pytest.fixture
-def cli(monkeypatch):
-    return cli_with_commands(monkeypatch)
+def cli():
+    """The factcov command line in process: ``cli([...])`` returns the exit code."""
+    from factcov.cli.app import run
+
+    return run
 
 
 def mini_instances(n: int = 6) -> list[dict]:

@@ -10,9 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from factcov.cli.app import run as cli
 from factcov.report import build_payload, write_report
 from factcov.report.render import embed_json
-from tests.test_compare import HOSTILE, cli_with_commands, make_mini_run, mini_generations
+from tests.test_compare import HOSTILE, make_mini_run, mini_generations
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -80,10 +81,9 @@ def test_spans_are_converted_to_javascript_string_offsets(tmp_path, mini_plugin)
         assert utf16[2 * start : 2 * end].decode("utf-16-le") == claim["text"]
 
 
-def test_report_command_writes_one_page_for_several_runs(tmp_path, mini_plugin, monkeypatch):
+def test_report_command_writes_one_page_for_several_runs(tmp_path, mini_plugin):
     a = make_mini_run(tmp_path, "a")
     b = make_mini_run(tmp_path, "b", generations=[g for g in mini_generations() if g["system"] != "hostile"])
-    cli = cli_with_commands(monkeypatch)
     destination = tmp_path / "both.html"
     assert cli(["report", str(a), str(b), "-o", str(destination)]) == 0
     data = _embedded(destination.read_text(encoding="utf-8"))

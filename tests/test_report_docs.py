@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from tests.test_compare import cli_with_commands
+from factcov.cli.app import run as cli
 
 BLOCK = re.compile(r"```(console|python)\n(.*?)```", re.S)
 
@@ -26,7 +26,6 @@ def test_the_report_page_examples_run(repo_root, shared_data, tmp_path, monkeypa
     pytest.importorskip("factcov.domains.rag.webnlg", reason="the rag domain's WebNLG reader")
     steps = doc_steps((repo_root / "docs" / "report.md").read_text(encoding="utf-8"))
     assert sum(kind == "console" for kind, _ in steps) >= 10
-    cli = cli_with_commands(monkeypatch)
     monkeypatch.chdir(tmp_path)
     for kind, step in steps:
         step = step.replace("../shared/data", str(shared_data))

@@ -12,7 +12,7 @@ from factcov.errors import InputError
 from factcov.plugins import register_plugin, unregister_plugin
 from factcov.validation.agreement import compare_scorings, pearson
 from tests.mini_domain import MiniExtractor
-from tests.test_compare import cli_with_commands, make_mini_run, mini_generations
+from tests.test_compare import make_mini_run, mini_generations
 
 
 class ColourBlindExtractor(MiniExtractor):
@@ -83,8 +83,10 @@ def test_runs_without_shared_generations_are_an_input_error(tmp_path, mini_plugi
 
 
 @pytest.fixture
-def cli_app(monkeypatch):
-    return cli_with_commands(monkeypatch)
+def cli_app():
+    from factcov.cli.app import run
+
+    return run
 
 
 def test_two_policies_on_real_forecasts_agree_on_recall_and_differ_on_precision(tmp_path, cli_app):

@@ -120,10 +120,10 @@ def webnlg_run(shared_data, tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def cli(monkeypatch):
-    from tests.test_compare import cli_with_commands
+def cli():
+    from factcov.cli.app import run
 
-    return cli_with_commands(monkeypatch)
+    return run
 
 
 def test_human_command_correlates_a_real_run_with_webnlg_judgments(webnlg_run, shared_data, cli, capsys):

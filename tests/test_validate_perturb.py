@@ -10,12 +10,14 @@ import pytest
 from factcov.model import Fact, Instance
 from factcov.plugins import domains, get_domain, load_plugins
 from factcov.validation.perturb import EXPECTATIONS, moved, run_perturbations
-from tests.test_compare import cli_with_commands, mini_instances, write_jsonl
+from tests.test_compare import mini_instances, write_jsonl
 
 
 @pytest.fixture
-def cli(monkeypatch):
-    return cli_with_commands(monkeypatch)
+def cli():
+    from factcov.cli.app import run
+
+    return run
 
 
 def _registered_domains() -> list[str]:
