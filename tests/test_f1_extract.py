@@ -75,7 +75,7 @@ CASES: list[tuple[str, str, list[Expected]]] = [
      "Lewis Hamilton won the Bahrain Grand Prix, with Verstappen second and Bottas third. The "
      "safety car was deployed on lap 1 and came in at the end of lap 3, followed by a virtual "
      "safety car on laps 4 and 5.",
-     [("winner", {}, "HAM"), ("final_position", VER, 2), ("final_position", BOT, 3),
+     [("winner", {}, "HAM"), ("final_position", HAM, 1), ("final_position", VER, 2), ("final_position", BOT, 3),
       ("neutralization", {"kind": "SC"}, [1, 1]), ("neutralization", {"kind": "SC"}, [3, 3]),
       ("neutralization", {"kind": "VSC"}, [4, 4]), ("neutralization", {"kind": "VSC"}, [5, 5])]),
     ("f1:2021:1:race_summary:en",
@@ -315,3 +315,34 @@ def test_wet_race_and_red_flag_phrasing(wet_and_red: dict[str, Instance], instan
     assert not as_set(expected) - found, f"read: {sorted(found)}"
     # "under the red flag" after "lap 13" is not a red flag on lap 13
     assert not {c for c in found if c[0] == "neutralization" and "13" in c[2]}
+
+
+def test_llm_style_paragraphs_make_no_false_claims(bahrain: dict[str, Instance]) -> None:
+    """Long explanations in a model's style: every claim read is true, the key ones are read."""
+    texts = {
+        "en": "Lewis Hamilton's race was defined by an aggressive two-stop strategy. Starting from second "
+              "on the grid on medium tyres, he was the first of the front-runners to pit, coming in on lap 13 "
+              "to switch to the hard compound. This early stop allowed him to undercut Max Verstappen, who "
+              "stayed out until lap 17. Hamilton then made his second stop on lap 28, taking another set of "
+              "hards, which he nursed to the end. Despite Verstappen closing in on fresher tyres in the final "
+              "laps, Hamilton held on to win by less than a second.",
+        "es": "La carrera de Lewis Hamilton se basó en una agresiva estrategia de dos paradas. Salió segundo en "
+              "parrilla con neumáticos medios y fue el primero de los de cabeza en entrar a boxes, en la vuelta "
+              "13, para montar el compuesto duro. Esa parada temprana le permitió hacer el undercut a Max "
+              "Verstappen, que siguió en pista hasta la vuelta 17. Hamilton hizo su segunda parada en la vuelta "
+              "28, con otro juego de duros que cuidó hasta el final. Aunque Verstappen se acercó con neumáticos "
+              "más frescos en las últimas vueltas, Hamilton aguantó y ganó por menos de un segundo.",
+        "pt": "A corrida de Lewis Hamilton foi definida por uma estratégia agressiva de duas paradas. Largando em "
+              "segundo com pneus médios, ele foi o primeiro dos ponteiros a ir aos boxes, na volta 13, para "
+              "colocar o composto duro. Essa parada antecipada permitiu o undercut sobre Max Verstappen, que "
+              "ficou na pista até a volta 17. Hamilton fez a segunda parada na volta 28, com outro jogo de duros "
+              "que levou até o fim. Mesmo com Verstappen se aproximando com pneus mais novos nas voltas finais, "
+              "Hamilton resistiu e venceu por menos de um segundo.",
+    }
+    evaluator = Evaluator(F1Domain())
+    for language, text in texts.items():
+        result = evaluator.evaluate_text(bahrain[f"f1:2021:1:tyre_strategy:HAM:{language}"], text)
+        assert {v.label for v in result.verdicts} == {"supported"}, language
+        read_types = {v.claim.type for v in result.verdicts}
+        assert {"stop_count", "pit_lap", "undercut", "winner", "final_position"} <= read_types, language
+        assert 0.6 <= result.score.metrics(evaluator.policy)["recall"] < 1.0, language

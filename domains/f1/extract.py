@@ -406,6 +406,8 @@ class _Reader:
             if winner is None:
                 continue
             self.emit("winner", {}, winner, match.start(), match.end())
+            # "Hamilton won" also says where he finished
+            self.emit("final_position", {"driver": winner}, 1, match.start(), match.end())
             self.finishing_list(sentence, match.end(), 2)
         for match in finishes:
             after = self.folded[match.end(): match.end() + 12]
