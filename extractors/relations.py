@@ -170,14 +170,13 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
     if particle:
         lemma = f"{lemma} {particle[0].lemma.lower()}"
     if parsed.scheme == "ud" and parsed.kids(head.i, "cop"):
-        # UD copula: the predicate nominal is the head ("capital" in "X is the capital of Y").
+        # UD copula: the predicate nominal is the head ("capital" in "X is the capital of
+        # Y"); its own case marker makes "X is in Y" a prepositional copula.
+        own_case = parsed.kids(head.i, "case")
         for subject in subjects:
-            preps = _prep_objects(parsed, head, "ud")
-            if head.pos in ("PROPN", "NUM") or not preps:
-                yield subject, "be", head
-            for prep, obj in preps:
-                name = "be " + prep if head.pos in ("PROPN", "NUM") else f"be {lemma} {prep}"
-                yield subject, name, obj
+            yield subject, f"be {own_case[0].lemma.lower()}" if own_case else "be", head
+            for prep, obj in _prep_objects(parsed, head, "ud"):
+                yield subject, f"be {lemma} {prep}", obj
         return
     if lemma == "be":
         for subject in subjects:

@@ -60,3 +60,38 @@ def test_pronoun_subject_resolves_to_the_previous_sentence_subject(read):
 
 def test_negated_clause_states_nothing(read):
     assert not any(p.startswith("open") for _, p, _ in read("The museum does not open on Monday."))
+
+
+def ud(words: list[tuple[str, str, str, str, int]]):
+    """A hand-made Universal Dependencies parse (as stanza gives): (text, lemma, upos, deprel, head)."""
+    from factcov.extractors.parsed import ParsedText, Token
+
+    tokens, offset = [], 0
+    for i, (text, lemma, pos, dep, head) in enumerate(words):
+        tokens.append(Token(i, text, lemma, pos, "", dep, head if head >= 0 else i, offset, offset + len(text)))
+        offset += len(text) + 1
+    return ParsedText(" ".join(w[0] for w in words), tokens, [(0, len(tokens))], [], scheme="ud")
+
+
+def names(parsed):
+    return {(parsed.tokens[t.subject].text, t.predicate, parsed.tokens[t.object].text) for t in triples(parsed)}
+
+
+def test_ud_copula_with_a_nominal_and_a_case_marked_modifier():
+    parsed = ud([("Paris", "Paris", "PROPN", "nsubj", 3), ("is", "be", "AUX", "cop", 3), ("the", "the", "DET", "det", 3),
+                 ("capital", "capital", "NOUN", "root", -1), ("of", "of", "ADP", "case", 5),
+                 ("France", "France", "PROPN", "nmod", 3)])
+    assert names(parsed) == {("Paris", "be", "capital"), ("Paris", "be capital of", "France")}
+
+
+def test_ud_prepositional_copula():
+    parsed = ud([("Louvre", "Louvre", "PROPN", "nsubj", 3), ("is", "be", "AUX", "cop", 3), ("in", "in", "ADP", "case", 3),
+                 ("Paris", "Paris", "PROPN", "root", -1)])
+    assert names(parsed) == {("Louvre", "be in", "Paris")}
+
+
+def test_ud_passive_with_an_agent():
+    parsed = ud([("tower", "tower", "NOUN", "nsubj:pass", 2), ("was", "be", "AUX", "aux:pass", 2),
+                 ("designed", "design", "VERB", "root", -1), ("by", "by", "ADP", "case", 4),
+                 ("Eiffel", "Eiffel", "PROPN", "obl", 2)])
+    assert names(parsed) == {("Eiffel", "design", "tower")}

@@ -155,3 +155,12 @@ def test_n_process_gives_the_same_scores(museum):
     answers = [r.answer for r in museum.values()]
     parallel = get_extractor("rag-spacy", "en", n_process=2, batch_size=4)
     assert [r.metrics for r in score_answers(answers, parallel)] == [museum[a.id].metrics for a in answers]
+
+
+def test_alias_table_links_another_name_of_a_reference_entity():
+    from factcov.plugins import get_extractor
+
+    extractor = get_extractor("rag-spacy", "en", aliases={"Lumen House": "Harbour Light Museum"})
+    (result,) = score_answers([base(answer="Lumen House opens at 10 am.")], extractor)
+    assert {v.label for v in result.verdicts} == {"supported"}
+    assert result.metrics["gaa"] == 1.0
