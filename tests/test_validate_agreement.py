@@ -26,15 +26,24 @@ class ColourBlindExtractor(MiniExtractor):
 
 
 @pytest.fixture
-def two_runs(tmp_path, mini_plugin):
+def colourblind(mini_plugin):
     plugin = types.SimpleNamespace(register_extractors=hookimpl(lambda register: register(ColourBlindExtractor)))
     register_plugin(plugin, "colourblind")
     try:
-        a = make_mini_run(tmp_path, "regex")
-        b = make_mini_run(tmp_path, "colourblind", extractor="mini-colourblind")
-        yield a, b
+        yield
     finally:
         unregister_plugin("colourblind")
+
+
+def score_twice(tmp_path, generations=None):
+    a = make_mini_run(tmp_path, "regex", generations=generations)
+    b = make_mini_run(tmp_path, "colourblind", generations=generations, extractor="mini-colourblind")
+    return a, b
+
+
+@pytest.fixture
+def two_runs(tmp_path, colourblind):
+    return score_twice(tmp_path)
 
 
 def test_pearson_is_undefined_without_variation():
@@ -104,3 +113,11 @@ def test_two_policies_on_real_forecasts_agree_on_recall_and_differ_on_precision(
     worst = result["disagreements"]
     assert worst and all(row["b"] > row["a"] for row in worst)
     assert all(row["system"] == "nws" for row in worst)  # NWS's own texts say things the oracle cannot check
+
+
+def test_texts_and_names_that_look_like_markup_are_printed_as_they_are(tmp_path, colourblind, cli_app, capsys):
+    generations = [{"instance_id": "m1", "system": "[bold]odd[/bold]", "text": "[/] pears are red. apples: 3."}]
+    a, b = score_twice(tmp_path, generations)
+    assert cli_app(["validate", "agreement", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "[bold]odd[/bold]" in out and "[/] pears are red." in out

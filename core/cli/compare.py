@@ -44,6 +44,7 @@ def compare(
 
 def _print(result: dict) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(width=max(140, Console().width))
@@ -59,7 +60,7 @@ def _print(result: dict) -> None:
             change = row["rank_change"]
             arrow = "=" if change == 0 else (f"↑{change:g}" if change > 0 else f"↓{-change:g}")
             table.add_row(
-                row["system"], str(row["n"]), _with_ci(row["precision"], row["precision_ci"]),
+                escape(row["system"]), str(row["n"]), _with_ci(row["precision"], row["precision_ci"]),
                 _with_ci(row["recall"], row["recall_ci"]), _with_ci(row["f1"], row["f1_ci"]),
                 f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow, _fmt(row["coverage_penalty"]),
             )
@@ -77,7 +78,7 @@ def _print(result: dict) -> None:
         for column in ("domain", "facts/instance", "mean P − F1"):
             table.add_column(column, justify="left" if column == "domain" else "right")
         for row in penalty["by_domain"]:
-            table.add_row(row["domain"], f"{row['facts_per_instance']:.1f}", _fmt(row["mean_coverage_penalty"]))
+            table.add_row(escape(row["domain"]), f"{row['facts_per_instance']:.1f}", _fmt(row["mean_coverage_penalty"]))
         console.print(table)
         console.print(f"Spearman (facts/instance, P − F1) over systems: {_fmt(penalty['spearman_facts_vs_penalty'])}",
                       markup=False, highlight=False)

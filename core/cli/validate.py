@@ -122,6 +122,7 @@ def agreement(
 
 
 def _print_agreement(result: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     console = _console()
@@ -142,7 +143,7 @@ def _print_agreement(result: dict) -> None:
                    "Pearson claims/text"):
         types.add_column(column, justify="left" if column == "type" else "right")
     for row in result["by_type"]:
-        types.add_row(row["type"], str(row["claims_a"]), str(row["claims_b"]), _fmt(row["precision_a"]),
+        types.add_row(escape(row["type"]), str(row["claims_a"]), str(row["claims_b"]), _fmt(row["precision_a"]),
                       _fmt(row["precision_b"]), _fmt(row["recall_a"]), _fmt(row["recall_b"]),
                       _fmt(row["claims_pearson"]))
     console.print(types)
@@ -150,8 +151,9 @@ def _print_agreement(result: dict) -> None:
     for column in ("instance", "system", "A", "B", "|A−B|", "text"):
         worst.add_column(column, overflow="fold")
     for row in result["disagreements"]:
-        worst.add_row(row["instance_id"], row["system"], _fmt(row["a"]), _fmt(row["b"]), _fmt(row["difference"]),
-                      row["text"][:160])
+        # Names and texts are data: escaped so "[...]" in them is shown, not read as markup.
+        worst.add_row(escape(row["instance_id"]), escape(row["system"]), _fmt(row["a"]), _fmt(row["b"]),
+                      _fmt(row["difference"]), escape(row["text"][:160]))
     console.print(worst)
 
 
@@ -177,12 +179,13 @@ def human(
     if as_json:
         typer.echo(json.dumps(results, indent=2))
         return
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"{metric} vs human judgments ({bootstrap} bootstrap resamples, seed {seed})")
     for column in ("criterion", "level", "n", "Spearman", "95% CI", "Kendall", "95% CI "):
         table.add_column(column, justify="left" if column in ("criterion", "level") else "right")
     for row in results:
-        table.add_row(row["criterion"], row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
+        table.add_row(escape(row["criterion"]), row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
                       _fmt(row["kendall"]), _ci(row["kendall_ci"]))
     _console().print(table)
