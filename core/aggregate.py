@@ -37,8 +37,10 @@ def bootstrap_ci(
         return float(data.mean() - half), float(data.mean() + half)
     rng = np.random.default_rng(seed)
     means = np.empty(samples)
-    for i in range(samples):
-        means[i] = data[rng.integers(0, data.size, data.size)].mean()
+    per_draw = max(1, 2_000_000 // data.size)  # resamples drawn at once, bounded memory
+    for first in range(0, samples, per_draw):
+        count = min(per_draw, samples - first)
+        means[first : first + count] = data[rng.integers(0, data.size, (count, data.size))].mean(axis=1)
     lo, hi = np.quantile(means, [alpha, 1 - alpha])
     return float(lo), float(hi)
 

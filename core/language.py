@@ -46,13 +46,25 @@ def strip_accents(text: str) -> str:
     )
 
 
+class _FoldTable(dict):
+    """``str.translate`` table filled on first sight of each character: one char -> one char."""
+
+    def __missing__(self, codepoint: int) -> str:
+        char = chr(codepoint)
+        base = strip_accents(char) or char
+        self[codepoint] = folded = base.lower()[:1] or char
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form for matching words (keeps length for NFC text)."""
-    folded = []
-    for char in text:
-        base = strip_accents(char)
-        folded.append((base or char).lower()[:1] or char)
-    return "".join(folded)
+    """Case- and accent-insensitive form for matching words; always the same length as
+    ``text``, so a match's span in the folded text is its span in the original."""
+    if text.isascii():
+        return text.lower()
+    return text.translate(_FOLD_TABLE)
 
 
 @cache
