@@ -346,3 +346,32 @@ def test_llm_style_paragraphs_make_no_false_claims(bahrain: dict[str, Instance])
         read_types = {v.claim.type for v in result.verdicts}
         assert {"stop_count", "pit_lap", "undercut", "winner", "final_position"} <= read_types, language
         assert 0.6 <= result.score.metrics(evaluator.policy)["recall"] < 1.0, language
+
+
+def test_llm_style_race_summaries_make_no_false_claims(bahrain: dict[str, Instance]) -> None:
+    texts = {
+        "en": "The 2021 Bahrain Grand Prix opened behind the safety car after Nikita Mazepin crashed on the "
+              "first lap, and a virtual safety car followed on laps 4 and 5 for Pierre Gasly's debris. Max "
+              "Verstappen led from pole, but Mercedes pitted Lewis Hamilton early on lap 13 and the undercut "
+              "put him ahead. Verstappen passed Hamilton on lap 53, but he went off track and had to give the "
+              "position back. Hamilton won by 0.7 seconds, with Verstappen second and Valtteri Bottas third "
+              "after a slow stop.",
+        "es": "El Gran Premio de Baréin 2021 empezó detrás del coche de seguridad tras el accidente de Nikita "
+              "Mazepin en la primera vuelta, y hubo un coche de seguridad virtual en las vueltas 4 y 5. Max "
+              "Verstappen lideró desde la pole, pero Mercedes llamó a Lewis Hamilton a boxes pronto, en la "
+              "vuelta 13, y el undercut lo puso delante. Verstappen lo adelantó en la vuelta 53, pero se salió "
+              "de pista y tuvo que devolver la posición. Hamilton ganó por 0,7 segundos, con Verstappen segundo "
+              "y Valtteri Bottas tercero tras una parada lenta.",
+        "pt": "O Grande Prêmio do Bahrein de 2021 começou atrás do safety car depois do acidente de Nikita "
+              "Mazepin na primeira volta, e houve safety car virtual nas voltas 4 e 5. Max Verstappen liderou "
+              "desde a pole, mas a Mercedes chamou Lewis Hamilton aos boxes cedo, na volta 13, e o undercut o "
+              "colocou na frente. Verstappen ultrapassou Hamilton na volta 53, mas saiu da pista e teve de "
+              "devolver a posição. Hamilton venceu por 0,7 segundo, com Verstappen em segundo e Valtteri Bottas "
+              "em terceiro depois de uma parada lenta.",
+    }
+    evaluator = Evaluator(F1Domain())
+    for language, text in texts.items():
+        result = evaluator.evaluate_text(bahrain[f"f1:2021:1:race_summary:{language}"], text)
+        assert {v.label for v in result.verdicts} == {"supported"}, (language, result.verdicts)
+        # everything but the winner's stop count, which the text does not give
+        assert result.score.missed_ids == ["stop_count(driver=HAM)"], language

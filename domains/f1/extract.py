@@ -26,6 +26,10 @@ _NOT_A_POSITION = re.compile(
 )
 _NEGATED_WIN = re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$")
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
+_ONE_STOP_CONTEXT = re.compile(
+    r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
+    r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
+)
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|,)\s*$")
 _POSSESSIVE = {"en": r"of", "es": r"de|del", "pt": r"de|do|da"}
 _BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}
@@ -270,6 +274,10 @@ class _Reader:
                 words = [g for g in match.groups() if g]
                 if words:
                     word = words[0]
+                    if word in ("una", "uma") and not _ONE_STOP_CONTEXT.search(
+                        self.folded, max(sentence.start, match.start() - 25), match.end() + 12
+                    ):
+                        continue  # "tras una parada lenta": a stop, not a count of stops
                     value = _TIMES.get(word, self.number(word))
                 else:
                     value = 0  # "did not stop", "sin parar"

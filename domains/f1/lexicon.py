@@ -278,8 +278,8 @@ MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|j
              "pt": r"tentativa|jogada|manobra"}
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
     "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by",
-    "es": r"que|detras de|delante de|por delante de|sobre|contra|a|al|ante|con|por",
-    "pt": r"que|do que|atras de|a frente de|na frente de|sobre|contra|para|a|ao|com|por|pelo|em",
+    "es": r"que|detras de|delante de|por delante de|sobre|contra|ante|con|por",
+    "pt": r"que|do que|atras de|a frente de|na frente de|sobre|contra|para|com|por|pelo|em",
 }
 SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
     "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
@@ -411,7 +411,8 @@ def lexicon(language: str) -> Lexicon:
         ),
         position_after_mention=c(rf"^\s*(?:,\s*)?(?:(?:in|en|em|no|na|el|o|a)\s+)?(?P<ord>{ordinal})\b"),
         win=re.compile(rf"\b(?:{WIN[language]})\b"),
-        win_not_followed=re.compile(rf"\s*(?:{WIN_NOT_FOLLOWED[language]})"),
+        # "won by 0.7 seconds" is a win; "ganó 3 segundos" is a gain
+        win_not_followed=re.compile(rf"(?!\s*(?:by|por|with|con|com)\b)\s*(?:{WIN_NOT_FOLLOWED[language]})"),
         win_by=re.compile(rf"^\s*(?:(?:{WIN_BY[language]})\s*)+$"),
         ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
         and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
