@@ -128,11 +128,11 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == [], errors
         assert driver.execute_script("return window.__pwned === undefined")
-        highlights = driver.find_elements("css selector", "#cards [data-claim]")
+        highlights = driver.find_elements("css selector", "#cards [data-claim-start]")
         assert len(highlights) == len(claims)
         by_verdict = claims["verdict"].value_counts().to_dict()
         for verdict, count in by_verdict.items():
-            assert len(driver.find_elements("css selector", f"#cards .v-{verdict}[data-claim]")) == count
+            assert len(driver.find_elements("css selector", f"#cards .v-{verdict}[data-claim-start]")) == count
         contradicted = driver.find_element("css selector", "#cards .v-contradicted")
         assert "expected:" in contradicted.get_attribute("title")
         hostile = driver.find_element("css selector", '#cards [data-system="hostile"][data-instance="m0"] .text')
@@ -169,9 +169,22 @@ def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
         open_report(driver, destination)
         assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
         assert len(driver.find_elements("css selector", "#cards article")) == 6 * 12
-        # Relations enclose their entities: nested marks, still one element per claim.
-        assert len(driver.find_elements("css selector", "#cards [data-claim]")) == len(claims)
+        # Relations overlap their entities: nested and cut marks, still one start per claim,
+        # and every placed claim's pieces spell exactly its text.
+        assert len(driver.find_elements("css selector", "#cards [data-claim-start]")) == len(claims)
         assert driver.find_elements("css selector", "#cards mark.claim mark.claim")
+        spelled = driver.execute_script("""
+            var out = [];
+            document.querySelectorAll('#cards article').forEach(function (card) {
+              var pieces = {};
+              card.querySelectorAll('.text mark[data-claim]').forEach(function (m) {
+                var i = m.getAttribute('data-claim');
+                pieces[i] = (pieces[i] || '') + m.textContent;
+              });
+              Object.keys(pieces).forEach(function (i) { out.push(pieces[i]); });
+            });
+            return out;""")
+        assert sorted(spelled) == sorted(t for t in claims["text"] if t)
         assert len(driver.find_elements("css selector", "#scatter circle")) == 6
     finally:
         driver.quit()

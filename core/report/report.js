@@ -193,37 +193,42 @@
     return mark;
   }
 
-  // Marks nest: a claim whose span lies inside another's (an entity inside a relation) is
-  // drawn inside it. A span that crosses another's boundary cannot nest and is listed
-  // under the text instead, so every claim appears exactly once.
+  // The text is cut at every claim boundary; each piece is wrapped in one mark per claim
+  // covering it, longest claim outermost. A claim is thus drawn over exactly its span even
+  // when spans cross (a relation starting inside an entity); its first piece carries
+  // data-claim-start, so there is one such element per placed claim. Claims without a
+  // usable span are listed under the text instead.
   function placeClaims(container, g) {
-    var order = g.claims.map(function (c, i) { return i; }).filter(function (i) { return g.claims[i].span; });
-    order.sort(function (a, b) {
-      var x = g.claims[a].span, y = g.claims[b].span;
-      return x[0] - y[0] || y[1] - x[1] || a - b;
+    var placed = [], cuts = { 0: true };
+    cuts[g.text.length] = true;
+    g.claims.forEach(function (c, i) {
+      if (!c.span) return;
+      placed.push(i);
+      cuts[c.span[0]] = true;
+      cuts[c.span[1]] = true;
     });
-    var stack = [{ end: g.text.length, node: container }], cursor = 0, unplaced = [];
-    function top() { return stack[stack.length - 1]; }
-    function closeUntil(position) {
-      while (stack.length > 1 && top().end <= position) {
-        top().node.appendChild(document.createTextNode(g.text.slice(cursor, top().end)));
-        cursor = top().end;
-        stack.pop();
-      }
+    var points = Object.keys(cuts).map(Number).sort(function (a, b) { return a - b; });
+    var started = {};
+    for (var p = 0; p + 1 < points.length; p++) {
+      var from = points[p], to = points[p + 1];
+      var covering = placed.filter(function (i) { return g.claims[i].span[0] <= from && g.claims[i].span[1] >= to; });
+      covering.sort(function (a, b) {
+        var x = g.claims[a].span, y = g.claims[b].span;
+        return (y[1] - y[0]) - (x[1] - x[0]) || a - b;
+      });
+      var parent = container;
+      covering.forEach(function (i) {
+        var span = g.claims[i].span;
+        var mark = claimMark(g.claims[i], i, "mark");
+        if (!started[i]) { mark.setAttribute("data-claim-start", ""); started[i] = true; }
+        if (from > span[0]) mark.classList.add("cont");
+        if (to < span[1]) mark.classList.add("open");
+        parent.appendChild(mark);
+        parent = mark;
+      });
+      parent.appendChild(document.createTextNode(g.text.slice(from, to)));
     }
-    order.forEach(function (i) {
-      var span = g.claims[i].span;
-      closeUntil(span[0]);
-      if (span[1] > top().end || span[0] < cursor) { unplaced.push(i); return; }
-      top().node.appendChild(document.createTextNode(g.text.slice(cursor, span[0])));
-      cursor = span[0];
-      var mark = claimMark(g.claims[i], i, "mark");
-      top().node.appendChild(mark);
-      stack.push({ end: span[1], node: mark });
-    });
-    closeUntil(g.text.length);
-    container.appendChild(document.createTextNode(g.text.slice(cursor)));
-    return unplaced;
+    return [];
   }
 
   function card(g) {
@@ -238,10 +243,12 @@
     box.appendChild(text);
     g.claims.forEach(function (c, i) { if (!c.span) unplaced.push(i); });
     if (unplaced.length) {
-      var line = el("p", { class: "unplaced" }, "Claims without a separate place in the text: ");
+      var line = el("p", { class: "unplaced" }, "Claims without a place in the text: ");
       unplaced.sort(function (a, b) { return a - b; }).forEach(function (i) {
         var c = g.claims[i];
-        line.appendChild(claimMark(c, i, "span", c.text || c.type + keyText(c.key) + " = " + show(c.value)));
+        var chip = claimMark(c, i, "span", c.text || c.type + keyText(c.key) + " = " + show(c.value));
+        chip.setAttribute("data-claim-start", "");
+        line.appendChild(chip);
       });
       box.appendChild(line);
     }
