@@ -171,3 +171,14 @@ def test_demo_precision_ranking_and_f1_ranking_disagree(domain) -> None:
     assert mean["terse"]["precision"] > mean["verbose"]["precision"]
     assert mean["verbose"]["f1"] > mean["terse"]["f1"]
     assert mean["complete"]["f1"] == pytest.approx(1.0)
+
+
+def test_demo_reads_the_committed_file_without_shared_data(domain, monkeypatch) -> None:
+    import factcov.domains.f1.source as source
+
+    monkeypatch.setattr(source, "shared_f1_dir", lambda: None)
+    instances = domain.demo_instances()
+    assert [i.id for i in instances] == [i.id for i in committed_instances()]
+    assert {i.split for i in instances} == {"train", "test"}  # 2021 races and 2025 Australia
+    systems = Counter(g.system for g in domain.demo_generations(instances))
+    assert systems == {"complete": len(instances), "terse": len(instances), "verbose": len(instances)}
