@@ -155,6 +155,8 @@ def _owners(parsed: ParsedText, noun: Token, previous: Token | None) -> list[Tok
         owners += [t for t in parsed.kids(noun.i, "nmod") if any(c.lemma.lower() == "of" for c in parsed.kids(t.i, "case"))]
     resolved = []
     for owner in owners:
+        if owner.text.lower() in RELATIVE:
+            continue  # "whose field is ...": the owner is outside this clause
         if owner.text.lower() in PRONOUNS:
             if previous is None:
                 continue

@@ -271,6 +271,15 @@ def _argument_name(parsed: ParsedText, i: int, index: InstanceIndex, name_of_tok
     return name
 
 
+def _names_an_entity(parsed: ParsedText, i: int, name: str, index: InstanceIndex,
+                     name_of_token: dict[int, str]) -> bool:
+    """Whether a relation's object is an entity: a mention, a known entity, a literal or a
+    proper noun. Relations hold between entities; a common-noun object states a class or
+    a thing the data has no name for, which no fact set can check."""
+    return (i in name_of_token or name in index.entities or is_literal(name)
+            or parsed.tokens[i].pos in ("PROPN", "NUM"))
+
+
 def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> list[Claim]:
     """Entity claims (one per distinct entity) then relation claims (one per distinct triple)."""
     mentions = mentions_of(parsed, index)
@@ -301,6 +310,8 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
         subject, obj = names
         if not subject or not obj or subject == obj:
             continue
+        if not _names_an_entity(parsed, triple.object, obj, index, name_of_token):
+            continue  # "X is a song", "Y leaves the harbour": a class or a thing, not an entity
         subject, predicate, obj = index.predicate_for(subject, triple.predicate, obj)
         if (subject, predicate, obj) in stated:
             continue
