@@ -198,3 +198,10 @@ def test_existing_outputs_survive_a_failed_rerun(files, tmp_path, mini_plugin):
     assert score_cli(files[0], bad, out, "--no-report") == 2
     assert (out / "summary.json").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["claims.parquet", "scores.parquet", "summary.json", "systems.csv"]
+
+
+def test_system_names_with_markup_are_printed_verbatim(tmp_path, mini_plugin, capsys):
+    instances = write_jsonl(tmp_path / "instances.jsonl", INSTANCES)
+    generations = write_jsonl(tmp_path / "generations.jsonl", [{**GENERATIONS[0], "system": "[/]x [bold]y"}])
+    assert run(["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o"), "--no-report"]) == 0
+    assert "[/]x [bold]y" in capsys.readouterr().out

@@ -24,6 +24,7 @@ def _interval(row: pd.Series, metric: str, average: str) -> str:
 
 def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", signature: str | None = None) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     rich_table = Table(title=title, caption=signature)
@@ -34,7 +35,7 @@ def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", 
         change = row["rank_change"]
         arrow = "=" if change == 0 else (f"↑{change:g}" if change > 0 else f"↓{-change:g}")
         rich_table.add_row(
-            str(row["system"]), str(row["n"]), f"{row['claims_per_text']:.1f}", f"{row['facts_per_instance']:.1f}",
+            escape(str(row["system"])), str(row["n"]), f"{row['claims_per_text']:.1f}", f"{row['facts_per_instance']:.1f}",
             _interval(row, "precision", average), _interval(row, "recall", average), _interval(row, "f1", average),
             f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow,
         )
