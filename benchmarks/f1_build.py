@@ -4,7 +4,7 @@ Reads ../shared/data/f1 (lap files of 2018-2026 and the Ergast tables), derives 
 race, writes every instance (JSON lines, gzipped when --out ends in .gz) and prints the
 counts per task and split that docs/domains/f1.md records.
 
-    python benchmarks/f1_build.py [--out /tmp/f1_instances.jsonl] [--languages en,es,pt]
+    python benchmarks/f1_build.py [--out /tmp/f1_instances.jsonl] [--languages en,es,pt] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
     parser.add_argument("--out", type=Path, default=None, help="instances file (default: a temp file)")
     parser.add_argument("--languages", default="en,es,pt")
+    parser.add_argument("--jobs", type=int, default=1, help="processes deriving races")
     args = parser.parse_args()
 
     from factcov.domains.f1.build import iter_race_instances, write_instances
@@ -44,15 +45,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp) / "f1_instances.jsonl"
         start, cpu_start = time.perf_counter(), time.process_time()
-        written = write_instances(out, counted(iter_race_instances(laps, args.data / "ergast", languages=languages)))
+        written = write_instances(out, counted(iter_race_instances(laps, args.data / "ergast", languages=languages, jobs=args.jobs)))
         seconds = time.perf_counter() - start
-        cpu = time.process_time() - cpu_start
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = time.process_time() - cpu_start + children.ru_utime + children.ru_stime
         size = out.stat().st_size
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"races: {len(races)}  instances: {written}  languages: {','.join(languages)}")
-    print(f"build: {seconds:.1f} s wall, {cpu:.1f} s CPU (one process; {written / seconds:,.0f} instances/s)"
-          f"  peak RSS: {peak:,.0f} MiB"
-          f"  output: {size / 2**20:,.0f} MiB")
+    peak_worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"races: {len(races)}  instances: {written}  languages: {','.join(languages)}  jobs: {args.jobs}")
+    worker = f" (largest worker {peak_worker:,.0f} MiB)" if args.jobs > 1 else ""
+    print(f"build: {seconds:.1f} s wall, {cpu:.1f} s CPU in all processes ({written / seconds:,.0f} instances/s)"
+          f"  peak RSS: {peak:,.0f} MiB{worker}  output: {size / 2**20:,.0f} MiB")
     tasks = sorted({task for task, _ in counts if task != "facts"})
     print(f"{'task':15} {'train':>7} {'test':>7} {'total':>7}")
     for task in tasks:

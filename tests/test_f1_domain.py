@@ -182,3 +182,13 @@ def test_demo_reads_the_committed_file_without_shared_data(domain, monkeypatch) 
     assert {i.split for i in instances} == {"train", "test"}  # 2021 races and 2025 Australia
     systems = Counter(g.system for g in domain.demo_generations(instances))
     assert systems == {"complete": len(instances), "terse": len(instances), "verbose": len(instances)}
+
+
+def test_parallel_build_writes_the_same_file(shared_data: Path, tmp_path: Path) -> None:
+    from factcov.domains.f1.build import iter_race_instances, write_instances
+
+    laps, ergast_dir = [shared_data / "f1" / "laps" / "2021.csv.gz"], shared_data / "f1" / "ergast"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    write_instances(one, iter_race_instances(laps, ergast_dir, rounds=[1, 2, 3], languages=["es"]))
+    write_instances(two, iter_race_instances(laps, ergast_dir, rounds=[1, 2, 3], languages=["es"], jobs=2))
+    assert one.read_bytes() == two.read_bytes() and one.stat().st_size > 0

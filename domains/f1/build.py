@@ -14,6 +14,12 @@ from factcov.jsonl import atomic_path
 from factcov.model import Instance
 
 
+def _race_instances(task: tuple) -> list[Instance]:
+    """One race: derive it and build its instances (a worker's job)."""
+    race_laps, classification, names, languages = task
+    return race_instances(derive_race(race_laps, classification, names), languages)
+
+
 def iter_race_instances(
     lap_paths: Sequence[str | Path],
     ergast_dir: str | Path,
@@ -21,8 +27,11 @@ def iter_race_instances(
     rounds: Sequence[int] | None = None,
     languages: Sequence[str] = LANGUAGES,
     on_race: Callable[[int, int, int], None] | None = None,
+    jobs: int = 1,
 ) -> Iterator[list[Instance]]:
-    """Yield each selected race's instances; ``on_race(done, total, season)`` reports progress."""
+    """Yield each selected race's instances in (season, round) order; ``on_race(done,
+    total, season)`` reports progress. ``jobs`` > 1 derives races in that many processes
+    (the order, hence the output, is the same)."""
     laps = read_laps(list(lap_paths))
     tables = Ergast.read(ergast_dir)
     names = tables.driver_names()
@@ -32,11 +41,24 @@ def iter_race_instances(
         laps = laps[laps["RoundNumber"].isin(list(rounds))]
     races = laps.groupby(["Season", "RoundNumber"], sort=True)
     total = races.ngroups
-    for done, ((season, round_), race_laps) in enumerate(races, start=1):
-        analysis = derive_race(race_laps, tables.classification(int(season), int(round_)), names)
-        yield race_instances(analysis, languages)
+    tasks = (
+        (race_laps, tables.classification(int(season), int(round_)), names, tuple(languages))
+        for (season, round_), race_laps in races
+    )
+    keys = [int(season) for season, _ in races.groups]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done, batch in enumerate(pool.map(_race_instances, tasks, chunksize=2), start=1):
+                yield batch
+                if on_race is not None:
+                    on_race(done, total, keys[done - 1])
+        return
+    for done, task in enumerate(tasks, start=1):
+        yield _race_instances(task)
         if on_race is not None:
-            on_race(done, total, int(season))
+            on_race(done, total, keys[done - 1])
 
 
 def write_instances(destination: str | Path, batches: Iterator[list[Instance]]) -> int:

@@ -28,6 +28,7 @@ def build(
     seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
     rounds: str | None = typer.Option(None, "--rounds", help="Comma-separated rounds, e.g. 1,22."),
     languages: str = typer.Option("en,es,pt", "--languages", help="Comma-separated languages."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes deriving races in parallel."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Build f1 instances (5 tasks x languages) from lap tables and Ergast results."""
@@ -56,7 +57,7 @@ def build(
         count = write_instances(
             out,
             iter_race_instances(
-                laps, ergast, _ints(seasons, "--seasons"), _ints(rounds, "--rounds"), wanted, on_race
+                laps, ergast, _ints(seasons, "--seasons"), _ints(rounds, "--rounds"), wanted, on_race, jobs
             ),
         )
     if count == 0:
