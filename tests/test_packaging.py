@@ -44,3 +44,11 @@ def test_help_starts_without_importing_heavy_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "HEAVY=\n" in out + "\n" and out.strip().splitlines()[-1] == "HEAVY="
+
+
+def test_readme_python_example_runs_and_prints_what_the_readme_says(repo_root, capsys):
+    readme = (repo_root / "README.md").read_text()
+    code = re.search(r"```python\n(.*?)\n```", readme, flags=re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "'precision': 1.0" in printed and "'recall': 0.111" in printed and "'f1': 0.19999" in printed
