@@ -8,8 +8,8 @@ defenses, and the per-lap running order with gaps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,7 +42,6 @@ class RaceAnalysis:
     moves: pd.DataFrame  # kind, driver, rival, driver_pit_lap, rival_pit_lap, gaps, worked
     defenses: pd.DataFrame  # driver, attacker, first_lap, last_lap, laps, pace gap
     times: pd.DataFrame  # LapNumber x Driver session time at the end of the lap (seconds)
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def positions(self) -> pd.DataFrame:
         """Running order at the end of each lap (LapNumber x Driver), from ``times``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from factcov.domain import Domain
 from factcov.domains.f1.claims import CLAIM_TYPES, COMPOUNDS, TASKS
@@ -74,6 +74,3 @@ class F1Domain(Domain):
 
         return demo_generations(self, instances)
 
-
-def race_of(instance: Instance) -> dict[str, Any]:
-    return instance.context.get("race", {})

@@ -508,10 +508,7 @@ class _Reader:
                 continue
             key: dict[str, Any] = {"driver": driver}
             after = self.next_mention(sentence, match.end())
-            if after is not None and re.match(
-                r"^\s*(?:\w+\s+){0,1}?(?:" + _gain_rival(lex.language) + r")\s+(?:\w+\s+)?$",
-                self.folded[match.end(): after.start],
-            ):
+            if after is not None and lex.gain_rival.match(self.folded[match.end(): after.start]):
                 key["rival"] = after.code
             self.emit("time_gained", key, float(value), match.start(), match.end())
 
@@ -537,8 +534,3 @@ class _Reader:
             self.emit("defense", {"driver": driver, "attacker": attacker}, value, verb_start,
                       mention.end + laps.end())
 
-
-def _gain_rival(language: str) -> str:
-    from factcov.domains.f1.lexicon import GAIN_RIVAL
-
-    return GAIN_RIVAL[language]

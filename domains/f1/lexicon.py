@@ -336,6 +336,7 @@ class Lexicon:
     move_success: re.Pattern[str]
     move_attempt: re.Pattern[str]
     gain: re.Pattern[str]
+    gain_rival: re.Pattern[str]
     defend: re.Pattern[str]
     defend_for: re.Pattern[str]
     stuck_behind: re.Pattern[str]
@@ -429,6 +430,7 @@ def lexicon(language: str) -> Lexicon:
             rf"\b(?:(?P<gain>{GAIN[language]})|(?P<loss>{LOSS[language]}))\s+(?:{APPROX[language]})?"
             rf"(?P<n>{num})\s*(?:-\s*)?(?:{SECONDS[language]})"
         ),
+        gain_rival=re.compile(rf"^\s*(?:\w+\s+)??(?:{GAIN_RIVAL[language]})\s+(?:\w+\s+)?$"),
         defend=re.compile(
             rf"\b(?:{DEFEND[language]})\s+{DEFEND_BEFORE_ATTACKER[language]}(?:{FILLER_BEFORE_NAME[language]})$"
         ),
