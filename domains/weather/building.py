@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def build_instances(
 
 
 @contextlib.contextmanager
-def _progress(enabled: bool):
+def _progress(enabled: bool) -> Iterator[Callable[[int], None]]:
     if not enabled:
         yield lambda n: None
         return

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from factcov.domain import Domain
 from factcov.domains.weather.instances import instances_of
 from factcov.domains.weather.periods import iter_file_periods
 from factcov.jsonl import iter_models, write_jsonl_atomic
@@ -42,7 +43,7 @@ def build_demo_files(forecasts_dir: Path, out_dir: Path) -> tuple[int, int]:
     )
 
 
-def demo_generations(domain, instances: Sequence[Instance]) -> list[Generation]:
+def demo_generations(domain: Domain, instances: Sequence[Instance]) -> list[Generation]:
     from factcov.domains.weather.domain import DEMO_NWS
 
     nws = {g.instance_id: g for _, g in iter_models(DEMO_NWS, Generation)}

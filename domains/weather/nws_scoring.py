@@ -16,7 +16,8 @@ from typing import Any
 from factcov.domains.weather.extractor import WeatherRegexExtractor
 from factcov.domains.weather.oracle import period_knowledge, relevant_facts
 from factcov.domains.weather.periods import Period
-from factcov.scoring import Counts, ScoringPolicy, score_generation
+from factcov.model import Verdict
+from factcov.scoring import Counts, GenerationScore, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
 BINS = 10
@@ -51,7 +52,7 @@ class NWSReport:
     contradictions: list[Contradiction] = field(default_factory=list)
     keep_contradictions: int = 50
 
-    def add(self, period: Period, verdicts: list, score, policy: ScoringPolicy) -> None:
+    def add(self, period: Period, verdicts: list[Verdict], score: GenerationScore, policy: ScoringPolicy) -> None:
         self.periods += 1
         self.total.add(score.total)
         for type_, counts in score.by_type.items():
@@ -108,7 +109,7 @@ class NWSScorer:
         self.extractor = WeatherRegexExtractor("en")
         self.verifier = Verifier()
 
-    def score(self, period: Period):
+    def score(self, period: Period) -> tuple[list[Verdict], GenerationScore]:
         facts = relevant_facts(period)
         knowledge = period_knowledge(period, facts)
         claims = self.extractor.extract(period.detailed_forecast)

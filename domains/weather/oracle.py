@@ -98,7 +98,7 @@ def period_knowledge(period: Period, relevant: list[Fact] | None = None) -> Know
     return Knowledge(knowledge_facts(period, relevant), CLAIM_TYPES)
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     """Whole floats as ints, so '10 mph' is 10 in every output file."""
     if isinstance(value, list):
         return [_plain(v) for v in value]
