@@ -375,3 +375,23 @@ def test_llm_style_race_summaries_make_no_false_claims(bahrain: dict[str, Instan
         assert {v.label for v in result.verdicts} == {"supported"}, (language, result.verdicts)
         # everything but the winner's stop count, which the text does not give
         assert result.score.missed_ids == ["stop_count(driver=HAM)"], language
+
+
+def test_decomposed_accents_read_like_composed_ones(bahrain: dict[str, Instance]) -> None:
+    import unicodedata
+
+    text = "Hamilton entró a boxes en la vuelta 13 y terminó primero con neumáticos medios."
+    instance = bahrain["f1:2021:1:tyre_strategy:HAM:es"]
+    extractor = F1RegexExtractor(language="es")
+    composed = extractor.extract(text, instance)
+    decomposed = extractor.extract(unicodedata.normalize("NFD", text), instance)
+    assert [(c.type, c.key, c.value, c.span) for c in decomposed] == [
+        (c.type, c.key, c.value, c.span) for c in composed
+    ]
+    assert len(composed) == 3
+
+
+def test_empty_and_driverless_texts(bahrain: dict[str, Instance]) -> None:
+    summary = bahrain["f1:2021:1:race_summary:en"]  # no focus driver: nobody to attribute a stop to
+    assert F1RegexExtractor(language="en").extract("", summary) == []
+    assert F1RegexExtractor(language="en").extract("He pitted on lap 13.", summary) == []

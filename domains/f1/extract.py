@@ -9,6 +9,7 @@ data, and a sentence without a driver is about the previous sentence's first dri
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -57,7 +58,8 @@ class F1RegexExtractor(Extractor):
 
     # --- driving ------------------------------------------------------------------
     def extract(self, text: str, instance: Instance) -> list[Claim]:
-        reader = _Reader(self, text, instance.context)
+        # spans index the NFC form (the same string for the NFC text models write)
+        reader = _Reader(self, unicodedata.normalize("NFC", text), instance.context)
         return reader.read()
 
 
