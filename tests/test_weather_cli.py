@@ -129,3 +129,14 @@ def test_fetch_command_writes_a_forecast_that_build_reads_with_the_grid_point_as
     assert run(["weather", "build", "-f", str(forecast), "-l", "en", "-o", str(instances), "-q"]) == 0
     ids = list(load_instances(instances, get_domain("weather")))
     assert ids[0] == "weather:BMX_59-84:1:en"
+
+
+def test_build_writes_a_period_met_twice_once(shared_data, tmp_path):
+    from factcov.domains.weather.building import build_instances
+
+    forecast = shared_data / "weather" / "forecasts" / "testing__LWX_95-71.forecast.json"
+    out = tmp_path / "instances.jsonl"
+    counts = build_instances([forecast, forecast], ("en",), out)
+    periods = len(json.loads(forecast.read_text())["properties"]["periods"])
+    assert (counts.periods, counts.duplicates, counts.instances) == (periods, periods, periods)
+    assert len(out.read_text().splitlines()) == periods
