@@ -6,6 +6,8 @@ from factcov.domains.weather.grammar import grammar
 from factcov.extractor import Extractor
 from factcov.model import Claim, Instance
 
+GRAMMAR_VERSION = "1"  # bump when a rule changes what is read: scores are comparable only within one
+
 
 class WeatherRegexExtractor(Extractor):
     name = "weather-regex"
@@ -16,6 +18,9 @@ class WeatherRegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self._grammar = grammar(language)  # compiled once per language
+
+    def signature(self) -> str:
+        return f"{self.name}@{GRAMMAR_VERSION}"
 
     def extract(self, text: str, instance: Instance | None = None) -> list[Claim]:
         readings = sorted(self._grammar.read(text), key=lambda r: r.start)
