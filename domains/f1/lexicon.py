@@ -276,6 +276,8 @@ FILLER_BEFORE_NAME = {  # "his team-mate Giovinazzi", "the Ferrari of Leclerc", 
 }
 MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|jugada",
              "pt": r"tentativa|jogada|manobra"}
+POSSESSIVE = {"en": r"of", "es": r"de|del", "pt": r"de|do|da"}  # "el undercut de Hamilton"
+BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}  # "undercut by Hamilton"
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
     "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by",
     "es": r"que|detras de|delante de|por delante de|sobre|contra|ante|con|por",
@@ -332,6 +334,8 @@ class Lexicon:
     move_rival: re.Pattern[str]
     move_passive: re.Pattern[str]
     object_marker: re.Pattern[str]
+    possessive: re.Pattern[str]
+    by: re.Pattern[str]
     move_fail: re.Pattern[str]
     move_success: re.Pattern[str]
     move_attempt: re.Pattern[str]
@@ -421,6 +425,8 @@ def lexicon(language: str) -> Lexicon:
         move_rival=re.compile(
             rf"^\s*(?:(?:{MOVE_NOUN[language]})\s+)?(?:(?:{MOVE_RIVAL[language]})\s+)?(?:{FILLER_BEFORE_NAME[language]})$"
         ),
+        possessive=re.compile(rf"^\s*(?:{POSSESSIVE[language]})\s*$"),
+        by=re.compile(rf"^\s*(?:{BY[language]})\s*$"),
         object_marker=re.compile(rf"\b(?:{OBJECT_MARKER[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
         move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),

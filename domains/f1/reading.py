@@ -1,0 +1,143 @@
+"""The reading state shared by the f1 grammar's rules: folded text, driver mentions,
+sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from factcov.domains.f1.lexicon import Lexicon
+from factcov.domains.f1.mentions import Mention, driver_index
+from factcov.language import fold, parse_number, parse_ordinal
+from factcov.model import Claim
+
+_RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    mentions: list[Mention]
+    topic: str | None  # who a sentence without a driver is about
+
+
+class TextReader:
+    """One text: its folded form, driver mentions and sentences, and the claims read."""
+
+    def __init__(self, extractor_name: str, lex: Lexicon, text: str, context: dict[str, Any]) -> None:
+        self.extractor_name = extractor_name
+        self.lex = lex
+        self.text = text
+        self.folded = fold(text)
+        self.context = context
+        self.race = context.get("race", {})
+        focus = context.get("focus", {})
+        self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
+        self.mentions = driver_index(context).find(text, self.folded)
+        self.claims: list[Claim] = []
+        self._seen: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
+        self._consumed: list[tuple[int, int]] = []
+
+    def sentences(self) -> Iterator[Sentence]:
+        topic = self.focus_driver
+        start = 0
+        bounds = [m.end() for m in self.lex.sentence_end.finditer(self.folded)] + [len(self.folded)]
+        for end in bounds:
+            if end <= start:
+                continue
+            inside = [m for m in self.mentions if start <= m.start < end]
+            yield Sentence(start, end, inside, topic)
+            if inside:
+                topic = inside[0].code
+            start = end
+
+    # --- helpers ------------------------------------------------------------------
+    def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
+        signature = (type_, tuple(sorted(key.items())), repr(value))
+        spans = self._seen.setdefault(signature, [])
+        if any(s < end and start < e for s, e in spans):
+            return  # the same claim read twice from overlapping words
+        spans.append((start, end))
+        self.claims.append(
+            Claim(type=type_, key=key, value=value, span=(start, end), text=self.text[start:end],
+                  extractor=self.extractor_name)
+        )
+
+    def subject(self, sentence: Sentence, position: int) -> str | None:
+        """The last driver named before ``position`` in the sentence, else the topic; when
+        a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
+        sentence's first driver."""
+        before = [m for m in sentence.mentions if m.end <= position]
+        if before and _RELATIVE.match(self.folded[before[-1].end: position]):
+            return before[-1].code  # "..., who came in on lap 17"
+        acting = [m for m in before if not self.is_object(m, sentence)]
+        before = acting or before
+        if not before:
+            return sentence.topic
+        between = self.folded[before[-1].end: position]
+        if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
+            return before[0].code
+        return before[-1].code
+
+    def is_object(self, mention: Mention, sentence: Sentence) -> bool:
+        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
+        window = self.folded[max(sentence.start, mention.start - 30): mention.start]
+        return bool(self.lex.object_marker.search(window))
+
+    def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
+        return next((m for m in sentence.mentions if m.start >= position), None)
+
+    def previous_mention(self, sentence: Sentence, position: int) -> Mention | None:
+        before = [m for m in sentence.mentions if m.end <= position]
+        return before[-1] if before else None
+
+    def consumed(self, start: int, end: int) -> bool:
+        return any(s < end and start < e for s, e in self._consumed)
+
+    def clause_start(self, sentence: Sentence, position: int) -> int:
+        start = sentence.start
+        for match in self.lex.clause_break.finditer(self.folded, sentence.start, position):
+            start = match.end()
+        return start
+
+    def driver_record(self, code: str | None) -> dict[str, Any] | None:
+        return next((d for d in self.race.get("drivers", []) if d.get("code") == code), None)
+
+    def count_of(self, code: str | None, what: str) -> int | None:
+        record = self.driver_record(code)
+        return len(record[what]) if record is not None and record.get(what) else None
+
+    def ordinal(self, text: str, code: str | None, what: str) -> int | None:
+        """'second' -> 2; 'last'/'final' -> the driver's number of stops or stints."""
+        word = text.strip()
+        if word in ("last", "final", "ultima", "ultimo"):
+            return self.count_of(code, what)
+        if word in ("opening", "primer"):
+            return 1
+        return parse_ordinal(word, self.lex.language)
+
+    def number(self, text: str) -> int | float | None:
+        value = parse_number(text, self.lex.language)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+    def lap_numbers(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """(lap, start, end) of every lap reference in [start, end)."""
+        found = []
+        for match in self.lex.lap_ref.finditer(self.folded, start, end):
+            if match.group("nums"):
+                for number in self.lex.number.finditer(self.folded, match.start("nums"), match.end("nums")):
+                    value = self.number(number.group(0))
+                    if isinstance(value, int):
+                        found.append((value, number.start(), number.end()))
+            elif match.group("ord"):
+                value = parse_ordinal(match.group("ord"), self.lex.language)
+                if value is not None:
+                    found.append((value, match.start(), match.end()))
+        return found
+
+    # --- rules --------------------------------------------------------------------

@@ -1,0 +1,188 @@
+"""Rules of the f1 grammar about a driver's strategy: pit laps, stop counts, compounds."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from factcov.domains.f1.reading import Sentence, TextReader
+
+_TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
+          "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
+_ONE_STOP_CONTEXT = re.compile(
+    r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
+    r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
+)
+_SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|,)\s*$")
+
+
+class StrategyRules(TextReader):
+    """Pit laps, stop counts, compounds, compound changes and sequences."""
+
+    def pit_laps(self, sentence: Sentence) -> None:
+        verbs = list(self.lex.pit_verb.finditer(self.folded, sentence.start, sentence.end))
+        for index, verb in enumerate(verbs):
+            owner = self.previous_mention(sentence, verb.start())
+            since = owner.end if owner else sentence.start
+            if self.lex.neutralization.search(self.folded, since, verb.start()):
+                continue  # "the safety car came in": not a pit stop
+            stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
+            for limit in (self.lex.scope_break, self.lex.clause_break):
+                cut = limit.search(self.folded, verb.end(), stop)
+                if cut:
+                    stop = cut.start()
+            laps = self.lap_numbers(verb.end(), stop)
+            if not laps:  # "On lap 13 Hamilton pitted"
+                clause = self.clause_start(sentence, verb.start())
+                previous_verb = verbs[index - 1].end() if index else clause
+                laps = self.lap_numbers(max(clause, previous_verb), verb.start())
+            subject = self.subject(sentence, verb.start())
+            for lap, start, end in laps:
+                if self.consumed(start, end):
+                    continue
+                driver = subject
+                inside = [m for m in sentence.mentions if verb.end() <= m.start and m.end <= start]
+                if inside:
+                    driver = inside[-1].code
+                if driver is None:
+                    continue
+                key: dict[str, Any] = {"driver": driver}
+                if len(laps) == 1:
+                    ordinal = None
+                    for match in self.lex.stop_ordinal.finditer(
+                        self.folded, self.clause_start(sentence, verb.start()), start
+                    ):
+                        ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+                    if ordinal is not None:
+                        key["stop"] = ordinal
+                self._consumed.append((start, end))
+                self.emit("pit_lap", key, lap, min(verb.start(), start), end)
+
+    def stop_counts(self, sentence: Sentence) -> None:
+        for pattern in self.lex.stop_count:
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+                words = [g for g in match.groups() if g]
+                if words:
+                    word = words[0]
+                    if word in ("una", "uma") and not _ONE_STOP_CONTEXT.search(
+                        self.folded, max(sentence.start, match.start() - 25), match.end() + 12
+                    ):
+                        continue  # "tras una parada lenta": a stop, not a count of stops
+                    value = _TIMES.get(word, self.number(word))
+                else:
+                    value = 0  # "did not stop", "sin parar"
+                if not isinstance(value, int) or value > 6:
+                    continue
+                driver = self.subject(sentence, match.start())
+                if driver is None:
+                    following = self.next_mention(sentence, match.end())
+                    driver = following.code if following else None
+                if driver is not None:
+                    self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
+
+    def compound_at(self, match: re.Match[str]) -> str | None:
+        word = " ".join(match.group(0).split())
+        value = self.lex.compound_values.get(word)
+        before = self.folded[max(0, match.start() - 30): match.start()]
+        after = self.folded[match.end(): match.end() + 30]
+        if value is None or self.lex.negated_compound.search(before) or after.startswith("-free"):
+            return None  # "without the softs", "soft-free"
+        if word not in self.lex.ambiguous:
+            return value
+        if re.match(r"\s*[-–/]\s*\w", after) or re.search(r"\w\s*[-–/]\s*$", before):
+            return value  # inside a sequence: "medium-hard-hard"
+        if self.lex.not_after_ambiguous.match(after):
+            return None
+        if self.lex.tyre_noun_after.match(after) or self.lex.tyre_leader_before.search(before):
+            return value
+        return None
+
+    def compounds(self, sentence: Sentence) -> None:
+        lex = self.lex
+        used: list[tuple[int, int]] = []
+        for pattern in (*lex.change, *lex.same_set):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+                c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
+                c2_text = match.groupdict().get("c2")
+                c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
+                if c1 is None or c2 is None:
+                    continue
+                driver = self.subject(sentence, match.start())
+                if driver is None:
+                    continue
+                key: dict[str, Any] = {"driver": driver}
+                ordinal = None
+                for stop in lex.stop_ordinal.finditer(
+                    self.folded, self.clause_start(sentence, match.start()), match.start()
+                ):
+                    ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+                if ordinal is None:
+                    after = lex.stop_ordinal.search(self.folded, match.end(), min(sentence.end, match.end() + 25))
+                    if after:
+                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
+                if ordinal is not None:
+                    key["stop"] = ordinal
+                used.append((match.start(), match.end()))
+                self.emit("compound_change", key, [c1, c2], match.start(), match.end())
+                # "swapped inters for inters on lap 37": the change names its stop's lap
+                window_end = min(sentence.end, match.end() + 25)
+                cut = self.lex.clause_break.search(self.folded, match.end(), window_end)
+                for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
+                    if not self.consumed(lap_start, lap_end):
+                        self._consumed.append((lap_start, lap_end))
+                        self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
+                                  lap, match.start(), lap_end)
+        tokens = [
+            (m.start(), m.end(), value)
+            for m in lex.compound.finditer(self.folded, sentence.start, sentence.end)
+            if (value := self.compound_at(m)) is not None
+            and not any(s <= m.start() < e for s, e in used)
+        ]
+        groups: list[list[tuple[int, int, str]]] = []
+        for token in tokens:
+            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
+                self.folded[groups[-1][-1][1]: token[0]]
+            ):
+                groups[-1].append(token)
+            else:
+                groups.append([token])
+        for group in groups:
+            driver = self.subject(sentence, group[0][0])
+            if driver is None:
+                continue
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
+                for stint, (_start, end, value) in enumerate(group, start=1):
+                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+                record = self.driver_record(driver)
+                if record is not None and record.get("red_flag_tyre_changes"):
+                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
+                for stop in range(1, len(group)):
+                    self.emit("compound_change", {"driver": driver, "stop": stop},
+                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
+                continue
+            start, end, value = group[0]
+            key: dict[str, Any] = {"driver": driver}
+            previous = max((t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
+            if stint is not None:
+                key["stint"] = stint
+            self.emit("stint_compound", key, value, start, end)
+
+    def stint_of(self, sentence: Sentence, driver: str, start: int, end: int, previous: int) -> int | None:
+        """The stint a compound is said of: an ordinal stint nearby, 'started on' (1),
+        'finished on' (the last); words before an earlier compound do not count."""
+        lex = self.lex
+        clause = self.clause_start(sentence, start)
+        window_start = max(clause, start - 45, previous)
+        near = [m for m in lex.stint_ordinal.finditer(self.folded, window_start, min(sentence.end, end + 30))]
+        if near:
+            closest = min(near, key=lambda m: abs(m.start() - start))
+            return self.ordinal(closest.group(1), driver, "stints")
+        before = self.folded[window_start:start]
+        ends = list(lex.end_words.finditer(before))
+        starts = list(lex.start_words.finditer(before))
+        if ends and (not starts or ends[-1].start() > starts[-1].start()):
+            return self.count_of(driver, "stints")
+        if starts:
+            return 1
+        return None
