@@ -18,6 +18,8 @@ from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
 from factcov.model import Claim, Instance
 
+GRAMMAR_VERSION = "1"  # bump when a rule changes what a text reads as (enters score signatures)
+
 
 class F1RegexExtractor(Extractor):
     name: ClassVar[str] = "f1-regex"
@@ -28,6 +30,9 @@ class F1RegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self.lex: Lexicon = lexicon(language)
+
+    def signature(self) -> str:
+        return f"{self.name}@{GRAMMAR_VERSION}"
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         # spans index the NFC form (the same string for the NFC text models write)
