@@ -21,9 +21,9 @@ LANGUAGES = ("en", "es", "pt")
 TASK = "period_forecast"
 
 _PROMPTS = {
-    "en": "Write the National Weather Service text forecast for the period '{name}' from the forecast data below.",
-    "es": "Escribe el pronóstico del tiempo en texto para el periodo '{name}' a partir de los datos de pronóstico siguientes.",
-    "pt": "Escreva a previsão do tempo em texto para o período '{name}' a partir dos dados de previsão abaixo.",
+    "en": "Write a short weather forecast for the period '{name}' from the forecast data below.",
+    "es": "Escribe un pronóstico del tiempo breve para el periodo '{name}' a partir de los datos de pronóstico siguientes.",
+    "pt": "Escreva uma previsão do tempo breve para o período '{name}' a partir dos dados de previsão abaixo.",
 }
 # The context is the record without the text NWS wrote from it (that text is a system output).
 _HIDDEN = ("detailedForecast", "source")
