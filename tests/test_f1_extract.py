@@ -395,3 +395,34 @@ def test_empty_and_driverless_texts(bahrain: dict[str, Instance]) -> None:
     summary = bahrain["f1:2021:1:race_summary:en"]  # no focus driver: nobody to attribute a stop to
     assert F1RegexExtractor(language="en").extract("", summary) == []
     assert F1RegexExtractor(language="en").extract("He pitted on lap 13.", summary) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Starting from the pit lane, Pérez stopped three times (laps 2, 19 and 38) and recovered to fifth."),
+        ("es", "Desde el pit lane, Pérez paró tres veces (vueltas 2, 19 y 38) y remontó hasta la quinta posición."),
+        ("pt", "Largando do pit lane, Pérez parou três vezes (voltas 2, 19 e 38) e se recuperou até o quinto lugar."),
+    ],
+)
+def test_lap_lists_in_brackets_and_recoveries(bahrain: dict[str, Instance], language: str, text: str) -> None:
+    found = read(bahrain, f"f1:2021:1:tyre_strategy:PER:{language}", text)
+    expected = [("stop_count", PER, 3), ("pit_lap", PER, 2), ("pit_lap", PER, 19), ("pit_lap", PER, 38),
+                ("final_position", PER, 5)]
+    assert not as_set(expected) - found, sorted(found)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Norris fitted hards on lap 12."),
+        ("en", "Norris switched to the medium tyre on lap 12."),
+        ("es", "Norris montó duros en la vuelta 12."),
+        ("es", "Norris pasó a los neumáticos medios en la vuelta 12."),
+        ("pt", "Norris colocou pneus duros na volta 12."),
+        ("pt", "Norris trocou para pneus médios na volta 12."),
+    ],
+)
+def test_fitting_tyres_on_a_lap_is_a_stop(bahrain: dict[str, Instance], language: str, text: str) -> None:
+    found = read(bahrain, f"f1:2021:1:tyre_strategy:NOR:{language}", text)
+    assert ("pit_lap", repr([("driver", "NOR")]), "12") in found

@@ -67,11 +67,14 @@ NOT_AFTER_AMBIGUOUS = {  # "media de", "medio tiempo": not compounds
 
 PIT_VERBS = {
     "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|came in|comes in|come in|coming in"
-    r"|called in|into the pits|pitstops?|pit-stops?|in-?lap",
+    r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
+    r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to",
     "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas)"
-    r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos",
+    r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|monto|puso|calzo"
+    r"|cambi(?:o|ar|ando) a|pas(?:o|ar|ando) a",
     "pt": r"par(?:ou|aram|ar|ando|ada|adas)|entr(?:ou|aram|ar|ando) nos (?:boxes|pits)|foi aos boxes"
-    r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus",
+    r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus|colocou|montou|calcou"
+    r"|troc(?:ou|ar|ando) para|pass(?:ou|ar|ando) para|mud(?:ou|ar|ando) para",
 }
 LAP_WORD = {"en": r"laps?", "es": r"vueltas?|giros?", "pt": r"voltas?|giros?"}
 LIST_JOIN = {"en": r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", "es": r",\s*|\s+y\s+|\s+e\s+|\s+o\s+",
@@ -157,11 +160,12 @@ SAME_SET = {  # "another set of hards": a change to the same compound
 }
 FINISH_VERBS = {
     "en": r"finish(?:ed|es|ing)?|came home|crossed the line|ended(?: up)?(?: the race)?|was classified|classified"
-    r"|brought it home|settled for|took|claimed|secured|placed|came|home",
+    r"|brought it home|settled for|took|claimed|secured|placed|came|home"
+    r"|(?:recovered|climbed|fought back|came back|charged) to",
     "es": r"termin\w*|acab\w*|finaliz\w*|cruz\w* la meta|lleg\w*|concluy\w*|se clasific\w*|fue clasificad\w*"
-    r"|quedo|se quedo con|logro|consiguio|cerro",
+    r"|quedo|se quedo con|logro|consiguio|cerro|(?:remonto|escalo|subio|se recupero) hasta",
     "pt": r"termin\w*|acab\w*|cheg\w*|cruz\w* a linha|complet\w*|foi classificad\w*|ficou|garantiu|conquistou"
-    r"|fechou",
+    r"|fechou|(?:se recuperou|escalou|subiu) ate",
 }
 FINISH_FILLER = {
     "en": r"(?:(?:in|at|the|a|an|race|up|home|a\s+strong|a\s+solid|with|on|position)\s+)*",
