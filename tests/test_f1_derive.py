@@ -164,3 +164,12 @@ def test_classification_from_laps_when_ergast_has_none(f1: Path) -> None:
     assert (fallback.loc[finishers, "position"] == official.loc[finishers, "position"]).all()
     assert pd.isna(fallback.loc["MAZ", "position"]) if "MAZ" in fallback.index else True
     assert fallback.loc["HAM", "name"] == "Lewis Hamilton"
+
+
+def test_a_car_missing_from_the_results_is_kept_unclassified(f1: Path) -> None:
+    laps = season_laps(f1, 2021)
+    results = ergast(f1).classification(2021, 1)
+    analysis = derive_race(laps[laps["RoundNumber"] == 1], results[results["code"] != "RIC"])
+    ricciardo = next(d for d in race_block(analysis)["drivers"] if d["code"] == "RIC")
+    assert ricciardo["position"] is None and ricciardo["stints"]
+    assert any(f.type == "stop_count" and f.key["driver"] == "RIC" for f in race_facts(race_block(analysis)))

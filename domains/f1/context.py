@@ -48,7 +48,15 @@ def race_block(race: RaceAnalysis) -> dict[str, Any]:
     stops = _records_by_driver(race.stops)
     changes = _records_by_driver(race.red_flag_changes)
     drivers = []
-    for row in race.classification.to_dict("records"):
+    rows = race.classification.to_dict("records")
+    listed = {row["code"] for row in rows}
+    # a car with laps but no official result (a user's tables may disagree): unclassified
+    rows += [
+        {"code": code, "name": code, "team": None, "grid": None, "position": None,
+         "status": "Not in results", "laps": None}
+        for code in sorted(set(stints) - listed)
+    ]
+    for row in rows:
         code = row["code"]
         if code not in stints:
             continue  # entered but never completed a lap
