@@ -182,11 +182,14 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
         return
     if lemma == "be":
         for subject in subjects:
+            owners = _owners(parsed, subject, previous)
             for attribute in _expand(parsed, parsed.kids(head.i, "attr", "acomp")):
-                yield subject, "be", attribute
-                # "His genre is post-metal" / "The genre of X is Y": (owner, genre, Y).
-                for owner in _owners(parsed, subject, previous):
+                # "His genre is post-metal" / "The genre of X is Y": (owner, have genre, Y);
+                # the bare (genre, be, Y) would say the same thing about no one.
+                for owner in owners:
                     yield owner, f"have {subject.lemma.lower()}", attribute
+                if not owners:
+                    yield subject, "be", attribute
                 for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
                     yield subject, f"be {attribute.lemma.lower()} {prep}", obj
             for prep, obj in _prep_objects(parsed, head, parsed.scheme):

@@ -15,6 +15,7 @@ Claim types:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 from importlib import resources
@@ -113,12 +114,23 @@ class RagDomain(Domain):
             return self._surface(name, surfaces)
 
         sentences = [f"We note {surface(str(f.key['name']))}." for f in facts if f.type == ENTITY]
+        # A knowledge-graph predicate ("birthPlace") names its relation with a noun; a
+        # predicate read from text ("open on") is a verb lemma with its preposition.
+        graph = instance is not None and instance.task == "data-to-text"
         for fact in facts:
             if fact.type == RELATION:
-                sentences.append(self._relation_sentence(
-                    surface(str(fact.key["subject"])), str(fact.key["predicate"]), surface(str(fact.value))
-                ))
+                subject, obj = surface(str(fact.key["subject"])), surface(str(fact.value))
+                predicate = str(fact.key["predicate"])
+                sentences.append(self._graph_sentence(subject, predicate, obj) if graph
+                                 else self._relation_sentence(subject, predicate, obj))
         return " ".join(sentences)
+
+    @staticmethod
+    def _graph_sentence(subject: str, predicate: str, obj: str) -> str:
+        """'birthPlace' -> "The birth place of S is O." (the first of 'a/b' alternatives)."""
+        first = predicate.split("/")[0]
+        words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", first).replace("_", " ").lower()
+        return f"The {words} of {subject} is {obj}."
 
     @staticmethod
     def _surface(name: str, surfaces: dict[str, str]) -> str:
