@@ -84,3 +84,17 @@ def test_stanza_extractor_relations_fall_back_to_related_entities(stanza_models)
     relations = [(c.key["subject"], c.key["predicate"], c.value) for c in claims if c.type == "relation"]
     assert relations == [("marta quill", "residence", "lisbon")]
     assert "marta quill" in {c.value for c in claims if c.type == "entity"}
+
+
+def test_rag_score_runs_on_stanza_models_from_the_config_file(stanza_models, repo_root, tmp_path, monkeypatch):
+    import pandas as pd
+
+    from factcov.cli.app import run
+
+    monkeypatch.chdir(tmp_path)
+    paths = ", ".join(f'{k} = "{v}"' for k, v in stanza_models.items())
+    (tmp_path / "factcov.toml").write_text(f'[rag]\nbackend = "stanza"\nstanza_paths = {{ {paths} }}\n')
+    assert run(["rag", "score", "-i", str(repo_root / "domains" / "rag" / "museum.jsonl"), "-o", "out"]) == 0
+    table = pd.read_csv(tmp_path / "out" / "answers.csv").set_index("id")
+    assert table.loc["empty", "n_claims"] == 0 and table.loc["complete", "n_claims"] > 0
+    assert "rag-stanza[stanza:" in (tmp_path / "out" / "summary.json").read_text()
