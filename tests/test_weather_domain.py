@@ -51,6 +51,19 @@ def test_sky_falls_back_to_the_icon():
     assert sky_from_icon("/icons/land/day/tsra,40?size=medium") is None
 
 
+def test_an_icon_sky_accepts_its_neighbour_levels_but_not_further(shared_data, domain):
+    """NWS writes "Sunny" under a 'few' icon: the icon is one hour, the text the period."""
+    from factcov.domains.weather.oracle import icon_sky_levels
+
+    assert icon_sky_levels("/icons/land/day/few?size=medium") == ["mostly_clear", "clear", "partly_cloudy"]
+    period = next(p for p in iter_file_periods(shared_data / "weather" / "nws_forecast_responses_sample.jsonl.gz")
+                  if p.short_forecast == "Patchy Blowing Dust" and "/few" in (p.icon or ""))
+    instance = next(instances_of(period, ["en"]))
+    evaluator = Evaluator(domain)
+    assert [v.label for v in evaluator.evaluate_text(instance, "Sunny.").verdicts] == ["supported"]
+    assert [v.label for v in evaluator.evaluate_text(instance, "Mostly cloudy.").verdicts] == ["contradicted"]
+
+
 @pytest.mark.parametrize("language", ["en", "es", "pt"])
 def test_check_domain_passes(domain, language):
     report = check_domain(domain, languages=[language])

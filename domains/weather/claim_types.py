@@ -4,7 +4,7 @@ hold, so a claim of those types is unverifiable (open world)."""
 
 from __future__ import annotations
 
-from factcov.comparators import Exact, NumericTolerance
+from factcov.comparators import Exact, NumericTolerance, SetMembership
 from factcov.domains.weather.comparators import WindRangeMatch
 from factcov.domains.weather.vocabulary import COMPASS, CONDITIONS, SKY_LEVELS
 from factcov.model import ClaimType
@@ -65,8 +65,10 @@ PRECIP_CHANCE = ClaimType(
 SKY = ClaimType(
     name="sky",
     description="Sky cover: clear, mostly_clear, partly_cloudy, mostly_cloudy, cloudy "
-    "(sunny = clear by day, partly sunny = partly cloudy by day).",
-    comparator=Exact(),
+    "(sunny = clear by day, partly sunny = partly cloudy by day). From shortForecast one "
+    "level; from the icon (when shortForecast names no sky) the icon's level and its two "
+    "neighbours, any of which a claim may state.",
+    comparator=SetMembership(),
     templates={"en": "{value}.", "es": "{value}.", "pt": "{value}."},
     choices=SKY_LEVELS,
 )

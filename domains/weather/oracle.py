@@ -20,6 +20,7 @@ from functools import lru_cache
 from factcov.domains.weather.claim_types import CLAIM_TYPES
 from factcov.domains.weather.grammar import short_forecast_readings
 from factcov.domains.weather.periods import Period
+from factcov.domains.weather.vocabulary import SKY_LEVELS
 from factcov.knowledge import Knowledge
 from factcov.model import Fact
 
@@ -58,6 +59,16 @@ def _short_forecast(short_forecast: str) -> tuple[str | None, tuple[tuple[str, s
     return sky, tuple(conditions)
 
 
+def icon_sky_levels(icon: str | None) -> list[str] | None:
+    """The icon's sky level and its neighbours, nominal first: the icon shows the sky at
+    one hour of the period, the text sums the period up ("Sunny" under a ``few`` icon)."""
+    level = sky_from_icon(icon)
+    if level is None:
+        return None
+    index = SKY_LEVELS.index(level)
+    return [level] + [SKY_LEVELS[i] for i in (index - 1, index + 1) if 0 <= i < len(SKY_LEVELS)]
+
+
 def relevant_facts(period: Period) -> list[Fact]:
     facts: list[Fact] = []
     if period.temperature is not None:
@@ -65,7 +76,7 @@ def relevant_facts(period: Period) -> list[Fact]:
     if period.trend is not None:
         facts.append(_fact("temperature_trend", {}, period.trend))
     sky, conditions = _short_forecast(period.short_forecast)
-    sky = sky or sky_from_icon(period.icon)
+    sky = sky or icon_sky_levels(period.icon)
     if sky is not None:
         facts.append(_fact("sky", {}, sky))
     for qualifier, condition in conditions:

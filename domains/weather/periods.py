@@ -203,11 +203,11 @@ def source_of_response(response: dict[str, Any], fallback: str) -> str:
         if match:
             return f"{match.group(1)}_{match.group(2)}-{match.group(3)}"
     meta = response.get("source") if isinstance(response.get("source"), dict) else {}
-    grid = grid_source(meta.get("grid"))
-    if grid is None:
+    grid = grid_source(meta.get("grid")) or _repo_slug(meta.get("repo"))
+    issued = compact_time(properties.get("generatedAt") or properties.get("updated") or meta.get("generatedAt"))
+    if grid is None or issued is None:
         return fallback
-    issued = compact_time(properties.get("generatedAt") or meta.get("generatedAt"))
-    return f"{grid}@{issued}" if issued else grid
+    return f"{grid}@{issued}"
 
 
 def _periods_of_response(response: dict[str, Any], source: str, where: _Where) -> Iterator[Period]:

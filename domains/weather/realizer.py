@@ -69,7 +69,8 @@ def realize(facts: Sequence[Fact], language: str, night: bool = False) -> str:
         night = temperature[0].key.get("kind") == "low"
     parts: list[str] = []
     for fact in by_type.get("sky", []):
-        parts.append(SPOKEN_SKY[language][fact.value][1 if night else 0])
+        level = fact.value[0] if isinstance(fact.value, list) else fact.value  # icon sky: nominal level first
+        parts.append(SPOKEN_SKY[language][level][1 if night else 0])
     for fact in temperature:
         phrase = _TEMPERATURE[language][fact.key["kind"]].format(v=_num(fact.value))
         parts.append(f"{_WITH[language]} {phrase}" if parts else phrase)
