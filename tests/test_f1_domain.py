@@ -192,3 +192,23 @@ def test_parallel_build_writes_the_same_file(shared_data: Path, tmp_path: Path) 
     write_instances(one, iter_race_instances(laps, ergast_dir, rounds=[1, 2, 3], languages=["es"]))
     write_instances(two, iter_race_instances(laps, ergast_dir, rounds=[1, 2, 3], languages=["es"], jobs=2))
     assert one.read_bytes() == two.read_bytes() and one.stat().st_size > 0
+
+
+def test_retirement_is_a_fact_of_a_retired_drivers_strategy(domain, shared_data: Path) -> None:
+    instances = {i.id: i for i in race_instances(race(shared_data / "f1", 2023, 1))}
+    leclerc = instances["f1:2023:1:tyre_strategy:LEC:en"]
+    assert Fact(type="retired", key={"driver": "LEC"}, value=True) in leclerc.facts
+    assert not [f for f in leclerc.facts if f.type == "final_position"]
+    verstappen = instances["f1:2023:1:tyre_strategy:VER:en"]
+    assert not [f for f in verstappen.facts if f.type == "retired"]  # finishing is told by the position
+    assert check_domain(domain, [instances[f"f1:2023:1:tyre_strategy:LEC:{lang}"] for lang in ("en", "es", "pt")])
+    evaluator = Evaluator(domain)
+    texts = {
+        "en": "Leclerc retired with an engine failure, while Verstappen took the chequered flag. Alonso retired too.",
+        "es": "Leclerc abandonó por un fallo de motor, mientras Verstappen vio la bandera a cuadros. Alonso abandonó.",
+        "pt": "Leclerc abandonou com o motor quebrado, enquanto Verstappen recebeu a bandeirada. Alonso abandonou.",
+    }
+    for language, text in texts.items():
+        result = evaluator.evaluate_text(instances[f"f1:2023:1:tyre_strategy:LEC:{language}"], text)
+        labels = {(v.claim.key["driver"], v.claim.value, v.label) for v in result.verdicts}
+        assert labels == {("LEC", True, "supported"), ("VER", False, "supported"), ("ALO", True, "contradicted")}

@@ -114,6 +114,17 @@ DEFENSE = ClaimType(
         "pt": "{driver} segurou {attacker} por {value} voltas.",
     },
 )
+RETIRED = ClaimType(
+    name="retired",
+    description="The driver retired (did not take the chequered flag); disqualified cars did.",
+    key_slots=("driver",),
+    value_kind="bool",
+    templates={
+        "en": "{driver} retired: {value}.",
+        "es": "{driver} abandonó: {value}.",
+        "pt": "{driver} abandonou: {value}.",
+    },
+)
 WINNER = ClaimType(
     name="winner",
     description="The race winner (driver code).",
@@ -148,6 +159,7 @@ CLAIM_TYPES: tuple[ClaimType, ...] = (
     OVERCUT,
     TIME_GAINED,
     DEFENSE,
+    RETIRED,
     WINNER,
     NEUTRALIZATION,
 )

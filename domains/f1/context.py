@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from factcov.domains.f1.derive import RaceAnalysis
+from factcov.domains.f1.oracle import NOT_IN_RESULTS
 
 FOCUS_MARGIN_LAPS = 2  # laps shown before and after a move or a defense
 
@@ -53,7 +54,7 @@ def race_block(race: RaceAnalysis) -> dict[str, Any]:
     # a car with laps but no official result (a user's tables may disagree): unclassified
     rows += [
         {"code": code, "name": code, "team": None, "grid": None, "position": None,
-         "status": "Not in results", "laps": None}
+         "status": NOT_IN_RESULTS, "laps": None}
         for code in sorted(set(stints) - listed)
     ]
     for row in rows:

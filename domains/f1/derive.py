@@ -90,7 +90,7 @@ def classify_from_laps(laps: pd.DataFrame, names: dict[str, str]) -> pd.DataFram
 
 
 def _status_has(status: pd.Series, codes: str) -> pd.Series:
-    return status.str.contains(f"[{codes}]", regex=True).fillna(False).astype(bool)
+    return status.str.contains(f"[{codes}]", regex=True).eq(True)
 
 
 def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
@@ -107,15 +107,13 @@ def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
     # the field led through the pit lane (2021 Baku, lap 47): at least half the cars
     # enter the pits on that lap and this car keeps its tyres (same compound, one lap
     # older). Tyre data alone is not trusted: in 2018 it often misses real tyre changes.
-    same_set = ((next_compound == laps["Compound"]).fillna(False) & (
-        next_life == laps["TyreLife"] + 1
-    ).fillna(False)).astype(bool)
+    same_set = (next_compound == laps["Compound"]).eq(True) & (next_life == laps["TyreLife"] + 1).eq(True)
     entries = pit_in.groupby(laps["LapNumber"]).transform("mean")
     diverted = same_set & (entries >= FIELD_DIVERTED_SHARE)
     # lap 1 with a pit entry *before* its pit exit: the car went in and out before the
     # start (a pit-lane start), not a stop
-    pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).fillna(False)
-    changed = pit_in & has_next & ~diverted & ~pre_race.astype(bool)
+    pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).eq(True)
+    changed = pit_in & has_next & ~diverted & ~pre_race
     laps["is_stop"] = changed & ~red
     laps["is_red_change"] = changed & red
     previous_stint = by_driver["Stint"].shift(1)
@@ -132,7 +130,7 @@ def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
     laps["silent_red_change"] = silent_change & ~first
     laps["stint_id"] = new_stint.astype(int).groupby(laps["Driver"], sort=False).cumsum()
     laps["is_out_lap"] = laps["PitOutTime"].notna() | new_stint
-    laps["is_green"] = laps["TrackStatus"].str.fullmatch("1+").fillna(False).astype(bool)
+    laps["is_green"] = laps["TrackStatus"].str.fullmatch("1+").eq(True)
     laps["Compound"] = laps["Compound"].where(laps["Compound"].isin(KNOWN_COMPOUNDS), np.nan)
     return laps
 
@@ -327,8 +325,8 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
     keep = (
         long["ahead"].notna()
         & long["gap"].le(DEFENSE_GAP_S)
-        & long["clean"].fillna(False).astype(bool)
-        & long["clean_ahead"].fillna(False).astype(bool)
+        & long["clean"].eq(True)  # a missing row (no such lap) is not clean
+        & long["clean_ahead"].eq(True)
         & ~long["lap"].isin(neutral_laps)
     )
     close = long[keep].sort_values(["ahead", "driver", "lap"], kind="stable")

@@ -50,6 +50,7 @@ class _Reader(StrategyRules, RaceRules):
             self.gains(sentence)
             self.defenses(sentence)
             self.winners_and_positions(sentence)
+            self.retirements(sentence)
             self.stop_counts(sentence)
             self.pit_laps(sentence)
             self.compounds(sentence)

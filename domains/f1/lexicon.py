@@ -261,6 +261,22 @@ STUCK_BEHIND = {  # "Verstappen was stuck behind Hamilton for 6 laps": defense(H
     "es": r"(?:atascado|atrapado|detenido|encerrado|quedo|estuvo)\s+detras de",
     "pt": r"(?:preso|travado|ficou|esteve)\s+atras de",
 }
+RETIRED_WORDS = {  # the driver did not take the flag
+    "en": r"retired|retirement|dnf|did not finish|didn't finish|failed to finish|crashed out|was forced out"
+    r"|out of the race|pulled out of the race|stopped on track",
+    "es": r"abandono|abandonar|abandonado|se retiro|retirada|no termino|no acabo|no pudo terminar|dnf"
+    r"|quedo fuera de carrera|fuera de carrera",
+    "pt": r"abandonou|abandonar|abandono|se retirou|nao terminou|nao completou|nao conseguiu terminar|dnf"
+    r"|ficou fora da corrida|fora da corrida",
+}
+FINISHED_WORDS = {  # the driver took the flag
+    "en": r"took the chequered flag|took the checkered flag|saw the chequered flag|saw the checkered flag"
+    r"|reached the finish|made it to the finish|finished the race|completed the race",
+    "es": r"vio la bandera a cuadros|llego a la meta|llego a meta|termino la carrera|completo la carrera"
+    r"|acabo la carrera",
+    "pt": r"recebeu a bandeirada|viu a bandeirada|completou a corrida|terminou a corrida|chegou ao fim"
+    r"|cruzou a linha de chegada",
+}
 NEUTRALIZATION = {
     "en": {"VSC": r"virtual safety car|virtual safety-car|vsc", "SC": r"safety car|safety-car|\bsc\b",
            "RED": r"red flag(?:ged)?|red-flag(?:ged)?|(?:race|session) (?:was )?(?:stopped|suspended)"},
@@ -349,6 +365,8 @@ class Lexicon:
     defend_for: re.Pattern[str]
     stuck_behind: re.Pattern[str]
     neutralization: re.Pattern[str]
+    retired_words: re.Pattern[str]
+    finished_words: re.Pattern[str]
     clause_break: re.Pattern[str]
     subject_reset: re.Pattern[str]
     move_done: re.Pattern[str]
@@ -446,6 +464,8 @@ def lexicon(language: str) -> Lexicon:
         ),
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
         stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        retired_words=re.compile(rf"\b(?:{RETIRED_WORDS[language]})\b"),
+        finished_words=re.compile(rf"\b(?:{FINISHED_WORDS[language]})\b"),
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
         clause_break=re.compile(CLAUSE_BREAK[language]),
         subject_reset=re.compile(SUBJECT_RESET[language]),

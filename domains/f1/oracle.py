@@ -3,11 +3,19 @@ the relevant ones of each task (the oracle of recall)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from factcov.model import Fact
 
 KNOWN = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
+NOT_IN_RESULTS = "Not in results"  # a car with laps the official results do not list
+_TOOK_THE_FLAG = re.compile(r"Finished|\+\d+ Laps?|Lapped|Disqualified")
+
+
+def retired(driver: dict[str, Any]) -> bool:
+    """Did not take the chequered flag: any status but finished, lapped or disqualified."""
+    return not _TOOK_THE_FLAG.fullmatch(str(driver.get("status", "")))
 
 
 def driver_facts(driver: dict[str, Any]) -> list[Fact]:
@@ -36,6 +44,8 @@ def driver_facts(driver: dict[str, Any]) -> list[Fact]:
             )
     if driver["position"] is not None:
         facts.append(Fact(type="final_position", key={"driver": code}, value=driver["position"]))
+    if driver.get("status") != NOT_IN_RESULTS:
+        facts.append(Fact(type="retired", key={"driver": code}, value=retired(driver)))
     return facts
 
 
@@ -105,7 +115,8 @@ def _position(race: dict[str, Any], code: str) -> list[Fact]:
 def task_facts(race: dict[str, Any], task: str, driver: str | None, rival: str | None) -> list[Fact]:
     """The relevant facts of one decision (see docs/domains/f1.md, "Instances")."""
     if task == "tyre_strategy":
-        return driver_facts(_driver(race, driver))
+        # a retirement is part of the story; finishing is already told by the position
+        return [f for f in driver_facts(_driver(race, driver)) if f.type != "retired" or f.value]
     if task in ("undercut", "overcut"):
         move = next(
             m for m in race["moves"] if m["kind"] == task and m["driver"] == driver and m["rival"] == rival

@@ -207,6 +207,12 @@ def realize_fact(fact: Fact, language: str, names: Names) -> str:
         return _gain(fact, language, d, names(key["rival"]) if "rival" in key else None)
     if fact.type == "defense":
         return _defense(fact, language, d, names(key["attacker"]))
+    if fact.type == "retired":
+        if fact.value:
+            return {"en": f"{d} retired from the race.", "es": f"{d} abandonó la carrera.",
+                    "pt": f"{d} abandonou a corrida."}[language]
+        return {"en": f"{d} reached the finish.", "es": f"{d} llegó a la meta.",
+                "pt": f"{d} completou a corrida."}[language]
     raise ValueError(f"no f1 realization for claim type {fact.type!r}")
 
 

@@ -115,6 +115,14 @@ class RaceRules(TextReader):
             self.emit("final_position", {"driver": mention.code}, place, mention.start, mention.end)
             previous = mention
 
+    def retirements(self, sentence: Sentence) -> None:
+        """'Leclerc retired' (True), 'Hamilton took the chequered flag' (False)."""
+        for pattern, value in ((self.lex.retired_words, True), (self.lex.finished_words, False)):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+                driver = self.subject(sentence, match.start())
+                if driver is not None:
+                    self.emit("retired", {"driver": driver}, value, match.start(), match.end())
+
     def moves(self, sentence: Sentence) -> None:
         lex = self.lex
         for match in lex.move.finditer(self.folded, sentence.start, sentence.end):
