@@ -87,6 +87,11 @@ def varied(instance, rng: random.Random) -> str:
         out.append(rng.choice({"en": [f"{d} came home {ORD['en'][n]}.", f"{d} finished P{n}."],
                                "es": [f"{d} acabó {ORD['es'][n]}.", f"{d} cruzó la meta en la posición {n}."],
                                "pt": [f"{d} chegou em {ORD['pt'][n]}.", f"{d} cruzou a linha em P{n}."]}[lang]))
+    for fact in by_type.get("retired", []):
+        d = surname(ctx, fact.key["driver"])
+        out.append({"en": f"{d} did not finish.", "es": f"{d} no terminó.", "pt": f"{d} não terminou."}[lang]
+                   if fact.value else {"en": f"{d} saw the chequered flag.", "es": f"{d} llegó a meta.",
+                                       "pt": f"{d} recebeu a bandeirada."}[lang])
     for kind in ("undercut", "overcut"):
         for fact in by_type.get(kind, []):
             d, r = surname(ctx, fact.key["driver"]), surname(ctx, fact.key["rival"])
