@@ -112,9 +112,9 @@ class Grammar:
 
     # -- rule helpers -------------------------------------------------------------------
     def add(self, pattern: str, rule: Rule, needles: tuple[str, ...] = ()) -> None:
-        """A rule; ``needles``: substrings one of which any match contains, so the regex
-        scan is skipped on the many texts that contain none (a substring test is far
-        cheaper than a scan; this halves the time on NWS text)."""
+        """A rule; ``needles``: substrings one of which any match contains, so the rule's
+        scan is skipped on the many texts that contain none (one literal search is far
+        cheaper than the rule's scan)."""
         gate = re.compile("|".join(map(re.escape, needles))) if needles else None
         self.rules.append((re.compile(pattern), rule, gate))
 
