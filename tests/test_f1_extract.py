@@ -426,3 +426,22 @@ def test_lap_lists_in_brackets_and_recoveries(bahrain: dict[str, Instance], lang
 def test_fitting_tyres_on_a_lap_is_a_stop(bahrain: dict[str, Instance], language: str, text: str) -> None:
     found = read(bahrain, f"f1:2021:1:tyre_strategy:NOR:{language}", text)
     assert ("pit_lap", repr([("driver", "NOR")]), "12") in found
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Hamilton won from Verstappen, and Bottas completed the podium."),
+        ("es", "Hamilton ganó por delante de Verstappen y Bottas completó el podio."),
+        ("pt", "Hamilton venceu, Verstappen foi segundo e Bottas completou o pódio."),
+    ],
+)
+def test_completing_the_podium_is_third(bahrain: dict[str, Instance], language: str, text: str) -> None:
+    found = read(bahrain, f"f1:2021:1:race_summary:{language}", text)
+    assert ("final_position", repr([("driver", "BOT")]), "3") in found
+    assert ("winner", "[]", repr("HAM")) in found
+
+
+def test_a_nickname_names_its_driver(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:tyre_strategy:PER:es", "Checo paró tres veces y terminó quinto.")
+    assert {("stop_count", repr([("driver", "PER")]), "3"), ("final_position", repr([("driver", "PER")]), "5")} <= found

@@ -261,6 +261,11 @@ STUCK_BEHIND = {  # "Verstappen was stuck behind Hamilton for 6 laps": defense(H
     "es": r"(?:atascado|atrapado|detenido|encerrado|quedo|estuvo)\s+detras de",
     "pt": r"(?:preso|travado|ficou|esteve)\s+atras de",
 }
+PODIUM_THIRD = {  # "completed the podium": third
+    "en": r"completed the podium|rounded out the podium|completing the podium|rounding out the podium",
+    "es": r"completo el podio|cerro el podio|completando el podio|cerrando el podio",
+    "pt": r"completou o podio|fechou o podio|completando o podio|fechando o podio",
+}
 RETIRED_WORDS = {  # the driver did not take the flag
     "en": r"retired|retirement|dnf|did not finish|didn't finish|failed to finish|crashed out|was forced out"
     r"|out of the race|pulled out of the race|stopped on track",
@@ -366,6 +371,7 @@ class Lexicon:
     stuck_behind: re.Pattern[str]
     neutralization: re.Pattern[str]
     retired_words: re.Pattern[str]
+    podium_third: re.Pattern[str]
     finished_words: re.Pattern[str]
     clause_break: re.Pattern[str]
     subject_reset: re.Pattern[str]
@@ -464,6 +470,7 @@ def lexicon(language: str) -> Lexicon:
         ),
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
         stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        podium_third=re.compile(rf"\b(?:{PODIUM_THIRD[language]})\b"),
         retired_words=re.compile(rf"\b(?:{RETIRED_WORDS[language]})\b"),
         finished_words=re.compile(rf"\b(?:{FINISHED_WORDS[language]})\b"),
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),

@@ -18,6 +18,7 @@ from typing import Any
 from factcov.language import fold
 
 DRIVER_TABLE = Path(__file__).with_name("drivers.json")
+ALIASES = {"checo": "PER"}  # unambiguous nicknames (folded)
 _TEAM_SUFFIX = re.compile(r"\s+(?:f1 team|racing|team|f1)$")
 
 
@@ -61,6 +62,9 @@ class DriverIndex:
             chosen = in_race if in_race else owners
             if len(chosen) == 1 and surname not in names and len(surname) > 2:
                 names[surname] = next(iter(chosen))
+        for alias, code in ALIASES.items():  # nicknames the press uses, for drivers in the race
+            if code in race_codes and alias not in names:
+                names[alias] = code
         teams: dict[str, set[str]] = {}
         for d in drivers:
             if d.get("team"):

@@ -88,6 +88,13 @@ class RaceRules(TextReader):
             if driver is None or value is None or not 1 <= value <= 30:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
+        for match in lex.podium_third.finditer(self.folded, sentence.start, sentence.end):
+            following = self.next_mention(sentence, match.end())
+            driver = self.subject(sentence, match.start())
+            if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
+                driver = following.code  # "completing the podium was Bottas"
+            if driver is not None:
+                self.emit("final_position", {"driver": driver}, 3, match.start(), match.end())
         if wins or finishes:
             for mention in sentence.mentions:
                 tail = self.folded[mention.end: min(sentence.end, mention.end + 20)]
