@@ -47,15 +47,23 @@ class Fact(BaseModel):
     def id(self) -> str:
         return key_id(self.type, self.key)
 
+    @cached_property
+    def identity(self) -> tuple[str, str]:
+        """(id, JSON of the value): what equality and hashing use, computed once per fact
+        because every Knowledge build hashes every fact."""
+        return self.id, canonical_json(self.value)
+
     def __hash__(self) -> int:
-        return hash((self.id, canonical_json(self.value)))
+        return hash(self.identity)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Fact)
-            and self.id == other.id
-            and canonical_json(self.value) == canonical_json(other.value)
-        )
+        return isinstance(other, Fact) and self.identity == other.identity
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Fact:
+        copy = super().model_copy(update=update, deep=deep)
+        for cached in ("id", "identity"):  # computed from the old fields
+            copy.__dict__.pop(cached, None)
+        return copy
 
 
 class Claim(BaseModel):

@@ -98,3 +98,11 @@ def test_fact_id_is_stable_and_facts_are_hashable():
 
 def test_claim_drops_unsaid_key_slots():
     assert Claim(type="pit_lap", key={"driver": "HAM", "stop": None}, value=13).key == {"driver": "HAM"}
+
+
+def test_a_copied_fact_with_a_new_value_is_a_different_fact():
+    fact = Fact(type="pit_lap", key={"driver": "HAM", "stop": 1}, value=13)
+    hash(fact)
+    moved = fact.model_copy(update={"value": 14})
+    assert moved != fact and moved.identity == ("pit_lap(driver=HAM,stop=1)", "14")
+    assert fact.model_copy(update={"key": {"driver": "VER"}}).id == "pit_lap(driver=VER)"
