@@ -13,6 +13,7 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import ranking_summary, system_table
+from factcov.errors import InputError
 from factcov.evaluate import Evaluator
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
@@ -88,7 +89,7 @@ def score_files(
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
         if not metric_rows:
-            raise ValueError("no generations were scored")
+            raise InputError("no generations to score", path=generations_path)
         table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
         summary = {
             "signature": evaluator.signature(),
