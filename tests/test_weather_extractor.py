@@ -123,7 +123,8 @@ def test_claims_carry_spans_into_the_original_text():
         ("en", "Tonight will be mostly cloudy with a low of 27 degrees. Expect light east-northeast winds between "
                "5 and 10 mph. There's an 80% chance of snow after 8 PM, with around an inch of accumulation possible.",
          {("sky", (), "mostly_cloudy"), ("temperature", (("kind", "low"),), 27), ("wind_direction", (), "ENE"),
-          ("wind_speed", (), (5, 10)), ("precip_chance", (), 80), ("timing", (), "after 8 pm"),
+          ("wind_speed", (), (5, 10)), ("precip_chance", (), 80), ("condition", (("qualifier", "none"),), "snow"),
+          ("timing", (), "after 8 pm"),
           ("precip_amount", (("kind", "unspecified"),), "an inch of accumulation")}),
         ("en", "Saturday: sunny skies and a high of 85°F. Winds from the WSW at 10 mph. No precipitation expected.",
          {("sky", (), "clear"), ("temperature", (("kind", "high"),), 85), ("wind_direction", (), "WSW"),
@@ -131,7 +132,8 @@ def test_claims_carry_spans_into_the_original_text():
         ("es", "Esta noche estará nublado, con una temperatura mínima cercana a los 27 °F. Vientos del este-noreste "
                "entre 5 y 10 mph. Probabilidad de nieve del 80 % después de las 8 p. m.",
          {("sky", (), "cloudy"), ("temperature", (("kind", "low"),), 27), ("wind_direction", (), "ENE"),
-          ("wind_speed", (), (5, 10)), ("precip_chance", (), 80), ("timing", (), "despues de las 8 p. m.")}),
+          ("wind_speed", (), (5, 10)), ("precip_chance", (), 80), ("condition", (("qualifier", "none"),), "snow"),
+          ("timing", (), "despues de las 8 p. m.")}),
         ("pt", "Sábado ensolarado, com máxima de 29 °C e ventos de oés-sudoeste a 16 km/h. Sem chuva prevista.",
          {("sky", (), "clear"), ("temperature", (("kind", "high"),), (83.3, 85.1)), ("wind_direction", (), "WSW"),
           ("wind_speed", (), (9.9, 9.9))}),

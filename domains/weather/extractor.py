@@ -6,7 +6,7 @@ from factcov.domains.weather.grammar import grammar
 from factcov.extractor import Extractor
 from factcov.model import Claim, Instance
 
-GRAMMAR_VERSION = "1"  # bump when a rule changes what is read: scores are comparable only within one
+GRAMMAR_VERSION = "2"  # bump when a rule changes what is read: scores are comparable only within one
 
 
 class WeatherRegexExtractor(Extractor):

@@ -35,7 +35,7 @@ _SPEED_UNIT = (
 _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "qui": 0.621371,
            "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
-_DECADE = r"(?:(?P<part>lower|low|mid|middle|upper)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper)[\s-]*)?(?P<teens>teens)\b"
+_DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
 _TEMP_VALUE = (
     rf"(?:{_DECADE}|(?P<a>{NUM}){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM}){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
     rf"|(?P<n>{NUM}){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?(?P<below>\s+below(?:\s+zero)?|\s+bajo\s+cero|\s+abaixo\s+de\s+zero)?)"
@@ -66,6 +66,22 @@ def _number(text: str) -> float:
     return int(value) if value.is_integer() else value
 
 
+def qualifier_for_percent(percent: float) -> str | None:
+    """The qualifier NWS writes for a chance of precipitation (NWS Directive 10-503's
+    table): slight chance 10-20%, chance 30-50%, likely 60-70%, none ("Rain") 80-100%.
+    A percentage on a boundary between two bands (25, 55, 75) names its condition
+    without a qualifier ``""`` (the claim then states no qualifier slot); below 10% it
+    names none (``None``): "a 5 percent chance of rain" does not say that it rains."""
+    if percent < 10:
+        return None
+    for upper, qualifier in ((25, "slight_chance"), (55, "chance"), (75, "likely")):
+        if percent == upper:
+            return ""
+        if percent < upper:
+            return qualifier
+    return "none"
+
+
 def _f_from_c(celsius: float) -> float:
     return round(celsius * 9 / 5 + 32, 1)
 
@@ -80,7 +96,7 @@ def temperature_value(match: re.Match[str]) -> object:
             return [base, base + 3]
         if part in ("mid", "middle"):
             return [base + 3, base + 7]
-        if part == "upper":
+        if part in ("upper", "high"):
             return [base + 6, base + 9]
         return [base, base + 9]
     celsius = (groups.get("unit") or groups.get("unit2") or "").startswith("c")
@@ -145,6 +161,33 @@ class Grammar:
             return out
         return rule
 
+    def _precip_list(self, generic: str, fillers: str, joiners: str) -> str:
+        """What a chance of precipitation is a chance of: generic words ("precipitation")
+        or a list of condition words ("rain and snow"), captured as ``list``."""
+        one = rf"(?:(?:{fillers})\s+)?(?:{alternation(condition_words(self.language))}|{generic})"
+        return rf"(?P<list>{one}(?:\s*(?:,|(?:,\s*)?\b(?:{joiners})\b)\s*{one})*)"
+
+    def _chance(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        """A percentage chance, and the conditions it names with the qualifier NWS uses for
+        that percentage ("a 40 percent chance of snow" is "Chance Snow")."""
+        percent = _number(m.group("n"))
+        found: list[tuple[str, dict, object]] = [("precip_chance", {}, percent)]
+        named = m.groupdict().get("list")
+        qualifier = qualifier_for_percent(percent)
+        if named and qualifier is not None:
+            key = {} if qualifier == "" else {"qualifier": qualifier}
+            found += [("condition", dict(key), c) for c in self._condition_names(named)]
+        return found
+
+    def _condition_names(self, phrase: str) -> list[str]:
+        """The conditions a list of condition words names, once each, in order."""
+        words = _normalized(condition_words(self.language))
+        conditions = [words[_norm(w)] for w in self._condition_re.findall(phrase)]
+        if conditions and conditions[-1] in ("showers", "snow_showers"):
+            # "rain and snow showers" are rain showers and snow showers (NWS's own wording)
+            conditions = [_AS_SHOWERS.get(c, c) for c in conditions]
+        return list(dict.fromkeys(conditions))
+
     # -- languages ----------------------------------------------------------------------
     def _english(self) -> None:
         kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice", "accumulation": "unspecified"}
@@ -156,22 +199,28 @@ class Grammar:
         self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
         self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
         self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
-        precip = r"(?:precipitation|measurable precipitation|rain|showers|snow|thunderstorms|storms|a shower|a thunderstorm|a storm)"
-        self.add(rf"\b(?:chance|probability|likelihood) of {precip}(?: and {precip})?\s*(?:is|of|at|near|around|about|:)?\s*"
-                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)", self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
+        precip = self._precip_list(r"precipitation|measurable precipitation|storms|a shower|a thunderstorm|a storm",
+                                   r"some|light|heavy|a little|a few|occasional", r"and|or")
+        self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
+                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
-                 rf"(?:\s+(?:of|for)\s+{precip}(?:\s+and\s+{precip})?)?", self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(r"\b(?:precipitation|rain) (?:chance|probability)\s*(?:is|of|at|near|around|:)?\s*(?P<n>\d{1,3})\s*(?:%|percent)",
-                 self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
+                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
+                 r"(?P<n>\d{1,3})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
-                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'rajada'))
+                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:with )?(?:temperatures?|temps) (?:will )?(?P<dir>rising|rise|climbing|climb|warming|increasing|falling|fall|dropping|drop|cooling|decreasing)"
                  rf"(?:\s+(?:to|into)\s+(?:around |near |about |the )?{_TEMP_VALUE})?", self._trend(("ris", "climb", "warm", "incr")), needles=('temperat', 'temps'))
         self.add(r"\b(?P<dir>rising|falling|warming|cooling) temperatures\b", self._trend(("ris", "warm")), needles=('temperat', 'temps'))
+        self.add(rf"\b(?:temperatures?|temps)\s+(?:will\s+|should\s+|could\s+|may\s+)?(?:likely\s+)?"
+                 rf"(?P<kind>tops? out|topping out|peaks?|peaking|max(?:es)? out|maxing out|bottoms? out|bottoming out)"
+                 rf"(?:\s+(?:at|around|near|about|in the|close to|of|only|just))*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(lambda k: "low" if k.startswith("bottom") else "high"), needles=('top', 'peak', 'max', 'bottom'))
         fillers = (r"will be|will reach|will fall to|will drop to|will dip to|will climb to|will top out at|will peak at|"
                    r"of|is|are|near|around|about|at|to|reaching|in the|close to|roughly|up to|down to|only|just|expected|"
-                   r"generally|mainly|mostly")
-        self.add(rf"\b(?P<kind>highs?|lows?|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
+                   r"generally|mainly|mostly|topping out|peaking|bottoming out|dropping|falling|dipping|sinking|into the|into")
+        # "high"/"low" right before a decade ("temperatures in the low 40s") is the decade's part, not a kind
+        self.add(rf"\b(?P<kind>highs?(?!\s+(?:\d0s|teens))|lows?(?!\s+(?:\d0s|teens))|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
                  rf"(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"), needles=('high', 'low', 'max', 'min'))
         self.add(r"\b(?:before|after|until|between|through|from|starting|beginning|by)\s+"
@@ -179,8 +228,10 @@ class Grammar:
                  r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"))
         dirs = alternation(direction_words("en"))
         codes = "|".join(c.lower() for c in _COMPASS)
-        self.add(rf"\b(?P<dir>{dirs})\s+(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        manner = r"light|gentle|moderate|strong|gusty|brisk|steady|breezy|trade"
+        self.add(rf"\b(?P<dir>{dirs})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"\bwinds?\s+(?:will be\s+|becoming\s+)?(?:(?:{manner}|mainly|mostly|generally)\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b",
+                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction, needles=('becoming',))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
@@ -194,13 +245,13 @@ class Grammar:
         self.add(r"\balgunas (?:de las )?tormentas podrian [^.,]*", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
         self.add(rf"\bindice de calor (?:de hasta |de |hasta |cercano a |alrededor de )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
         self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
-        precip = r"(?:precipitaciones|precipitacion|lluvias?|nieve|chubascos|tormentas)"
-        self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}(?: y {precip})?\s+(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
-                 rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip}(?: y {precip})?)?",
-                 self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"\brafagas?\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'rajada'))
+        precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
+        self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
+                 rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
+                 self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
                  rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")), needles=('temperat', 'temps'))
         fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
@@ -213,8 +264,10 @@ class Grammar:
                  rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
                  self._text_of("timing"))
         dirs = alternation(direction_words("es"))
-        self.add(rf"\bvientos?\s+(?:(?:suaves|moderados|fuertes|ligeros|flojos|debiles|racheados)\s+)?(?:del|de|procedentes del|procedentes de|"
+        manner = r"suaves?|moderados?|fuertes?|ligeros?|flojos?|debil|debiles|racheados?"
+        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:del|de|procedentes del|procedentes de|"
                  rf"provenientes del|del sector|de direccion|soplando del)\s+(?P<dir>{dirs})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?P<dir>{_without_this(direction_words('es'))})\b", self._direction, needles=('viento',))
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -226,26 +279,31 @@ class Grammar:
         self.add(r"\balgumas (?:das )?tempestades podem [^.,]*", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
         self.add(rf"\bindice de calor (?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
         self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
-        precip = r"(?:precipitacao|chuvas?|neve|pancadas de chuva|trovoadas|tempestades)"
-        self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}(?: e {precip})?\s+(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
-                 rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip}(?: e {precip})?)?",
-                 self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
+        precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
+        self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
+                 rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
+                 self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'rajada'))
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
                  rf"(?:\s+(?:para|ate|a)\s+(?:cerca de |em torno de |por volta de )?{_TEMP_VALUE})?",
                  self._trend(("elev", "sub", "sob", "vao s", "alta")), needles=('temperat', 'temps'))
         fillers = (r"de|da|em torno de|por volta de|perto de|proxima de|proxima a|ao redor de|cerca de|de cerca de|chegando a|"
-                   r"chega a|chegara a|sera de|ficara em|ficando em|na casa dos|entre|e|deve ficar em|deve chegar a|devera ser de")
+                   r"chega a|chegara a|sera de|ficara em|ficando em|entre|e|deve ficar em|deve chegar a|devera ser de")
+        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*\s+(?:na|em) (?:casa|faixa) dos\s+"
+                 rf"(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
+                 self._decade_temperature, needles=('casa dos', 'faixa dos'))
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
-        self.add(rf"\b(?:antes das|depois das|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
+        self.add(rf"\b(?:antes das|depois das|apos as|apos o|apos a|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
                  rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
         dirs = alternation(direction_words("pt"))
-        self.add(rf"\bventos?\s+(?:(?:fracos|moderados|fortes|leves|suaves)\s+)?(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
+        manner = r"fracos?|moderados?|fortes?|leves?|suaves?"
+        self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
                  rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?P<dir>{_without_this(direction_words('pt'))})\b", self._direction, needles=('vento',))
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -257,7 +315,21 @@ class Grammar:
                  self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
         skies = _normalized(sky_words(self.language))
         self.add(rf"\b(?:{alternation(skies)})\b", lambda m: [("sky", {}, skies[_norm(m.group(0))])])
+        if self.language in _MIXED_SHOWERS:
+            self.add(self.mixed_showers_pattern(), self._mixed_showers, needles=("chubasco", "aguacero", "pancada"))
         self.add(self.condition_pattern(), self._conditions)
+
+    def mixed_showers_pattern(self) -> str:
+        """es/pt "chubascos (dispersos) de lluvia y nieve", "pancadas de chuva e neve": rain
+        showers and snow showers, as NWS's "rain and snow showers"."""
+        head, rain_or_snow, joiner = _MIXED_SHOWERS[self.language]
+        before = alternation(QUALIFIER_BEFORE[self.language])
+        after = alternation(QUALIFIER_AFTER[self.language])
+        return (rf"(?:\b(?P<q>{before})\s+(?:de\s+)?)?\b(?:{head})(?:\s+(?P<after>{after}))?\s+de\s+"
+                rf"(?P<list>(?:{rain_or_snow})\s+(?:{joiner})\s+(?:{rain_or_snow}))\b(?:\s+(?P<last>{after})\b)?")
+
+    def _mixed_showers(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        return [(t, k, _AS_SHOWERS.get(c, c)) for t, k, c in self._conditions(m)]
 
     def condition_pattern(self) -> str:
         words = alternation(condition_words(self.language))
@@ -275,23 +347,22 @@ class Grammar:
         qualifier = "none"
         if m.group("q"):
             qualifier = _normalized(QUALIFIER_BEFORE[self.language])[_norm(m.group("q"))]
-        elif m.group("after"):
-            qualifier = _normalized(QUALIFIER_AFTER[self.language])[_norm(m.group("after"))]
-        words = _normalized(condition_words(self.language))
-        conditions = [words[_norm(w)] for w in self._condition_re.findall(m.group("list"))]
-        if conditions and conditions[-1] in ("showers", "snow_showers"):
-            # "rain and snow showers" are rain showers and snow showers (NWS's own wording)
-            conditions = [_AS_SHOWERS.get(c, c) for c in conditions]
-        found: list[tuple[str, dict, object]] = []
-        for condition in conditions:
-            claim = ("condition", {"qualifier": qualifier}, condition)
-            if claim not in found:
-                found.append(claim)
-        return found
+        elif m.group("after") or m.groupdict().get("last"):
+            qualifier = _normalized(QUALIFIER_AFTER[self.language])[_norm(m.group("after") or m.group("last"))]
+        return [("condition", {"qualifier": qualifier}, c) for c in self._condition_names(m.group("list"))]
 
     @property
     def _condition_re(self) -> re.Pattern[str]:
         return _condition_word_re(self.language)
+
+    @staticmethod
+    def _decade_temperature(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        """"Mínima na casa dos 40 °F": the 40s, [40, 49] °F (a °C decade converted)."""
+        base = int(m.group("dec")) * 10
+        kind = "high" if m.group("kind").startswith("max") else "low"
+        if (m.group("unit") or "").startswith("c"):
+            return [("temperature", {"kind": kind}, [_f_from_c(base - 0.5), _f_from_c(base + 9.5)])]
+        return [("temperature", {"kind": kind}, [base, base + 9])]
 
     @staticmethod
     def _direction(m: re.Match[str]) -> list[tuple[str, dict, object]]:
@@ -328,7 +399,16 @@ class Grammar:
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
+_MIXED_SHOWERS = {  # language: (showers words, rain or snow, joiners)
+    "es": (r"chubascos?|aguaceros?|chaparrones", r"lluvias?|nieve", r"y|o"),
+    "pt": (r"pancadas?|aguaceiros?", r"chuvas?|neve", r"e|ou"),
+}
 _NEGATED = re.compile(r"\b(?:no|not|without|sin|sem|nao|ni|nem)\s+$")
+
+
+def _without_this(words: dict[str, str]) -> str:
+    """Direction names but "este", which es and pt also use for "this"."""
+    return alternation({w: c for w, c in words.items() if w != "este"})
 
 
 def _norm(phrase: str) -> str:
