@@ -445,3 +445,51 @@ def test_completing_the_podium_is_third(bahrain: dict[str, Instance], language: 
 def test_a_nickname_names_its_driver(bahrain: dict[str, Instance]) -> None:
     found = read(bahrain, "f1:2021:1:tyre_strategy:PER:es", "Checo paró tres veces y terminó quinto.")
     assert {("stop_count", repr([("driver", "PER")]), "3"), ("final_position", repr([("driver", "PER")]), "5")} <= found
+
+
+@pytest.mark.parametrize(
+    ("instance_id", "text", "expected"),
+    [
+        ("f1:2021:1:tyre_strategy:VER:en", "Verstappen pitted twice, on 17 and 39.",
+         [("stop_count", VER, 2), ("pit_lap", VER, 17), ("pit_lap", VER, 39)]),
+        ("f1:2021:1:tyre_strategy:VER:es", "Verstappen paró dos veces, en la 17 y en la 39.",
+         [("stop_count", VER, 2), ("pit_lap", VER, 17), ("pit_lap", VER, 39)]),
+        ("f1:2021:1:tyre_strategy:VER:pt", "Verstappen parou duas vezes, na 17 e na 39.",
+         [("stop_count", VER, 2), ("pit_lap", VER, 17), ("pit_lap", VER, 39)]),
+        ("f1:2021:1:race_summary:en", "Lewis won ahead of Max and Bottas.",
+         [("winner", {}, "HAM"), ("final_position", HAM, 1), ("final_position", VER, 2), ("final_position", BOT, 3)]),
+        ("f1:2021:1:race_summary:pt", "Lewis venceu à frente de Max e Valtteri.",
+         [("winner", {}, "HAM"), ("final_position", HAM, 1), ("final_position", VER, 2), ("final_position", BOT, 3)]),
+        ("f1:2021:1:undercut:HAM:VER:es", "Max siguió en pista hasta la vuelta 17.", [("pit_lap", VER, 17)]),
+    ],
+)
+def test_bare_laps_first_names_and_staying_out(bahrain: dict[str, Instance], instance_id: str, text: str,
+                                               expected: list[Expected]) -> None:
+    assert read(bahrain, instance_id, text) == as_set(expected)
+
+
+@pytest.mark.parametrize(
+    ("instance_id", "text"),
+    [
+        ("f1:2021:1:tyre_strategy:VER:en", "Verstappen was on 17 laps old tyres when he pitted."),
+        ("f1:2021:1:tyre_strategy:VER:en", "Verstappen pitted and lost 2 seconds at 17 percent grip."),
+        ("f1:2021:1:tyre_strategy:VER:en", "Verstappen stayed out until lap 56 on the hards."),  # to the flag
+        ("f1:2021:1:race_summary:en", "max speed was high and Lewis stopped in the pit lane."),
+    ],
+)
+def test_no_pit_lap_from_numbers_that_are_no_laps(bahrain: dict[str, Instance], instance_id: str, text: str) -> None:
+    assert not {c for c in read(bahrain, instance_id, text) if c[0] == "pit_lap"}
+
+
+def test_first_names_are_capitalized_and_unique_in_the_race(bahrain: dict[str, Instance]) -> None:
+    # "max" in lower case is a word; "Max" names Verstappen (the only Max of 2021 Bahrain)
+    assert read(bahrain, "f1:2021:1:race_summary:en", "The max was reached and Max finished second.") == as_set(
+        [("final_position", VER, 2)])
+
+
+def test_a_nationality_names_the_only_driver_who_has_it(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:undercut:HAM:VER:es", "El neerlandés paró en la vuelta 17.")
+    assert found == as_set([("pit_lap", VER, 17)])
+    # two Finns raced (Bottas, Räikkönen) and neither is the focus: nobody is named, nothing read
+    assert read(bahrain, "f1:2021:1:tyre_strategy:HAM:en", "Hamilton won. The Finn finished third.") == as_set(
+        [("winner", {}, "HAM"), ("final_position", HAM, 1)])

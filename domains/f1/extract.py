@@ -52,6 +52,7 @@ class _Reader(StrategyRules, RaceRules):
             self.winners_and_positions(sentence)
             self.retirements(sentence)
             self.stop_counts(sentence)
+            self.stay_outs(sentence)
             self.pit_laps(sentence)
             self.compounds(sentence)
         return sorted(self.claims, key=lambda c: (c.span or (0, 0), c.type))

@@ -25,7 +25,7 @@ COMPOUND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "MEDIUM": ("mediums", "medium"),
         "HARD": ("hards",),
         "INTERMEDIATE": ("intermediates", "intermediate", "inters", "inter"),
-        "WET": ("full wets", "full wet", "wets", "wet"),
+        "WET": ("full wets", "full wet", "wets"),
     },
     "es": {
         "SOFT": ("blandos", "blandas", "blando", "blanda", "softs", "soft"),
@@ -45,10 +45,12 @@ COMPOUND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 # forms that are ordinary words too ("pushed hard", "en medio de", "tempo medio"): a
 # compound only next to a tyre word or after an article/preposition of tyre talk
 AMBIGUOUS_COMPOUND_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {"HARD": ("hard",)},
+    "en": {"HARD": ("hard",), "WET": ("wet",)},
     "es": {"MEDIUM": ("medio", "media", "medias"), "HARD": ("duro", "dura")},
     "pt": {"MEDIUM": ("medio", "media", "medias"), "HARD": ("duro", "dura")},
 }
+# ambiguous forms that name a compound only before a tyre word ("wet tyres", not "the wet race")
+NOUN_ONLY_COMPOUND_WORDS = {"en": ("wet",), "es": (), "pt": ()}
 TYRE_NOUNS = {
     "en": r"tyres?|tires?|compounds?|rubber|sets?|boots",
     "es": r"neumaticos?|gomas?|compuestos?|ruedas?|juegos?|cubiertas?",
@@ -68,14 +70,29 @@ NOT_AFTER_AMBIGUOUS = {  # "media de", "medio tiempo": not compounds
 PIT_VERBS = {
     "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|came in|comes in|come in|coming in"
     r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
+    r"|(?:brought|brings|bring|called|calls|pulled) (?:him|her) in"
     r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to",
     "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas)"
-    r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|monto|puso|calzo"
+    r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|mont(?:o|ar)|puso|poner|calzo"
     r"|cambi(?:o|ar|ando) a|pas(?:o|ar|ando) a",
     "pt": r"par(?:ou|aram|ar|ando|ada|adas)|entr(?:ou|aram|ar|ando) nos (?:boxes|pits)|foi aos boxes"
-    r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus|colocou|montou|calcou"
+    r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus|coloc(?:ou|ar)|mont(?:ou|ar)|calcou"
     r"|troc(?:ou|ar|ando) para|pass(?:ou|ar|ando) para|mud(?:ou|ar|ando) para",
 }
+# a lap number without the word "lap" after a preposition: "pitted on 17 and 39", "paró en
+# la 17", "parou na 17"; never before a unit ("on 17 laps", "en la 17ª", "at 2 seconds")
+BARE_LAP_LEAD = {"en": r"on|at", "es": r"en\s+las?|a\s+las?", "pt": r"nas?"}
+BARE_LAP_UNIT = (r"\s*(?:-\s*)?(?:laps?|vueltas?|voltas?|giros?|s\b|secs?|seg|segundos?|seconds?|points?|puntos|pontos"
+                 r"|places|positions|puestos|posiciones|posicoes|lugares|times|veces|vezes|occasions|%|[ºª°]|st|nd|rd|th)")
+STAY_OUT = {  # "stayed out until lap 17": his in-lap was lap 17
+    "en": r"(?:stayed|stays|stay|staying|remained) out|stayed on track|extended (?:his|her|the|its) (?:\w+ )?stint"
+    r"|ran long|kept going|(?:went|going) long",
+    "es": r"(?:sigui\w*|se quedo|quedo|continu\w*|permaneci\w*) (?:en pista|fuera)|alarg\w* (?:su|el) (?:\w+ )?stint"
+    r"|estir\w* (?:su|el) (?:\w+ )?stint|prolong\w* (?:su|el) (?:\w+ )?stint",
+    "pt": r"(?:ficou|continuou|seguiu|permaneceu) na pista|(?:ficou|permaneceu) (?:de )?fora"
+    r"|estic\w* (?:o|seu) (?:\w+ )?stint|prolong\w* (?:o|seu) (?:\w+ )?stint|along\w* (?:o|seu) (?:\w+ )?stint",
+}
+STAY_OUT_UNTIL = {"en": r"until|till|to|up to", "es": r"hasta", "pt": r"ate"}
 LAP_WORD = {"en": r"laps?", "es": r"vueltas?|giros?", "pt": r"voltas?|giros?"}
 LIST_JOIN = {"en": r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", "es": r",\s*|\s+y\s+|\s+e\s+|\s+o\s+",
              "pt": r",\s*|\s+e\s+|\s+ou\s+"}
@@ -136,9 +153,9 @@ STINT_ORDINAL = {
 }
 CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duros", "swapped X for Y"
     "en": [
-        r"from\s+(?:the\s+)?{C1}(?:\s+{TN})?\s+(?:to|onto|for)\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?{C2}",
+        r"from\s+(?:the\s+)?{C1}(?:\s+{TN})?\s+(?:to|onto|for)\s+(?:the\s+|an?\s+(?:(?:fresh|new)\s+)?set\s+of\s+|(?:fresh|new)\s+(?:set\s+of\s+)?)?{C2}",
         r"(?:swap\w*|chang\w*|switch\w*|exchang\w*|trad\w*)\s+(?:the\s+|his\s+|her\s+|its\s+)?{C1}(?:\s+{TN})?"
-        r"\s+for\s+(?:the\s+|a\s+set\s+of\s+|fresh\s+|new\s+)?{C2}",
+        r"\s+for\s+(?:the\s+|an?\s+(?:(?:fresh|new)\s+)?set\s+of\s+|(?:fresh|new)\s+(?:set\s+of\s+)?)?{C2}",
     ],
     "es": [
         r"de\s+(?:los\s+|las\s+|el\s+|la\s+)?(?:{TN}\s+)?{C1}(?:\s+{TN})?\s+(?:a|al|por)\s+"
@@ -154,9 +171,10 @@ CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duro
     ],
 }
 SAME_SET = {  # "another set of hards": a change to the same compound
-    "en": [r"(?:another|a second|a new|a fresh|fresh|new) set of (?:the\s+)?(?:{C1})", r"(?:{C1})\s+(?:again|once more)"],
-    "es": [r"otro juego de (?:{TN}\s+)?(?:{C1})", r"otros (?:{TN}\s+)?(?:{C1})", r"(?:{C1})\s+de nuevo"],
-    "pt": [r"outro jogo de (?:{TN}\s+)?(?:{C1})", r"outros (?:{TN}\s+)?(?:{C1})", r"(?:{C1})\s+de novo"],
+    # not "a fresh set of inters" (any new set) nor "hards again" (back to a compound used before)
+    "en": [r"another set of (?:the\s+)?(?:{C1})"],
+    "es": [r"otro juego de (?:{TN}\s+)?(?:{C1})", r"otros (?:{TN}\s+)?(?:{C1})"],
+    "pt": [r"outro jogo de (?:{TN}\s+)?(?:{C1})", r"outros (?:{TN}\s+)?(?:{C1})"],
 }
 FINISH_VERBS = {
     "en": r"finish(?:ed|es|ing)?|came home|crossed the line|ended(?: up)?(?: the race)?|was classified|classified"
@@ -181,12 +199,12 @@ WIN = {
     "pt": r"venceu|vence|vencer|vencendo|vitoria|triunfou|ganhou|vencedor",
 }
 WIN_NOT_FOLLOWED = {  # "won the position", "ganó 3 segundos"
-    "en": r"(?:the\s+|a\s+|that\s+|this\s+)?(?:position|battle|fight|duel|place|back|time|places|\d)"
-    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:seconds|secs|positions|places)",
+    "en": r"(?:the\s+|a\s+|that\s+|this\s+)?(?:position|battle|fight|duel|place|back|time|places|{D})"
+    r"|(?:\S+\s+){0,2}{D}|(?:\S+\s+){0,3}(?:seconds|secs|positions|places)",
     "es": r"(?:la\s+|el\s+|una\s+)?(?:posicion|batalla|lucha|duelo|puesto|tiempo|terreno)"
-    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:segundos|posiciones|puestos)",
+    r"|(?:\S+\s+){0,2}{D}|(?:\S+\s+){0,3}(?:segundos|posiciones|puestos)",
     "pt": r"(?:a\s+|o\s+|uma\s+)?(?:posicao|batalha|luta|duelo|lugar|tempo|terreno)"
-    r"|(?:\S+\s+){0,2}\d|(?:\S+\s+){0,3}(?:segundos|posicoes|lugares)",
+    r"|(?:\S+\s+){0,2}{D}|(?:\S+\s+){0,3}(?:segundos|posicoes|lugares)",
 }
 WIN_BY = {"en": r"for|by|to|went to|was|is|:", "es": r"de|para|fue para|fue|es|:",
           "pt": r"de|para|ficou com|foi para|foi|e|:"}
@@ -304,13 +322,19 @@ MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|j
 POSSESSIVE = {"en": r"of", "es": r"de|del", "pt": r"de|do|da"}  # "el undercut de Hamilton"
 BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}  # "undercut by Hamilton"
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
-    "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by",
-    "es": r"que|detras de|delante de|por delante de|sobre|contra|ante|con|por",
-    "pt": r"que|do que|atras de|a frente de|na frente de|sobre|contra|para|com|por|pelo|em",
+    # the rival of a move and the attacker held off are objects too ("undercut Lando by pitting")
+    "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by"
+    r"|undercut|overcut|kept|held off|fended off|resisted",
+    "es": r"que|detras del?|delante del?|por delante del?|sobre|contra|ante|con|por|undercut a|overcut a"
+    r"|contuvo a|mantuvo a|resistio a",
+    "pt": r"que|do que|atras d[eao]|a frente d[eao]|na frente d[eao]|sobre|contra|para|com|por|pelo|em"
+    r"|segurou|manteve|conteve",
 }
 SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
     "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
 }
+SUBJECT_PRONOUN = {"en": r"\b(?:he|she|his|her|him)\b", "es": r"\b(?:su|sus|le|lo)\b",
+                   "pt": r"\b(?:ele|ela|seu|sua|seus|suas|lhe)\b"}
 MOVE_DONE = {  # "le hizo el undercut", "deu o undercut", "pulled off the undercut": it worked
     "en": r"(?:pulled off|made|executed|completed|nailed|landed)\s+(?:the\s+|an\s+|a\s+|his\s+|her\s+)?$",
     "es": r"(?:hizo|le hizo|aplico|le aplico|consumo|completo|logro|ejecuto|clavo)\s+(?:el\s+|un\s+|su\s+)?$",
@@ -333,11 +357,13 @@ class Lexicon:
     compound: re.Pattern[str]
     compound_values: dict[str, str]
     ambiguous: frozenset[str]
+    noun_only: frozenset[str]
     tyre_noun_after: re.Pattern[str]
     tyre_leader_before: re.Pattern[str]
     not_after_ambiguous: re.Pattern[str]
     pit_verb: re.Pattern[str]
     lap_ref: re.Pattern[str]
+    stay_out: re.Pattern[str]
     lap_range: re.Pattern[str]
     number: re.Pattern[str]
     scope_break: re.Pattern[str]
@@ -375,6 +401,7 @@ class Lexicon:
     finished_words: re.Pattern[str]
     clause_break: re.Pattern[str]
     subject_reset: re.Pattern[str]
+    subject_pronoun: re.Pattern[str]
     move_done: re.Pattern[str]
     negated_compound: re.Pattern[str]
     sentence_end: re.Pattern[str]
@@ -407,6 +434,7 @@ def lexicon(language: str) -> Lexicon:
         )
 
     lap = LAP_WORD[language]
+    bare = rf"\d{{1,2}}(?![.,]?\d)(?!{BARE_LAP_UNIT})"
     neutral = NEUTRALIZATION[language]
     return Lexicon(
         language=language,
@@ -415,6 +443,7 @@ def lexicon(language: str) -> Lexicon:
         compound=re.compile(comp),
         compound_values=compound_values,
         ambiguous=frozenset(ambiguous),
+        noun_only=frozenset(NOUN_ONLY_COMPOUND_WORDS[language]),
         tyre_noun_after=re.compile(rf"\s+(?:{tyre_nouns})\b"),
         tyre_leader_before=re.compile(rf"(?:\b(?:{TYRE_LEADERS[language]}|{tyre_nouns}))\s+$"),
         not_after_ambiguous=re.compile(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
@@ -423,6 +452,11 @@ def lexicon(language: str) -> Lexicon:
             rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?"
             rf"\d{{1,2}}(?![.,]?\d)(?!\s*(?:{lap}|s\b|sec|seg|places|positions|puestos|posiciones|lugares)))*)"
             rf"|\b(?P<ord>{ordinal})\s+(?:{lap})\b"
+            rf"|\b(?:{BARE_LAP_LEAD[language]})\s+(?P<bare>{bare}(?:(?:{LIST_JOIN[language]})(?:(?:{BARE_LAP_LEAD[language]})\s+)?{bare})*)"
+        ),
+        stay_out=re.compile(
+            rf"\b(?:{STAY_OUT[language]})\b(?P<gap>(?:\s+[^\s.;:]+){{0,6}}?)\s+(?:{STAY_OUT_UNTIL[language]})\s+"
+            rf"(?:(?:the end of|el final de|o final da)\s+)?(?:(?:the|la|a)\s+)?(?:(?:{lap})\s+)?(?P<n>\d{{1,2}})(?![.,]?\d)(?!{BARE_LAP_UNIT})"
         ),
         lap_range=re.compile(
             rf"\b(?:(?P<open>{RANGE_OPEN[language]})\s+)?(?:(?:las?|as?|the)\s+)?(?:{lap})\s+(?P<a>{lap_num})"
@@ -445,7 +479,10 @@ def lexicon(language: str) -> Lexicon:
         position_after_mention=c(rf"^\s*(?:,\s*)?(?:(?:in|en|em|no|na|el|o|a)\s+)?(?P<ord>{ordinal})\b"),
         win=re.compile(rf"\b(?:{WIN[language]})\b"),
         # "won by 0.7 seconds" is a win; "ganó 3 segundos" is a gain
-        win_not_followed=re.compile(rf"(?!\s*(?:by|por|with|con|com)\b)\s*(?:{WIN_NOT_FOLLOWED[language]})"),
+        win_not_followed=re.compile(
+            rf"(?!\s*(?:by|por|with|con|com)\b)\s*(?:{WIN_NOT_FOLLOWED[language]})".replace(
+                "{D}", r"(?!(?:19|20)\d\d\b)\d")  # a digit, not a season ("the 2021 race")
+        ),
         win_by=re.compile(rf"^\s*(?:(?:{WIN_BY[language]})\s*)+$"),
         ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
         and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
@@ -476,6 +513,7 @@ def lexicon(language: str) -> Lexicon:
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
         clause_break=re.compile(CLAUSE_BREAK[language]),
         subject_reset=re.compile(SUBJECT_RESET[language]),
+        subject_pronoun=re.compile(SUBJECT_PRONOUN[language]),
         move_done=re.compile(MOVE_DONE[language]),
         negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
         sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),

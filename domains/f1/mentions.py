@@ -19,7 +19,53 @@ from factcov.language import fold
 
 DRIVER_TABLE = Path(__file__).with_name("drivers.json")
 ALIASES = {"checo": "PER"}  # unambiguous nicknames (folded)
+SHORT_NAMES = {"alex": "ALB"}  # read like first names: capitalized, driver in the race
 _TEAM_SUFFIX = re.compile(r"\s+(?:f1 team|racing|team|f1)$")
+# Nationality of every driver of drivers.json, from Ergast's drivers table (driverId,
+# code, nationality; http://ergast.com/mrd/, via ../shared/data/f1/ergast/drivers.csv).
+NATIONALITY = {
+    "AIT": "british", "BEA": "british", "HAM": "british", "NOR": "british", "RUS": "british",
+    "ALB": "thai", "ALO": "spanish", "SAI": "spanish", "ANT": "italian", "GIO": "italian",
+    "BOR": "brazilian", "FIT": "brazilian", "BOT": "finnish", "RAI": "finnish", "COL": "argentinian",
+    "DEV": "dutch", "VER": "dutch", "DOO": "australian", "PIA": "australian", "RIC": "australian",
+    "ERI": "swedish", "GAS": "french", "GRO": "french", "HAD": "french", "OCO": "french",
+    "HAR": "new zealander", "LAW": "new zealander", "HUL": "german", "MSC": "german", "VET": "german",
+    "KUB": "polish", "KVY": "russian", "MAZ": "russian", "SIR": "russian", "LAT": "canadian",
+    "STR": "canadian", "LEC": "monegasque", "MAG": "danish", "PER": "mexican", "SAR": "american",
+    "TSU": "japanese", "VAN": "belgian", "ZHO": "chinese",
+}
+# "the Dutchman", "el neerlandés", "o holandês" (folded): a nationality names a driver when
+# exactly one driver of the race (else of the decision's focus) has it
+DEMONYMS = {
+    "british": ("the briton", "the brit", "el britanico", "el ingles", "o britanico", "o ingles"),
+    "thai": ("the thai", "el tailandes", "o tailandes"),
+    "spanish": ("the spaniard", "el espanol", "o espanhol"),
+    "italian": ("the italian", "el italiano", "o italiano"),
+    "brazilian": ("the brazilian", "el brasileno", "o brasileiro"),
+    "finnish": ("the finn", "el finlandes", "o finlandes"),
+    "argentinian": ("the argentine", "the argentinian", "el argentino", "o argentino"),
+    "dutch": ("the dutchman", "el neerlandes", "el holandes", "o holandes", "o neerlandes"),
+    "australian": ("the australian", "the aussie", "el australiano", "o australiano"),
+    "swedish": ("the swede", "el sueco", "o sueco"),
+    "french": ("the frenchman", "el frances", "o frances"),
+    "new zealander": ("the new zealander", "the kiwi", "el neozelandes", "o neozelandes"),
+    "german": ("the german", "el aleman", "o alemao"),
+    "polish": ("el polaco", "o polones"),
+    "russian": ("the russian", "el ruso", "o russo"),
+    "canadian": ("the canadian", "el canadiense", "o canadense"),
+    "monegasque": ("the monegasque", "el monegasco", "o monegasco"),
+    "danish": ("the dane", "el danes", "o dinamarques"),
+    "mexican": ("the mexican", "el mexicano", "o mexicano"),
+    "american": ("the american", "el estadounidense", "o americano", "o norte-americano"),
+    "japanese": ("the japanese", "el japones", "o japones"),
+    "belgian": ("the belgian", "el belga", "o belga"),
+    "chinese": ("the chinese", "el chino", "o chines"),
+}
+# "the Italian Grand Prix", "o australiano GP": a nationality before an event is no driver
+_EVENT_AFTER = re.compile(r"\s+(?:grand|gp|gran|grande|round|race|carrera|corrida|team|equipo|equipe)\b")
+# a driver the text names by a description the index cannot resolve ("the rookie", an
+# ambiguous nationality): who the sentence is about is then unknown
+_DESCRIPTOR_NOUNS = r"driver|rookie|veteran|champion|piloto|novato|estreante|campeon|campeao"
 
 
 @dataclass(frozen=True)
@@ -65,6 +111,31 @@ class DriverIndex:
         for alias, code in ALIASES.items():  # nicknames the press uses, for drivers in the race
             if code in race_codes and alias not in names:
                 names[alias] = code
+        # first names ("Lewis", "Max", "Kimi"): only when one driver of the race bears it
+        first: dict[str, set[str]] = {}
+        for d in drivers:
+            for part in fold(d["name"]).split()[:-1]:
+                first.setdefault(part, set()).add(d["code"])
+        self.first_names = {
+            n: next(iter(owners)) for n, owners in first.items()
+            if len(owners) == 1 and len(n) > 2 and n not in names and n not in surnames
+        }
+        for short, code in SHORT_NAMES.items():
+            if code in race_codes and short not in names and short not in first:
+                self.first_names[short] = code
+        self.first_name_pattern = (
+            re.compile(rf"\b(?:{'|'.join(re.escape(n) for n in sorted(self.first_names, key=len, reverse=True))})\b")
+            if self.first_names else None
+        )
+        resolved, unresolved = _demonyms(race_codes, set(focus))
+        self.demonyms = resolved
+        demonym_alt = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(
+            [*resolved, *unresolved], key=len, reverse=True))
+        self.demonym_pattern = re.compile(rf"\b(?:{demonym_alt})\b") if demonym_alt else None
+        self.descriptor_pattern = re.compile(
+            rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
+            + (rf"|{self.demonym_pattern.pattern}" if self.demonym_pattern else "")
+        )
         teams: dict[str, set[str]] = {}
         for d in drivers:
             if d.get("team"):
@@ -92,7 +163,48 @@ class DriverIndex:
             for match in self.code_pattern.finditer(text):
                 if not any(s <= match.start() < e for s, e in taken):
                     found.append(Mention(match.start(), match.end(), match.group(0)))
+        if self.first_name_pattern is not None:  # capitalized: "Max", not "max speed"
+            taken = [(m.start, m.end) for m in found]
+            for match in self.first_name_pattern.finditer(folded):
+                if text[match.start()].isupper() and not any(s < match.end() and match.start() < e for s, e in taken):
+                    found.append(Mention(match.start(), match.end(), self.first_names[match.group(0)]))
+        if self.demonym_pattern is not None:
+            taken = [(m.start, m.end) for m in found]
+            for match in self.demonym_pattern.finditer(folded):
+                key = " ".join(match.group(0).split())
+                if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not any(
+                    s < match.end() and match.start() < e for s, e in taken
+                ):
+                    found.append(Mention(match.start(), match.end(), self.demonyms[key]))
         return sorted(found, key=lambda m: m.start)
+
+    def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+        """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
+        when two Finns raced)."""
+        taken = [(m.start, m.end) for m in mentions]
+        return [
+            (match.start(), match.end()) for match in self.descriptor_pattern.finditer(folded)
+            if not any(s < match.end() and match.start() < e for s, e in taken)
+            and not _EVENT_AFTER.match(folded, match.end())
+        ]
+
+
+def _demonyms(race_codes: set[str], focus: set[str]) -> tuple[dict[str, str], set[str]]:
+    """Nationality words that name one driver (unique in the race, else among the focus
+    drivers), and those that name nobody for sure."""
+    resolved: dict[str, str] = {}
+    unresolved: set[str] = set()
+    for nationality, words in DEMONYMS.items():
+        holders = {c for c in race_codes if NATIONALITY.get(c) == nationality}
+        if not holders:
+            continue
+        chosen = holders if len(holders) == 1 else holders & focus
+        for word in words:
+            if len(chosen) == 1:
+                resolved[word] = next(iter(chosen))
+            else:
+                unresolved.add(word)
+    return resolved, unresolved
 
 
 def _focus(context: dict[str, Any]) -> tuple[str, ...]:

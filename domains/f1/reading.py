@@ -16,6 +16,15 @@ from factcov.model import Claim
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
 
 
+def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
+    """The two drivers of an undercut, overcut or defense instance."""
+    driver = focus.get("driver")
+    other = focus.get("rival") or focus.get("attacker")
+    if isinstance(driver, str) and isinstance(other, str) and driver != other:
+        return driver, other
+    return None
+
+
 @dataclass
 class Sentence:
     start: int
@@ -36,7 +45,10 @@ class TextReader:
         self.race = context.get("race", {})
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
-        self.mentions = driver_index(context).find(text, self.folded)
+        index = driver_index(context)
+        self.mentions = index.find(text, self.folded)
+        self.unresolved = index.unresolved(self.folded, self.mentions)
+        self.pair = _pair(focus)
         self.claims: list[Claim] = []
         self._seen: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
         self._consumed: list[tuple[int, int]] = []
@@ -71,16 +83,41 @@ class TextReader:
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
         sentence's first driver."""
         before = [m for m in sentence.mentions if m.end <= position]
+        since = before[-1].end if before else sentence.start
+        if any(since <= s and e <= position for s, e in self.unresolved):
+            return None  # "... and the Finn finished sixth" with two Finns in the race
         if before and _RELATIVE.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
         acting = [m for m in before if not self.is_object(m, sentence)]
         before = acting or before
         if not before:
-            return sentence.topic
+            return self.subject_after(sentence, position)
         between = self.folded[before[-1].end: position]
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
             return before[0].code
         return before[-1].code
+
+    def subject_after(self, sentence: Sentence, position: int) -> str | None:
+        """No driver named before: 'Starting on mediums, Hamilton ...' and 'permitió a Red
+        Bull cambiar a blandos a Verstappen' are about the driver named next in the clause;
+        'His first stop ...' (a pronoun) is about the topic."""
+        following = self.next_mention(sentence, position)
+        if (
+            following is None
+            or following.start - position > 60
+            or self.lex.subject_pronoun.search(self.folded, sentence.start, position)
+            or re.search(r"[:;]", self.folded[position: following.start])
+            or self.lex.clause_break.search(self.folded, position, following.start)
+            or self.is_object(following, sentence)
+        ):
+            return sentence.topic
+        return following.code
+
+    def other_driver(self, code: str | None) -> str | None:
+        """'him', 'le', 'o', 'ele': the other driver of a two-driver decision."""
+        if self.pair is None or code not in self.pair:
+            return None
+        return self.pair[1] if code == self.pair[0] else self.pair[0]
 
     def is_object(self, mention: Mention, sentence: Sentence) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
@@ -134,6 +171,10 @@ class TextReader:
                     value = self.number(number.group(0))
                     if isinstance(value, int):
                         found.append((value, number.start(), number.end()))
+            elif match.group("bare"):
+                for number in re.finditer(r"\d+", match.group("bare")):
+                    found.append((int(number.group(0)), match.start("bare") + number.start(),
+                                  match.start("bare") + number.end()))
             elif match.group("ord"):
                 value = parse_ordinal(match.group("ord"), self.lex.language)
                 if value is not None:

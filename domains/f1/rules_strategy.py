@@ -35,7 +35,12 @@ class StrategyRules(TextReader):
             if not laps:  # "On lap 13 Hamilton pitted"
                 clause = self.clause_start(sentence, verb.start())
                 previous_verb = verbs[index - 1].end() if index else clause
-                laps = self.lap_numbers(max(clause, previous_verb), verb.start())
+                until = verb.start()
+                # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
+                neutral = self.lex.neutralization.search(self.folded, max(clause, previous_verb), until)
+                if neutral:
+                    until = neutral.start()
+                laps = self.lap_numbers(max(clause, previous_verb), until)
             subject = self.subject(sentence, verb.start())
             for lap, start, end in laps:
                 if self.consumed(start, end):
@@ -57,6 +62,21 @@ class StrategyRules(TextReader):
                         key["stop"] = ordinal
                 self._consumed.append((start, end))
                 self.emit("pit_lap", key, lap, min(verb.start(), start), end)
+
+    def stay_outs(self, sentence: Sentence) -> None:
+        """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
+        race_laps = self.race.get("race_laps")
+        for match in self.lex.stay_out.finditer(self.folded, sentence.start, sentence.end):
+            if self.lex.pit_verb.search(match.group("gap")) or self.lex.scope_break.search(match.group("gap")):
+                continue
+            lap = int(match.group("n"))
+            if isinstance(race_laps, int) and lap >= race_laps:
+                continue  # "stayed out until lap 56" of 56: to the flag, not a stop
+            driver = self.subject(sentence, match.start())
+            if driver is None:
+                continue
+            self._consumed.append((match.start("n"), match.end("n")))
+            self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
         for pattern in self.lex.stop_count:
@@ -91,6 +111,8 @@ class StrategyRules(TextReader):
             return value
         if re.match(r"\s*[-–/]\s*\w", after) or re.search(r"\w\s*[-–/]\s*$", before):
             return value  # inside a sequence: "medium-hard-hard"
+        if word in self.lex.noun_only:
+            return value if self.lex.tyre_noun_after.match(after) else None
         if self.lex.not_after_ambiguous.match(after):
             return None
         if self.lex.tyre_noun_after.match(after) or self.lex.tyre_leader_before.search(before):
