@@ -155,3 +155,70 @@ def test_a_whole_model_style_forecast_gives_exactly_its_claims(language, text, e
 )
 def test_less_common_nws_phrasing(text, expected):
     assert expected in claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A 20 percent chance of light snow.", {("precip_chance", (), 20), ("condition", (("qualifier", "slight_chance"),), "snow")}),
+        ("About a 40% chance of some snow.", {("precip_chance", (), 40), ("condition", (("qualifier", "chance"),), "snow")}),
+        ("A 60% chance of rain and snow showers.", {("precip_chance", (), 60), ("condition", (("qualifier", "likely"),), "showers"),
+                                                     ("condition", (("qualifier", "likely"),), "snow_showers")}),
+        ("A 90 percent chance of rain.", {("precip_chance", (), 90), ("condition", (("qualifier", "none"),), "rain")}),
+        # on a boundary between two NWS bands the condition is claimed without a qualifier
+        ("A 25% chance of rain.", {("precip_chance", (), 25), ("condition", (), "rain")}),
+        # below 10% a percentage does not say that it rains
+        ("A 5 percent chance of rain.", {("precip_chance", (), 5)}),
+        ("Chance of precipitation is 40%.", {("precip_chance", (), 40)}),
+    ],
+)
+def test_a_percentage_chance_names_its_condition_with_the_nws_qualifier(text, expected):
+    assert claims(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        ("es", "Un 70 % de probabilidad de chubascos.", {("precip_chance", (), 70), ("condition", (("qualifier", "likely"),), "showers")}),
+        ("es", "Probabilidad de lluvia: 90 %.", {("precip_chance", (), 90), ("condition", (("qualifier", "none"),), "rain")}),
+        ("pt", "Probabilidade de chuva de 60%.", {("precip_chance", (), 60), ("condition", (("qualifier", "likely"),), "rain")}),
+        ("pt", "Probabilidade de precipitação de 30%.", {("precip_chance", (), 30)}),
+    ],
+)
+def test_a_percentage_chance_names_its_condition_in_spanish_and_portuguese(language, text, expected):
+    assert claims(text, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Gray and chilly."),  # gray: cloudy or mostly cloudy, a model does not say which
+        ("en", "Temperatures in the low 40s."),  # no high or low stated
+        ("en", "Winds light and variable."),
+        ("es", "Vientos este fin de semana."),  # "este" is "this", not east
+        ("pt", "Ventos este fim de semana."),
+        ("es", "Sin chubascos de lluvia y nieve."),
+    ],
+)
+def test_ambiguous_phrases_read_nothing(language, text):
+    assert claims(text, language) == set()
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        ("en", "Lows in the high 30s.", {("temperature", (("kind", "low"),), (36, 39))}),
+        ("en", "Temperatures will bottom out near 20.", {("temperature", (("kind", "low"),), 20)}),
+        ("en", "Easterly trade winds.", {("wind_direction", (), "E")}),
+        ("en", "A stray thunderstorm.", {("condition", (("qualifier", "slight_chance"),), "thunderstorms")}),
+        ("es", "Mínima de 12 °C.", {("temperature", (("kind", "low"),), (52.7, 54.5))}),
+        ("es", "Viento norte con rachas de hasta 30 mph.", {("wind_direction", (), "N"), ("wind_gust", (), 30)}),
+        ("es", "Noche parcialmente nublada.", {("sky", (), "partly_cloudy")}),
+        ("pt", "Máxima na casa dos 20 °C.", {("temperature", (("kind", "high"),), (67.1, 85.1))}),
+        ("pt", "Pancadas de chuva e neve esparsas.", {("condition", (("qualifier", "chance"),), "showers"),
+                                                       ("condition", (("qualifier", "chance"),), "snow_showers")}),
+        ("pt", "Vento fraco de su-sudoeste após as 23h.", {("wind_direction", (), "SSW"), ("timing", (), "apos as 23h")}),
+    ],
+)
+def test_more_free_phrasing(language, text, expected):
+    assert claims(text, language) == expected

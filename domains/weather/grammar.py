@@ -219,8 +219,8 @@ class Grammar:
         fillers = (r"will be|will reach|will fall to|will drop to|will dip to|will climb to|will top out at|will peak at|"
                    r"of|is|are|near|around|about|at|to|reaching|in the|close to|roughly|up to|down to|only|just|expected|"
                    r"generally|mainly|mostly|topping out|peaking|bottoming out|dropping|falling|dipping|sinking|into the|into")
-        # "high"/"low" right before a decade ("temperatures in the low 40s") is the decade's part, not a kind
-        self.add(rf"\b(?P<kind>highs?(?!\s+(?:\d0s|teens))|lows?(?!\s+(?:\d0s|teens))|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
+        # a bare "high"/"low" right before a decade ("temperatures in the low 40s") is the decade's part, not a kind
+        self.add(rf"\b(?P<kind>highs|high(?!\s+(?:\d0s|teens))|lows|low(?!\s+(?:\d0s|teens))|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
                  rf"(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"), needles=('high', 'low', 'max', 'min'))
         self.add(r"\b(?:before|after|until|between|through|from|starting|beginning|by)\s+"
@@ -265,9 +265,10 @@ class Grammar:
                  self._text_of("timing"))
         dirs = alternation(direction_words("es"))
         manner = r"suaves?|moderados?|fuertes?|ligeros?|flojos?|debil|debiles|racheados?"
-        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:del|de|procedentes del|procedentes de|"
-                 rf"provenientes del|del sector|de direccion|soplando del)\s+(?P<dir>{dirs})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?P<dir>{_without_this(direction_words('es'))})\b", self._direction, needles=('viento',))
+        # "viento del norte", "viento norte"; without a preposition not "este", also "this" ("vientos este fin de semana")
+        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:(?:del|de|procedentes del|procedentes de|provenientes del|del sector|"
+                 rf"de direccion|soplando del)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('es'))}))\b",
+                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -301,9 +302,9 @@ class Grammar:
                  rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
         dirs = alternation(direction_words("pt"))
         manner = r"fracos?|moderados?|fortes?|leves?|suaves?"
-        self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
-                 rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?P<dir>{_without_this(direction_words('pt'))})\b", self._direction, needles=('vento',))
+        self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
+                 rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('pt'))}))\b",
+                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -316,7 +317,9 @@ class Grammar:
         skies = _normalized(sky_words(self.language))
         self.add(rf"\b(?:{alternation(skies)})\b", lambda m: [("sky", {}, skies[_norm(m.group(0))])])
         if self.language in _MIXED_SHOWERS:
-            self.add(self.mixed_showers_pattern(), self._mixed_showers, needles=("chubasco", "aguacero", "pancada"))
+            # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
+            self.add(self.mixed_showers_pattern(), self._mixed_showers,
+                     needles=(" y nieve", " o nieve", " y lluvia", " o lluvia", " e neve", " ou neve", " e chuva", " ou chuva"))
         self.add(self.condition_pattern(), self._conditions)
 
     def mixed_showers_pattern(self) -> str:
@@ -366,7 +369,7 @@ class Grammar:
 
     @staticmethod
     def _direction(m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        return [("wind_direction", {}, _direction_code(m.group("dir")))]
+        return [("wind_direction", {}, _direction_code(m.group("dir") or m.groupdict()["bare"]))]
 
     @staticmethod
     def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
