@@ -101,6 +101,13 @@ RANGE_JOIN = {
     "es": r"\s*(?:-|–|a|al|hasta|y)\s*(?:la\s+)?",
     "pt": r"\s*(?:-|–|a|ate|e)\s*(?:a\s+)?",
 }
+RANGE_ONLY_JOIN = {"en": r"\s*(?:-|–|to|until|till|through)\s*", "es": r"\s*(?:-|–|a|al|hasta)\s*(?:la\s+)?",
+                   "pt": r"\s*(?:-|–|a|ate)\s*(?:a\s+)?"}
+FIRST_LAPS = {  # "the first three laps": laps 1 to 3
+    "en": r"(?:the\s+)?(?:first|opening)\s+({NUM})\s+laps",
+    "es": r"(?:las\s+)?(?:({NUM})\s+primeras|primeras\s+({NUM}))\s+(?:vueltas|giros)",
+    "pt": r"(?:as\s+)?(?:({NUM})\s+primeiras|primeiras\s+({NUM}))\s+(?:voltas|giros)",
+}
 RANGE_OPEN = {"en": r"from|between", "es": r"desde|de|entre", "pt": r"desde|de|da|entre"}
 SCOPE_BREAK = {
     "en": r"finish(?:ed|es|ing)?|won|wins|took|rejoin(?:ed|ing)?|emerg(?:ed|ing)|came out|overtook|passed"
@@ -143,8 +150,10 @@ START_WORDS = {
 }
 END_WORDS = {
     "en": r"finish(?:ed|ing)? on|ended on|final stint|last stint|to the end|to the flag|run to the (?:end|finish|flag)",
-    "es": r"termin\w* con|acab\w* con|ultimo stint|stint final|hasta el final|hasta la bandera",
-    "pt": r"termin\w* com|acab\w* com|ultimo stint|stint final|ate o fim|ate o final|ate a bandeira",
+    "es": r"termin\w* (?:la carrera )?con|acab\w* (?:la carrera )?con|ultimo stint|stint final|hasta el final"
+    r"|hasta la bandera",
+    "pt": r"termin\w* (?:a corrida )?com|acab\w* (?:a corrida )?com|ultimo stint|stint final|ate o fim|ate o final"
+    r"|ate a bandeira",
 }
 STINT_ORDINAL = {
     "en": r"({ORD}|final|last|opening)\s+stint",
@@ -178,10 +187,11 @@ SAME_SET = {  # "another set of hards": a change to the same compound
 }
 FINISH_VERBS = {
     "en": r"finish(?:ed|es|ing)?|came home|crossed the line|ended(?: up)?(?: the race)?|was classified|classified"
-    r"|brought it home|settled for|took|claimed|secured|placed|came|home"
+    r"|brought it home|settled for|settle for|took|claimed|secured|placed|came|home"
     r"|(?:recovered|climbed|fought back|came back|charged) to",
     "es": r"termin\w*|acab\w*|finaliz\w*|cruz\w* la meta|lleg\w*|concluy\w*|se clasific\w*|fue clasificad\w*"
-    r"|quedo|se quedo con|logro|consiguio|cerro|(?:remonto|escalo|subio|se recupero) hasta",
+    r"|quedo|se quedo con|logro|consiguio|cerro|(?:remonto|escalo|subio|se recupero) hasta"
+    r"|(?:se )?conform\w* con",
     "pt": r"termin\w*|acab\w*|cheg\w*|cruz\w* a linha|complet\w*|foi classificad\w*|ficou|garantiu|conquistou"
     r"|fechou|(?:se recuperou|escalou|subiu) ate",
 }
@@ -218,23 +228,56 @@ MOVE_PASSIVE = {
     "es": r"(?:sufrio|padecio|fue victima de)\s+(?:el|un)\s+(undercut|overcut)\s+de",
     "pt": r"(?:sofreu|foi vitima d[oe])\s+(?:o|um)?\s*(undercut|overcut)\s+de",
 }
-MOVE_FAIL = {
+MOVE_FAIL = {  # the move's verdict, whoever the sentence's subject is
     "en": r"fail(?:ed|s|ure)?|did ?n[o']t work|didn't work|does ?n[o']t work|not work|unsuccessful(?:ly)?"
-    r"|came out behind|stayed behind|remained behind|(?:did ?n[o']t|didn't|did not) pay off|not enough"
+    r"|(?:did ?n[o']t|didn't|did not) pay off|not enough"
     r"|fell short|backfired|in vain|no success|without success|to no avail|(?:was|were) not|wasn't",
-    "es": r"no funciono|no salio bien|no dio resultado|fallo|fracaso|fallido|sin exito|no le alcanzo|no basto"
-    r"|no fue suficiente|quedo (?:por )?detras|salio (?:por )?detras|en vano|no logro|no sirvio",
+    "es": r"no funciono|no (?:le |les )?salio bien|no (?:le )?dio resultado|fallo|fracaso|fallido|sin exito"
+    r"|no le alcanzo|no basto|no fue suficiente|en vano|no logro|no sirvio|no le funciono",
     "pt": r"nao funcionou|nao deu certo|nao deu resultado|falhou|fracassou|sem sucesso|nao bastou"
-    r"|nao foi suficiente|ficou atras|saiu atras|em vao|nao conseguiu|nao adiantou",
+    r"|nao foi suficiente|em vao|nao conseguiu|nao adiantou",
 }
 MOVE_SUCCESS = {
-    "en": r"work(?:ed|s)?|succeed(?:ed|s)?|success(?:ful(?:ly)?)?|paid off|pays off|effective|came out ahead"
-    r"|pulled off|completed|executed|nailed"
-    r"|got ahead|jumped|put (?:him|her) ahead|did the trick|emerged ahead|gained the (?:place|position)",
-    "es": r"funciono|salio bien|dio resultado|tuvo exito|exitoso|con exito|le permitio|quedo (?:por )?delante"
-    r"|salio (?:por )?delante|efectivo|surtio efecto",
-    "pt": r"funcionou|deu certo|deu resultado|teve sucesso|bem-sucedido|bem sucedido|com sucesso|ficou a frente"
-    r"|saiu a frente|saiu na frente|permitiu|eficaz",
+    "en": r"work(?:ed|s)?|succeed(?:ed|s)?|success(?:ful(?:ly)?)?|paid off|pays off|effective"
+    r"|pulled off|completed|executed|nailed|put (?:him|her) ahead|did the trick|gained the (?:place|position)",
+    "es": r"funciono|(?:le |les )?salio bien|dio resultado|tuvo exito|exitoso|con exito|le permitio|efectivo|surtio efecto",
+    "pt": r"funcionou|deu certo|deu resultado|teve sucesso|bem-sucedido|bem sucedido|com sucesso|permitiu|eficaz",
+}
+# where a driver came out: a verdict only once we know who ("Max ... came out behind": the
+# rival behind, so the move worked; "Stroll tried ... but came out behind": it failed)
+MOVE_BEHIND = {
+    "en": r"(?:came|come|coming|emerged|rejoined|re-emerged|stayed|remained|slotted|dropped|fell) (?:out )?behind",
+    "es": r"(?:quedo|salio|volvio a pista|regreso a pista|se reincorporo|siguio|continuo) (?:por )?detras",
+    "pt": r"(?:ficou|saiu|voltou|voltou a pista|retornou|continuou|seguiu) atras",
+}
+MOVE_AHEAD = {
+    "en": r"(?:came|come|coming|emerged|rejoined|re-emerged|stayed|remained|slotted) (?:out )?(?:ahead|in front)"
+    r"|got ahead|jumped (?:ahead|in front)",
+    "es": r"(?:quedo|salio|volvio a pista|regreso a pista|se reincorporo|siguio|continuo) (?:por )?delante",
+    "pt": r"(?:ficou|saiu|voltou|voltou a pista|retornou|continuou|seguiu) (?:a|na) frente",
+}
+# "hoping the overcut would work": a wish, not an outcome
+MOVE_HYPOTHETICAL = {
+    "en": r"would|could|might|hop(?:e|ed|ing)|if|unless|expect(?:ed|ing)|plann?(?:ed|ing)|aim(?:ed|ing)",
+    "es": r"esper\w*|podria|habria|si|pretend\w*|con la idea",
+    "pt": r"esper\w*|poderia|teria|caso|pretend\w*|na expectativa",
+}
+# a sentence opening with a verdict speaks of the move tried in the sentence before
+MOVE_VERDICT_OPENING = {
+    "en": r"\W*(?:(?:it|this|that|the (?:move|gamble|attempt|strategy|call|plan|undercut|overcut))\s+)?(?:just\s+|simply\s+)?",
+    "es": r"\W*(?:(?:eso|esto|la (?:jugada|maniobra|estrategia|apuesta)|el (?:intento|undercut|overcut))\s+)?",
+    "pt": r"\W*(?:(?:isso|isto|a (?:jogada|manobra|estrategia|aposta|tentativa)|o (?:undercut|overcut))\s+)?",
+}
+# the other driver of a two-driver decision, named by a pronoun after "gained 2.6 s on"
+RIVAL_PRONOUN = {"en": r"him|her|his rival|her rival|the rival",
+                 # "sobre él" (folded "el"), not "sobre el Alpine"
+                 "es": r"el(?=\s*(?:[,.;:)]|$|\s+(?:y|e|en|con|tras|antes|despues|durante|al)\b))|ella|su rival|el rival",
+                 "pt": r"ele|ela|seu rival|o rival"}
+RIVAL_CLITIC = {"en": r"(?!x)x", "es": r"\ble\s+$", "pt": r"\blhe\s+$"}  # "le sacó 8 segundos"
+DEFEND_PRONOUN = {  # "held him off for nine laps", "lo contuvo durante", "o segurou por"
+    "en": r"(?:held|holding|kept|keeping|fended|fending|staved) (?:him|her)(?: off| behind| at bay)?",
+    "es": r"\blo (?:contuvo|mantuvo (?:detras|a raya)|aguanto|freno|retuvo)|(?:contenerlo|aguantarlo|mantenerlo detras)",
+    "pt": r"\bo (?:segurou|conteve|manteve atras)|segurou-o|(?:segura-lo|conte-lo)",
 }
 MOVE_ATTEMPT = {"en": r"tried|try|attempt(?:ed)?|went for|going for|opted for",
                 "es": r"intent\w*|prob\w*|busc\w*|opto por|apost\w*",
@@ -264,7 +307,7 @@ DEFEND = {
     r"|held|holding|contained|blocked",
     "es": r"contuvo(?: a)?|contener(?: a)?|mantuvo(?: a)?|aguanto(?: a)?|resistio(?: a| los ataques de)?"
     r"|se defendio de|defendio (?:su posicion )?(?:de|ante|frente a)|freno(?: a)?|retuvo(?: a)?",
-    "pt": r"segurou|manteve|conteve|resistiu(?: a| aos ataques de)?|se defendeu de|defendeu-se de"
+    "pt": r"segurou|segurar|manteve|manter|conteve|conter|resistiu(?: a| aos ataques de)?|se defendeu de|defendeu-se de"
     r"|defendeu (?:a posicao )?de|aguentou|barrou",
 }
 DEFEND_BEFORE_ATTACKER = {"en": r"(?:the\s+(?:attacks?|challenge|pressure)\s+(?:of|from)\s+)?",
@@ -333,6 +376,11 @@ OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
 SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
     "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
 }
+SUBORDINATE_OPENING = {  # a sentence opening with a subordinate clause: its driver is not the subject
+    "en": r"when|after|once|as soon as|while|although|though|before|since|by the time",
+    "es": r"cuando|tras|despues de que|una vez que|mientras|aunque|antes de que|en cuanto",
+    "pt": r"quando|apos|depois que|assim que|enquanto|embora|antes que|logo que",
+}
 SUBJECT_PRONOUN = {"en": r"\b(?:he|she|his|her|him)\b", "es": r"\b(?:su|sus|le|lo)\b",
                    "pt": r"\b(?:ele|ela|seu|sua|seus|suas|lhe)\b"}
 MOVE_DONE = {  # "le hizo el undercut", "deu o undercut", "pulled off the undercut": it worked
@@ -365,6 +413,8 @@ class Lexicon:
     lap_ref: re.Pattern[str]
     stay_out: re.Pattern[str]
     lap_range: re.Pattern[str]
+    lap_range_more: re.Pattern[str]
+    first_laps: re.Pattern[str]
     number: re.Pattern[str]
     scope_break: re.Pattern[str]
     stop_ordinal: re.Pattern[str]
@@ -388,6 +438,13 @@ class Lexicon:
     possessive: re.Pattern[str]
     by: re.Pattern[str]
     move_fail: re.Pattern[str]
+    move_behind: re.Pattern[str]
+    move_ahead: re.Pattern[str]
+    move_hypothetical: re.Pattern[str]
+    move_verdict_opening: re.Pattern[str]
+    rival_pronoun: re.Pattern[str]
+    rival_clitic: re.Pattern[str]
+    defend_pronoun: re.Pattern[str]
     move_success: re.Pattern[str]
     move_attempt: re.Pattern[str]
     gain: re.Pattern[str]
@@ -402,6 +459,7 @@ class Lexicon:
     clause_break: re.Pattern[str]
     subject_reset: re.Pattern[str]
     subject_pronoun: re.Pattern[str]
+    subordinate_opening: re.Pattern[str]
     move_done: re.Pattern[str]
     negated_compound: re.Pattern[str]
     sentence_end: re.Pattern[str]
@@ -462,6 +520,11 @@ def lexicon(language: str) -> Lexicon:
             rf"\b(?:(?P<open>{RANGE_OPEN[language]})\s+)?(?:(?:las?|as?|the)\s+)?(?:{lap})\s+(?P<a>{lap_num})"
             rf"(?P<join>{RANGE_JOIN[language]})(?:(?:{lap})\s+)?(?P<b>{lap_num})"
         ),
+        # "laps 1 to 7, 34 to 41 and 47 to 51": ranges listed after the first
+        lap_range_more=re.compile(
+            rf"(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?(?P<a>{lap_num}){RANGE_ONLY_JOIN[language]}(?:(?:{lap})\s+)?(?P<b>{lap_num})"
+        ),
+        first_laps=c(rf"\b{FIRST_LAPS[language]}\b"),
         number=re.compile(lap_num),
         scope_break=re.compile(rf"\b(?:{SCOPE_BREAK[language]})\b"),
         stop_ordinal=c(rf"\b{STOP_ORDINAL[language]}"),
@@ -496,6 +559,15 @@ def lexicon(language: str) -> Lexicon:
         move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
         move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
         move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),
+        move_behind=re.compile(rf"\b(?:{MOVE_BEHIND[language]})\b"),
+        move_ahead=re.compile(rf"\b(?:{MOVE_AHEAD[language]})\b"),
+        move_hypothetical=re.compile(rf"\b(?:{MOVE_HYPOTHETICAL[language]})\b"),
+        move_verdict_opening=re.compile(
+            rf"{MOVE_VERDICT_OPENING[language]}(?:{MOVE_FAIL[language]}|{MOVE_SUCCESS[language]})\b"
+        ),
+        rival_pronoun=re.compile(rf"\s*(?:{GAIN_RIVAL[language]})\s+(?:{RIVAL_PRONOUN[language]})\b"),
+        rival_clitic=re.compile(RIVAL_CLITIC[language]),
+        defend_pronoun=re.compile(rf"(?:{DEFEND_PRONOUN[language]})\b"),
         move_attempt=re.compile(rf"\b(?:{MOVE_ATTEMPT[language]})\b"),
         gain=c(
             rf"\b(?:(?P<gain>{GAIN[language]})|(?P<loss>{LOSS[language]}))\s+(?:{APPROX[language]})?"
@@ -514,6 +586,7 @@ def lexicon(language: str) -> Lexicon:
         clause_break=re.compile(CLAUSE_BREAK[language]),
         subject_reset=re.compile(SUBJECT_RESET[language]),
         subject_pronoun=re.compile(SUBJECT_PRONOUN[language]),
+        subordinate_opening=re.compile(rf"\W*(?:{SUBORDINATE_OPENING[language]})\b"),
         move_done=re.compile(MOVE_DONE[language]),
         negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
         sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),

@@ -14,6 +14,8 @@ from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
+# "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
+_RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 
 
 def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
@@ -49,6 +51,7 @@ class TextReader:
         self.mentions = index.find(text, self.folded)
         self.unresolved = index.unresolved(self.folded, self.mentions)
         self.pair = _pair(focus)
+        self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.claims: list[Claim] = []
         self._seen: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
         self._consumed: list[tuple[int, int]] = []
@@ -86,7 +89,7 @@ class TextReader:
         since = before[-1].end if before else sentence.start
         if any(since <= s and e <= position for s, e in self.unresolved):
             return None  # "... and the Finn finished sixth" with two Finns in the race
-        if before and _RELATIVE.match(self.folded[before[-1].end: position]):
+        if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
         acting = [m for m in before if not self.is_object(m, sentence)]
         before = acting or before
@@ -94,6 +97,11 @@ class TextReader:
             return self.subject_after(sentence, position)
         between = self.folded[before[-1].end: position]
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
+            opening = self.lex.subordinate_opening.match(self.folded, sentence.start)
+            if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis
+                comma = self.folded.find(",", opening.end(), position)
+                main = [m for m in before if comma != -1 and m.start > comma]
+                return main[0].code if main else None
             return before[0].code
         return before[-1].code
 

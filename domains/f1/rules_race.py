@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from factcov.domains.f1.mentions import Mention
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.language import parse_ordinal
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
+_RELATIVE_AFTER = re.compile(r"^\s*,?\s*(?:who|que|quien|quem)\b[^,;:]*$")
 _NEGATED_WIN = re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$")
 
 
@@ -51,6 +53,19 @@ class RaceRules(TextReader):
             if isinstance(a, int) and isinstance(b, int) and a <= b:
                 ranges.append((a, b, match.end()))
                 taken.append((match.start(), match.end()))
+                position = match.end()
+                while more := self.lex.lap_range_more.match(self.folded, position, end):
+                    a, b = self.number(more.group("a")), self.number(more.group("b"))
+                    if not (isinstance(a, int) and isinstance(b, int) and a <= b):
+                        break
+                    ranges.append((a, b, more.end()))
+                    taken.append((more.start(), more.end()))
+                    position = more.end()
+        for match in self.lex.first_laps.finditer(self.folded, start, end):
+            count = self.number(next(g for g in match.groups() if g))
+            if isinstance(count, int) and 1 < count < 30:
+                ranges.append((1, count, match.end()))
+                taken.append((match.start(), match.end()))
         for lap, s, e in self.lap_numbers(start, end):
             if not any(ts <= s < te for ts, te in taken):
                 ranges.append((lap, lap, e))
@@ -90,7 +105,10 @@ class RaceRules(TextReader):
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
         for match in lex.podium_third.finditer(self.folded, sentence.start, sentence.end):
             following = self.next_mention(sentence, match.end())
+            previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())
+            if previous is not None and not self.folded[previous.end: match.start()].strip():
+                driver = previous.code  # "with Carlos Sainz completing the podium"
             if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
                 driver = following.code  # "completing the podium was Bottas"
             if driver is not None:
@@ -132,13 +150,18 @@ class RaceRules(TextReader):
 
     def moves(self, sentence: Sentence) -> None:
         lex = self.lex
+        found = False
         for match in lex.move.finditer(self.folded, sentence.start, sentence.end):
+            if not found:
+                self._pending_move = None  # a new move: an older one's outcome is no longer awaited
+            found = True
             kind = "undercut" if match.group(1).startswith("undercut") else "overcut"
             before = self.previous_mention(sentence, match.start())
             after = self.next_mention(sentence, match.end())
             between_after = self.folded[match.end(): after.start] if after else ""
             driver = self.subject(sentence, match.start())
             rival = None
+            rival_mention: Mention | None = None
             passive = before is not None and lex.move_passive.search(
                 self.folded, max(sentence.start, match.start() - 40), match.end() + 5
             )
@@ -149,26 +172,91 @@ class RaceRules(TextReader):
                 driver = after.code
                 second = self.next_mention(sentence, after.end)
                 if second is not None and lex.move_rival.match(self.folded[after.end: second.start]):
-                    rival = second.code
+                    rival, rival_mention = second.code, second
             elif after is not None and lex.move_rival.match(between_after):
-                rival = after.code
+                rival, rival_mention = after.code, after
             if driver is None:
                 continue
             clause = self.clause_start(sentence, match.start())
-            region = self.folded[clause: sentence.end]
-            if lex.move_fail.search(region):
-                worked: bool | None = False
-            elif lex.move_success.search(region):
-                worked = True
-            elif lex.move_attempt.search(region):
-                worked = None
-            else:  # "Hamilton undercut Verstappen", "le hizo el undercut a": it worked
+            worked = self.move_outcome(sentence, clause, driver, rival or self.other_driver(driver), rival_mention)
+            if worked is None and lex.move_attempt.search(self.folded, clause, sentence.end):
+                self._pending_move = (kind, driver, rival)  # "It did not pay off." may follow
+                continue
+            if worked is None and not self.hypothetical(clause, sentence.end):
+                # "Hamilton undercut Verstappen", "le hizo el undercut a": it worked
                 worked = True if rival is not None and (between_after.strip() == "" or done) else None
             if worked is None:
+                if self.hypothetical(clause, sentence.end):
+                    self._pending_move = (kind, driver, rival)
                 continue
             key = {"driver": driver} | ({"rival": rival} if rival and rival != driver else {})
             end = after.end if after is not None and rival == after.code else match.end()
             self.emit(kind, key, worked, match.start(), end)
+        if not found:
+            self.move_verdict_after(sentence)
+
+    def hypothetical(self, start: int, end: int) -> bool:
+        return bool(self.lex.move_hypothetical.search(self.folded, start, end))
+
+    def move_outcome(self, sentence: Sentence, clause: int, driver: str, rival: str | None,
+                     rival_mention: Mention | None) -> bool | None:
+        """Whether the move worked, from its clause to the sentence end: a verdict word
+        ('worked', 'no funcionó'), or where a driver came out ('Max came out behind') once
+        we know who; a wish ('hoping it would work') or a disagreement says nothing."""
+        lex = self.lex
+        verdicts: set[bool] = set()
+        fail = lex.move_fail.search(self.folded, clause, sentence.end)
+        success = lex.move_success.search(self.folded, clause, sentence.end)
+        first = fail or success
+        if first is not None and not self.hypothetical(clause, first.start()):
+            verdicts.add(fail is None)
+        for pattern, ahead in ((lex.move_behind, False), (lex.move_ahead, True)):
+            for place in pattern.finditer(self.folded, clause, sentence.end):
+                if self.hypothetical(clause, place.start()):
+                    continue
+                actor = self.outcome_actor(sentence, place.start(), driver, rival_mention)
+                if actor == driver:
+                    verdicts.add(ahead)
+                elif actor is not None and actor == rival:
+                    verdicts.add(not ahead)
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    def outcome_actor(self, sentence: Sentence, position: int, driver: str,
+                      rival_mention: Mention | None) -> str | None:
+        """Who 'came out behind': the nearest acting driver before, in the same clause
+        ('Max stayed out until lap 17 and came out behind'); the rival in a relative clause
+        ('..., who came out behind'); with nobody named in the clause, the move's driver
+        ('Stroll tried to undercut Ricciardo but came out behind him')."""
+        if rival_mention is not None and rival_mention.end <= position and _RELATIVE_AFTER.match(
+            self.folded[rival_mention.end: position]
+        ):
+            return rival_mention.code
+        clause = self.clause_start(sentence, position)
+        acting = [
+            m for m in sentence.mentions
+            if m.end <= position and m is not rival_mention and not self.is_object(m, sentence)
+        ]
+        if acting and acting[-1].start >= clause:
+            return acting[-1].code
+        named_in_clause = [m for m in sentence.mentions if clause <= m.start and m.end <= position]
+        return driver if not named_in_clause else None
+
+    def move_verdict_after(self, sentence: Sentence) -> None:
+        """'Charles tried to undercut Lando. It did not pay off: ...' -> undercut failed."""
+        pending, self._pending_move = self._pending_move, None
+        if pending is None:
+            return
+        kind, driver, rival = pending
+        opening = self.lex.move_verdict_opening.match(self.folded, sentence.start)
+        if opening is not None:
+            worked: bool | None = self.lex.move_fail.search(opening.group(0)) is None
+        else:
+            worked = self.move_outcome(sentence, sentence.start, driver, rival or self.other_driver(driver), None)
+            if worked is None:
+                return
+        key = {"driver": driver} | ({"rival": rival} if rival and rival != driver else {})
+        end = opening.end() if opening is not None else sentence.end
+        self.emit(kind, key, worked, sentence.start, end)
 
     def gains(self, sentence: Sentence) -> None:
         lex = self.lex
@@ -184,6 +272,12 @@ class RaceRules(TextReader):
             after = self.next_mention(sentence, match.end())
             if after is not None and lex.gain_rival.match(self.folded[match.end(): after.start]):
                 key["rival"] = after.code
+            elif lex.rival_pronoun.match(self.folded, match.end()) or lex.rival_clitic.search(
+                self.folded, max(sentence.start, match.start() - 6), match.start()
+            ):  # "gained 2.6 s on him", "le sacó 8 segundos": the other driver of the decision
+                other = self.other_driver(driver)
+                if other is not None:
+                    key["rival"] = other
             self.emit("time_gained", key, float(value), match.start(), match.end())
 
     def defenses(self, sentence: Sentence) -> None:
@@ -207,3 +301,13 @@ class RaceRules(TextReader):
             driver, attacker = (mention.code, other) if stuck else (other, mention.code)
             self.emit("defense", {"driver": driver, "attacker": attacker}, value, verb_start,
                       mention.end + laps.end())
+        for verb in lex.defend_pronoun.finditer(self.folded, sentence.start, sentence.end):
+            laps = lex.defend_for.match(self.folded[verb.end(): sentence.end])  # "held him off for nine laps"
+            if not laps:
+                continue
+            value = self.number(laps.group(1))
+            driver = self.subject(sentence, verb.start())
+            attacker = self.other_driver(driver)
+            if isinstance(value, int) and driver is not None and attacker is not None:
+                self.emit("defense", {"driver": driver, "attacker": attacker}, value, verb.start(),
+                          verb.end() + laps.end())

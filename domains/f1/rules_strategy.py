@@ -23,7 +23,7 @@ class StrategyRules(TextReader):
         verbs = list(self.lex.pit_verb.finditer(self.folded, sentence.start, sentence.end))
         for index, verb in enumerate(verbs):
             owner = self.previous_mention(sentence, verb.start())
-            since = owner.end if owner else sentence.start
+            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
             if self.lex.neutralization.search(self.folded, since, verb.start()):
                 continue  # "the safety car came in": not a pit stop
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
