@@ -5,6 +5,7 @@ the way a language model phrases a forecast: percentages of chance, "top out aro
 °C and km/h conversions, "rachas", "na casa dos 40", "céu encoberto". Every test asserts the
 exact claims read, with their verdicts: a claim the grammar should not make, a missed
 phrase, or a wrong verdict fails it. None is contradicted: each text agrees with its record.
+The last 15 were written after the grammar was fixed on the first 43 (a held-out check).
 """
 
 from __future__ import annotations
@@ -427,6 +428,142 @@ CASES = [
          ('wind_direction', 'NNE', 'supported'),
          ('wind_speed', (3.1, 6.8), 'supported'),
      }),
+    # written after the fixes above, without looking at the rules (a held-out check)
+    ('e2e__LZK_84-73', 8, 'en',
+     'Sunday night stays mostly cloudy and frigid, with lows around 11 below. West-northwest winds near 15 mph will push wind chills well below zero.',
+     {
+         ('sky', 'mostly_cloudy', 'supported'),
+         ('temperature:low', -11, 'supported'),
+         ('wind_direction', 'WNW', 'supported'),
+         ('wind_speed', (15, 15), 'supported'),
+     }),
+    ('e2e__LZK_84-73', 11, 'en',
+     'Tuesday: mostly sunny but bitterly cold. High: 7°F. Wind: WSW 10–15 mph.',
+     {
+         ('sky', 'mostly_clear', 'supported'),
+         ('temperature:high', 7, 'supported'),
+         ('wind_direction', 'WSW', 'supported'),
+         ('wind_speed', (10, 15), 'supported'),
+     }),
+    ('e2e__FGZ_74-90', 2, 'en',
+     'Light snow tonight (80% chance), with a low near 27. East-northeast winds 5 to 10 mph.',
+     {
+         ('condition:none', 'snow', 'supported'),
+         ('precip_chance', 80, 'supported'),
+         ('temperature:low', 27, 'supported'),
+         ('wind_direction', 'ENE', 'supported'),
+         ('wind_speed', (5, 10), 'supported'),
+     }),
+    ('guam-7day__GUM_47-48', 11, 'en',
+     'Expect a 30 percent chance of showers and thunderstorms Tuesday night under mostly cloudy skies. Lows in the mid-70s with east winds of 10 to 15 mph.',
+     {
+         ('condition:chance', 'showers', 'supported'),
+         ('condition:chance', 'thunderstorms', 'supported'),
+         ('precip_chance', 30, 'supported'),
+         ('sky', 'mostly_cloudy', 'unverifiable'),
+         ('temperature:low', (73, 77), 'supported'),
+         ('wind_direction', 'E', 'supported'),
+         ('wind_speed', (10, 15), 'supported'),
+     }),
+    ('air-quality-alerts__BOX_70-82', 4, 'en',
+     'Partly cloudy Thursday night with a low of about 62. Northwest winds 2 to 10 mph, gusting as high as 21 mph.',
+     {
+         ('sky', 'partly_cloudy', 'supported'),
+         ('temperature:low', 62, 'supported'),
+         ('wind_direction', 'NW', 'supported'),
+         ('wind_gust', 21, 'unverifiable'),
+         ('wind_speed', (2, 10), 'supported'),
+     }),
+    ('e2e__FGZ_74-90', 9, 'es',
+     'Viernes con posibilidad de nieve (30 %). Temperatura máxima de -6 °C. Viento del norte entre 16 y 24 km/h.',
+     {
+         ('condition:chance', 'snow', 'supported'),
+         ('precip_chance', 30, 'supported'),
+         ('temperature:high', (20.3, 22.1), 'supported'),
+         ('wind_direction', 'N', 'supported'),
+         ('wind_speed', (9.9, 14.9), 'supported'),
+     }),
+    ('e2e__LZK_84-73', 4, 'es',
+     'Nevadas y ventisca el viernes por la noche; probabilidad de precipitación del 80 %. Mínima de 8 °F, aunque las temperaturas subirán de madrugada. Viento del nornoroeste de 15 a 20 mph, con rachas de 30 mph.',
+     {
+         ('condition:none', 'blowing_snow', 'supported'),
+         ('condition:none', 'snow', 'supported'),
+         ('precip_chance', 80, 'supported'),
+         ('temperature:low', 8, 'supported'),
+         ('temperature_trend', 'rising', 'supported'),
+         ('wind_direction', 'NNW', 'supported'),
+         ('wind_gust', 30, 'unverifiable'),
+         ('wind_speed', (15, 20), 'supported'),
+     }),
+    ('e2e__HFO_154-145', 9, 'es',
+     'Noche del sábado mayormente despejada. Mínima alrededor de 18 °C. Vientos del noreste de unos 21 km/h.',
+     {
+         ('sky', 'mostly_clear', 'supported'),
+         ('temperature:low', (63.5, 65.3), 'supported'),
+         ('wind_direction', 'NE', 'supported'),
+         ('wind_speed', (13.0, 13.0), 'supported'),
+     }),
+    ('air-quality-alerts__BOX_70-82', 13, 'es',
+     'Martes parcialmente soleado con chubascos dispersos y 40 % de probabilidad de lluvia. Máxima de 29 °C. Viento flojo del sur.',
+     {
+         ('condition:chance', 'rain', 'unverifiable'),
+         ('condition:chance', 'showers', 'supported'),
+         ('precip_chance', 40, 'supported'),
+         ('sky', 'partly_cloudy', 'unverifiable'),
+         ('temperature:high', (83.3, 85.1), 'supported'),
+         ('wind_direction', 'S', 'supported'),
+     }),
+    ('testing__AFG_368-294', 2, 'es',
+     'Esta noche, cielo muy nuboso y mínima de -1 °C. Viento del suroeste a 8 km/h.',
+     {
+         ('sky', 'mostly_cloudy', 'supported'),
+         ('temperature:low', (29.3, 31.1), 'supported'),
+         ('wind_direction', 'SW', 'supported'),
+         ('wind_speed', (5.0, 5.0), 'supported'),
+     }),
+    ('e2e__LZK_84-73', 9, 'pt',
+     'Segunda-feira parcialmente ensolarada e muito fria, com máxima de -19 °C. Ventos de oés-noroeste de 24 km/h.',
+     {
+         ('sky', 'partly_cloudy', 'supported'),
+         ('temperature:high', (-3.1, -1.3), 'supported'),
+         ('wind_direction', 'WNW', 'supported'),
+         ('wind_speed', (14.9, 14.9), 'supported'),
+     }),
+    ('testing__SEW_96-55', 2, 'pt',
+     'Chuva durante a noite, com 90% de probabilidade. Mínima de 4 °C, com temperaturas subindo de madrugada. Vento sul de 13 a 23 km/h.',
+     {
+         ('condition:none', 'rain', 'supported'),
+         ('precip_chance', 90, 'supported'),
+         ('temperature:low', (38.3, 40.1), 'supported'),
+         ('temperature_trend', 'rising', 'supported'),
+         ('wind_direction', 'S', 'supported'),
+         ('wind_speed', (8.1, 14.3), 'supported'),
+     }),
+    ('e2e__MTR_90-105', 12, 'pt',
+     'Pequena chance de chuva no início da noite de domingo, depois céu parcialmente nublado. Mínima de 9 °C. Ventos de sudoeste de 10 a 19 km/h.',
+     {
+         ('condition:slight_chance', 'rain', 'supported'),
+         ('sky', 'partly_cloudy', 'supported'),
+         ('temperature:low', (47.3, 49.1), 'supported'),
+         ('wind_direction', 'SW', 'supported'),
+         ('wind_speed', (6.2, 11.8), 'supported'),
+     }),
+    ('air-quality-alerts__ALY_71-67', 13, 'pt',
+     'Terça-feira com pancadas de chuva prováveis e probabilidade de precipitação de 60%. Máxima de 29 °C. Ventos de sudoeste de 11 a 19 km/h.',
+     {
+         ('condition:likely', 'showers', 'supported'),
+         ('precip_chance', 60, 'supported'),
+         ('temperature:high', (83.3, 85.1), 'supported'),
+         ('wind_direction', 'SW', 'supported'),
+         ('wind_speed', (6.8, 11.8), 'supported'),
+     }),
+    ('e2e__BMX_32-69', 7, 'pt',
+     'Segunda-feira de sol, com máxima de 25 °C e vento sul de 8 a 24 km/h.',
+     {
+         ('temperature:high', (76.1, 77.9), 'supported'),
+         ('wind_direction', 'S', 'supported'),
+         ('wind_speed', (5.0, 14.9), 'supported'),
+     }),
 ]
 
 
@@ -460,5 +597,5 @@ def test_a_free_forecast_gives_exactly_its_claims_and_verdicts(shared_data, eval
 
 def test_the_hand_written_texts_cover_each_language_and_contradict_nothing():
     languages = [c[2] for c in CASES]
-    assert min(languages.count(lang) for lang in ("en", "es", "pt")) >= 10
+    assert min(languages.count(lang) for lang in ("en", "es", "pt")) >= 15
     assert not [c for c in CASES if any(label == "contradicted" for _, _, label in c[4])]

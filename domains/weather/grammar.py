@@ -202,8 +202,8 @@ class Grammar:
         precip = self._precip_list(r"precipitation|measurable precipitation|storms|a shower|a thunderstorm|a storm",
                                    r"some|light|heavy|a little|a few|occasional", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
-                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
+                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
                  rf"(?:\s+(?:of|for)\s+{precip})?", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?P<n>\d{1,3})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
@@ -257,6 +257,10 @@ class Grammar:
         fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
                    r"rondando|rondara|rondaran|los|las|de hasta|hasta|sera de|sera|seran de|llegara a|llegaran a|entre|en|es de|"
                    r"estara en|estaran en|se situara en|se situaran en|ira|iran")
+        # "máximas en los 40": the 40s ("alrededor de los 40" stays the point 40)
+        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?\s+(?:(?:estaran|estara|seran|sera|andaran|andara|se situaran|se situara)\s+)?"
+                 rf"en (?:los|la franja de los|la banda de los)\s+(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
+                 self._decade_temperature, needles=('en los', 'de los'))
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
                  self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|mediodia|medianoche|la manana|la tarde|la noche)"
