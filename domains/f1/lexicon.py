@@ -70,12 +70,15 @@ NOT_AFTER_AMBIGUOUS = {  # "media de", "medio tiempo": not compounds
 PIT_VERBS = {
     "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|came in|comes in|come in|coming in"
     r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
-    r"|(?:brought|brings|bring|called|calls|pulled) (?:him|her) in"
+    r"|(?:brought|brings|bring|called|calls|pulled) (?:\S+ ){1,2}?in(?!\s+(?:the|to|front|a)\b)"
+    r"|(?:went|moved|switched|returned|went back|came back|headed back) (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})"
     r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to",
-    "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas)"
+    "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas|ado)"
+    r"|volvi\w* a (?:los |las )?(?={COMP})|llam\w* (?:a )?(?:\S+ ){1,2}?para (?:poner|montar)"
     r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|mont(?:o|ar)|puso|poner|calzo"
     r"|cambi(?:o|ar|ando) a|pas(?:o|ar|ando) a",
-    "pt": r"par(?:ou|aram|ar|ando|ada|adas)|entr(?:ou|aram|ar|ando) nos (?:boxes|pits)|foi aos boxes"
+    "pt": r"par(?:ou|aram|ar|ando|ada|adas|ado)|entr(?:ou|aram|ar|ando) nos (?:boxes|pits)|foi aos boxes"
+    r"|volt\w* (?:aos|as|para os|para as) (?={COMP})|cham\w* (?:\S+ ){1,2}?para (?:os |as )?(?={COMP})"
     r"|(?:nos|aos) boxes|passou pelos boxes|troca de pneus|coloc(?:ou|ar)|mont(?:ou|ar)|calcou"
     r"|troc(?:ou|ar|ando) para|pass(?:ou|ar|ando) para|mud(?:ou|ar|ando) para",
 }
@@ -85,11 +88,13 @@ BARE_LAP_LEAD = {"en": r"on|at", "es": r"en\s+las?|a\s+las?", "pt": r"nas?"}
 BARE_LAP_UNIT = (r"\s*(?:-\s*)?(?:laps?|vueltas?|voltas?|giros?|s\b|secs?|seg|segundos?|seconds?|points?|puntos|pontos"
                  r"|places|positions|puestos|posiciones|posicoes|lugares|times|veces|vezes|occasions|%|[ºª°]|st|nd|rd|th)")
 STAY_OUT = {  # "stayed out until lap 17": his in-lap was lap 17
-    "en": r"(?:stayed|stays|stay|staying|remained) out|stayed on track|extended (?:his|her|the|its) (?:\w+ )?stint"
-    r"|ran long|kept going|(?:went|going) long",
-    "es": r"(?:sigui\w*|se quedo|quedo|continu\w*|permaneci\w*) (?:en pista|fuera)|alarg\w* (?:su|el) (?:\w+ )?stint"
+    # not "stayed out of trouble", "stayed out front", "se quedó fuera de los puntos"
+    "en": r"(?:stayed|stays|stay|staying|remained) out(?!\s+(?:of|in front|front|ahead|behind|in the lead|at the front)\b)"
+    r"|stayed on track|extended (?:his|her|the|its) (?:\w+ )?stint|ran long|kept going|(?:went|going) long",
+    "es": r"(?:sigui\w*|se quedo|continu\w*|permaneci\w*|aguant\w*) en pista|(?:se quedo|sigui\w*) fuera(?! de)"
+    r"|alarg\w* (?:su|el) (?:\w+ )?stint"
     r"|estir\w* (?:su|el) (?:\w+ )?stint|prolong\w* (?:su|el) (?:\w+ )?stint",
-    "pt": r"(?:ficou|continuou|seguiu|permaneceu) na pista|(?:ficou|permaneceu) (?:de )?fora"
+    "pt": r"(?:ficou|continuou|seguiu|permaneceu) na pista"
     r"|estic\w* (?:o|seu) (?:\w+ )?stint|prolong\w* (?:o|seu) (?:\w+ )?stint|along\w* (?:o|seu) (?:\w+ )?stint",
 }
 STAY_OUT_UNTIL = {"en": r"until|till|to|up to", "es": r"hasta", "pt": r"ate"}
@@ -129,16 +134,19 @@ STOP_COUNT = {
     "en": [
         r"\b({NUM})[- ](?:pit[- ]?)?stop(?:s|per|\s+(?:strategy|race|plan|run))?\b",
         r"\b(?:a\s+)?(single)[- ](?:pit[- ]?)?stop(?:per)?\b",
+        r"\b(?:his|her|their|the)\s+(only)\s+(?:pit[- ]?)?stop\b",
         r"\b(?:stopp?ed|pitted|boxed|came in|pits?|stops?)\s+(?:({NUM})\s+times|(once|twice|thrice))\b",
         r"\b(no|zero)\s+(?:pit[- ]?)?stops?\b|\b(?:did not|didn't|never) (?:stop|pit)\b|\bwithout (?:stopping|pitting)\b",
     ],
     "es": [
         r"\b({NUM}|una)\s+(?:sola\s+|unica\s+)?paradas?\b",
+        r"\b(?:su|la)\s+(unica)\s+parada\b",
         r"\b(?:paro|entro a boxes|entro en boxes|se detuvo)\s+(?:({NUM})\s+veces|(una)\s+vez)\b",
         r"\b(ninguna|cero)\s+paradas?\b|\bsin (?:parar|paradas|entrar a boxes)\b|\bno (?:paro|entro a boxes)\b",
     ],
     "pt": [
         r"\b({NUM}|duas|uma)\s+(?:so\s+|unica\s+)?paradas?\b",
+        r"\b(?:sua|a)\s+(unica)\s+parada\b",
         r"\b(?:parou|foi aos boxes|entrou nos boxes)\s+(?:({NUM}|duas)\s+vezes|(uma)\s+vez)\b",
         r"\b(nenhuma|zero)\s+paradas?\b|\bsem (?:parar|paradas|ir aos boxes)\b|\bnao parou\b",
     ],
@@ -269,11 +277,11 @@ MOVE_VERDICT_OPENING = {
     "pt": r"\W*(?:(?:isso|isto|a (?:jogada|manobra|estrategia|aposta|tentativa)|o (?:undercut|overcut))\s+)?",
 }
 # the other driver of a two-driver decision, named by a pronoun after "gained 2.6 s on"
-RIVAL_PRONOUN = {"en": r"him|her|his rival|her rival|the rival",
+RIVAL_PRONOUN = {"en": r"him|her|it|his rival|her rival|the rival",
                  # "sobre él" (folded "el"), not "sobre el Alpine"
                  "es": r"el(?=\s*(?:[,.;:)]|$|\s+(?:y|e|en|con|tras|antes|despues|durante|al)\b))|ella|su rival|el rival",
                  "pt": r"ele|ela|seu rival|o rival"}
-RIVAL_CLITIC = {"en": r"(?!x)x", "es": r"\ble\s+$", "pt": r"\blhe\s+$"}  # "le sacó 8 segundos"
+RIVAL_CLITIC = {"en": r"(?!x)x", "es": r"\ble\s+(?:(?:ha|habia|habria)\s+)?$", "pt": r"\blhe\s+$"}  # "le sacó 8 segundos"
 DEFEND_PRONOUN = {  # "held him off for nine laps", "lo contuvo durante", "o segurou por"
     "en": r"(?:held|holding|kept|keeping|fended|fending|staved) (?:him|her)(?: off| behind| at bay)?",
     "es": r"\blo (?:contuvo|mantuvo (?:detras|a raya)|aguanto|freno|retuvo)|(?:contenerlo|aguantarlo|mantenerlo detras)",
@@ -284,8 +292,8 @@ MOVE_ATTEMPT = {"en": r"tried|try|attempt(?:ed)?|went for|going for|opted for",
                 "pt": r"tent\w*|busc\w*|optou|apost\w*"}
 GAIN = {
     "en": r"gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won|took (?:out)?|a gain of|gaining",
-    "es": r"gan(?:o|ando|a)|recort\w*|recuper\w*|saco|descont\w*|una ganancia de",
-    "pt": r"ganh(?:ou|ando|a)|recuper\w*|tirou|descont\w*|um ganho de",
+    "es": r"gan(?:o|ando|a|ado)|recort\w*|recuper\w*|saco|sacado|descont\w*|una ganancia de",
+    "pt": r"ganh(?:ou|ando|a|ado|o)|recuper\w*|tirou|tirado|descont\w*|um ganho de",
 }
 LOSS = {
     "en": r"lost|losing|loses|gave away|gave up|shed|dropped|conceded",
@@ -295,8 +303,8 @@ LOSS = {
 SECONDS = {"en": r"s\b|secs?\b|seconds?", "es": r"s\b|segs?\b|segundos?", "pt": r"s\b|segs?\b|segundos?"}
 GAIN_RIVAL = {
     "en": r"on|over|to|against|relative to|versus|vs\.?|compared to|to|from",
-    "es": r"sobre|a|respecto a|con respecto a|frente a|ante|contra",
-    "pt": r"sobre|em relacao a|para|contra|a|de|frente a",
+    "es": r"sobre|a|al|respecto al?|con respecto al?|frente al?|ante|contra",
+    "pt": r"sobre|em relacao a[os]?|para|contra|a|ao|de|do|da|frente a[os]?",
 }
 APPROX = {"en": r"(?:about|around|roughly|some|nearly|almost|over|just over|just under|approximately|exactly)\s+",
           "es": r"(?:unos|alrededor de|casi|aproximadamente|cerca de|mas de|poco mas de|exactamente)\s+",
@@ -367,8 +375,8 @@ BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}  # "undercut by Hamilton"
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
     # the rival of a move and the attacker held off are objects too ("undercut Lando by pitting")
     "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by"
-    r"|undercut|overcut|kept|held off|fended off|resisted",
-    "es": r"que|detras del?|delante del?|por delante del?|sobre|contra|ante|con|por|undercut a|overcut a"
+    r"|undercut|overcut|kept|held off|fended off|resisted|jumped",
+    "es": r"que|detras del?|delante del?|por delante del?|sobre|contra|ante|con|por|al|undercut a|overcut a"
     r"|contuvo a|mantuvo a|resistio a",
     "pt": r"que|do que|atras d[eao]|a frente d[eao]|na frente d[eao]|sobre|contra|para|com|por|pelo|em"
     r"|segurou|manteve|conteve",
@@ -505,7 +513,7 @@ def lexicon(language: str) -> Lexicon:
         tyre_noun_after=re.compile(rf"\s+(?:{tyre_nouns})\b"),
         tyre_leader_before=re.compile(rf"(?:\b(?:{TYRE_LEADERS[language]}|{tyre_nouns}))\s+$"),
         not_after_ambiguous=re.compile(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
-        pit_verb=re.compile(rf"\b(?:{PIT_VERBS[language]})\b"),
+        pit_verb=re.compile(rf"\b(?:{PIT_VERBS[language]})\b".replace("{COMP}", comp)),  # "went onto (softs)"
         lap_ref=re.compile(
             rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?"
             rf"\d{{1,2}}(?![.,]?\d)(?!\s*(?:{lap}|s\b|sec|seg|places|positions|puestos|posiciones|lugares)))*)"

@@ -37,32 +37,36 @@ NATIONALITY = {
 # "the Dutchman", "el neerlandés", "o holandês" (folded): a nationality names a driver when
 # exactly one driver of the race (else of the decision's focus) has it
 DEMONYMS = {
-    "british": ("the briton", "the brit", "el britanico", "el ingles", "o britanico", "o ingles"),
-    "thai": ("the thai", "el tailandes", "o tailandes"),
-    "spanish": ("the spaniard", "el espanol", "o espanhol"),
-    "italian": ("the italian", "el italiano", "o italiano"),
-    "brazilian": ("the brazilian", "el brasileno", "o brasileiro"),
-    "finnish": ("the finn", "el finlandes", "o finlandes"),
-    "argentinian": ("the argentine", "the argentinian", "el argentino", "o argentino"),
-    "dutch": ("the dutchman", "el neerlandes", "el holandes", "o holandes", "o neerlandes"),
-    "australian": ("the australian", "the aussie", "el australiano", "o australiano"),
-    "swedish": ("the swede", "el sueco", "o sueco"),
-    "french": ("the frenchman", "el frances", "o frances"),
-    "new zealander": ("the new zealander", "the kiwi", "el neozelandes", "o neozelandes"),
-    "german": ("the german", "el aleman", "o alemao"),
-    "polish": ("el polaco", "o polones"),
-    "russian": ("the russian", "el ruso", "o russo"),
-    "canadian": ("the canadian", "el canadiense", "o canadense"),
-    "monegasque": ("the monegasque", "el monegasco", "o monegasco"),
-    "danish": ("the dane", "el danes", "o dinamarques"),
-    "mexican": ("the mexican", "el mexicano", "o mexicano"),
-    "american": ("the american", "el estadounidense", "o americano", "o norte-americano"),
-    "japanese": ("the japanese", "el japones", "o japones"),
-    "belgian": ("the belgian", "el belga", "o belga"),
-    "chinese": ("the chinese", "el chino", "o chines"),
+    "british": ("briton", "brit", "britanico", "ingles"),
+    "thai": ("thai", "tailandes"),
+    "spanish": ("spaniard", "espanol", "espanhol"),
+    "italian": ("italian", "italiano"),
+    "brazilian": ("brazilian", "brasileno", "brasileiro"),
+    "finnish": ("finn", "finlandes"),
+    "argentinian": ("argentine", "argentinian", "argentino"),
+    "dutch": ("dutchman", "neerlandes", "holandes"),
+    "australian": ("australian", "aussie", "australiano"),
+    "swedish": ("swede", "sueco"),
+    "french": ("frenchman", "frances"),
+    "new zealander": ("new zealander", "kiwi", "neozelandes"),
+    "german": ("german", "aleman", "alemao"),
+    "polish": ("polaco", "polones"),
+    "russian": ("russian", "ruso", "russo"),
+    "canadian": ("canadian", "canadiense", "canadense"),
+    "monegasque": ("monegasque", "monegasco"),
+    "danish": ("dane", "danes", "dinamarques"),
+    "mexican": ("mexican", "mexicano"),
+    "american": ("american", "estadounidense", "americano", "norte-americano"),
+    "japanese": ("japanese", "japones"),
+    "belgian": ("belgian", "belga"),
+    "chinese": ("chinese", "chino", "chines"),
 }
+_DEMONYM_ARTICLES = r"the|el|al|del|o|ao|do|pelo"  # en, es, pt (with contractions)
 # "the Italian Grand Prix", "o australiano GP": a nationality before an event is no driver
-_EVENT_AFTER = re.compile(r"\s+(?:grand|gp|gran|grande|round|race|carrera|corrida|team|equipo|equipe)\b")
+_EVENT_AFTER = re.compile(
+    r"\s+(?:grand|gp|gran|grande|round|race|carrera|corrida|team|equipo|equipe|fans|crowd|tifosi|flag|anthem"
+    r"|aficion|publico|torcida|bandera|bandeira|hino|himno)\b"
+)
 # a driver the text names by a description the index cannot resolve ("the rookie", an
 # ambiguous nationality): who the sentence is about is then unknown
 _DESCRIPTOR_NOUNS = r"driver|rookie|veteran|champion|piloto|novato|estreante|campeon|campeao"
@@ -131,10 +135,14 @@ class DriverIndex:
         self.demonyms = resolved
         demonym_alt = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(
             [*resolved, *unresolved], key=len, reverse=True))
-        self.demonym_pattern = re.compile(rf"\b(?:{demonym_alt})\b") if demonym_alt else None
+        # the mention is the noun ("al canadiense": "canadiense"), so "al", "sobre el" stay
+        # before it as the words that make it an object or a rival
+        self.demonym_pattern = (
+            re.compile(rf"\b(?:{_DEMONYM_ARTICLES})\s+(?P<noun>{demonym_alt})\b") if demonym_alt else None
+        )
         self.descriptor_pattern = re.compile(
             rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
-            + (rf"|{self.demonym_pattern.pattern}" if self.demonym_pattern else "")
+            + (rf"|{self.demonym_pattern.pattern.replace('?P<noun>', '')}" if self.demonym_pattern else "")
         )
         teams: dict[str, set[str]] = {}
         for d in drivers:
@@ -171,11 +179,11 @@ class DriverIndex:
         if self.demonym_pattern is not None:
             taken = [(m.start, m.end) for m in found]
             for match in self.demonym_pattern.finditer(folded):
-                key = " ".join(match.group(0).split())
+                key = " ".join(match.group("noun").split())
                 if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not any(
                     s < match.end() and match.start() < e for s, e in taken
                 ):
-                    found.append(Mention(match.start(), match.end(), self.demonyms[key]))
+                    found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
         return sorted(found, key=lambda m: m.start)
 
     def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:

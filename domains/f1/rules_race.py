@@ -273,7 +273,7 @@ class RaceRules(TextReader):
             if after is not None and lex.gain_rival.match(self.folded[match.end(): after.start]):
                 key["rival"] = after.code
             elif lex.rival_pronoun.match(self.folded, match.end()) or lex.rival_clitic.search(
-                self.folded, max(sentence.start, match.start() - 6), match.start()
+                self.folded, max(sentence.start, match.start() - 16), match.start()
             ):  # "gained 2.6 s on him", "le sacó 8 segundos": the other driver of the decision
                 other = self.other_driver(driver)
                 if other is not None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from factcov.domains.f1.reading import Sentence, TextReader
 
-_TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
+_TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
 _ONE_STOP_CONTEXT = re.compile(
     r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
@@ -42,6 +42,9 @@ class StrategyRules(TextReader):
                     until = neutral.start()
                 laps = self.lap_numbers(max(clause, previous_verb), until)
             subject = self.subject(sentence, verb.start())
+            named = [m for m in sentence.mentions if verb.start() <= m.start and m.end <= verb.end()]
+            if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
+                subject = named[-1].code
             for lap, start, end in laps:
                 if self.consumed(start, end):
                     continue
