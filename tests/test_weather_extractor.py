@@ -198,6 +198,12 @@ def test_a_percentage_chance_names_its_condition_in_spanish_and_portuguese(langu
         ("es", "Vientos este fin de semana."),  # "este" is "this", not east
         ("pt", "Ventos este fim de semana."),
         ("es", "Sin chubascos de lluvia y nieve."),
+        # a difference is not a temperature
+        ("en", "Highs 10 degrees above normal."),
+        ("en", "Highs about 10 degrees below normal."),
+        ("en", "Lows 5 to 10 degrees colder than last night."),
+        ("es", "Máximas de 3 a 5 grados más bajas que ayer."),
+        ("pt", "Máxima 3 graus acima da média."),
     ],
 )
 def test_ambiguous_phrases_read_nothing(language, text):
@@ -212,6 +218,9 @@ def test_ambiguous_phrases_read_nothing(language, text):
         ("en", "Easterly trade winds.", {("wind_direction", (), "E")}),
         ("en", "A stray thunderstorm.", {("condition", (("qualifier", "slight_chance"),), "thunderstorms")}),
         ("es", "Mínima de 12 °C.", {("temperature", (("kind", "low"),), (52.7, 54.5))}),
+        ("en", "Gusty winds up to 30 mph.", {("wind_gust", (), 30)}),
+        ("en", "Low around 10 below zero, about 20 below normal.", {("temperature", (("kind", "low"),), -10)}),
+        ("es", "Vientos racheados de hasta 50 km/h.", {("wind_gust", (), 31.1)}),
         ("es", "Máximas en los 40 grados.", {("temperature", (("kind", "high"),), (40, 49))}),
         ("es", "Máxima alrededor de los 40 grados.", {("temperature", (("kind", "high"),), 40)}),
         ("en", "A 40-percent chance of snow.", {("precip_chance", (), 40), ("condition", (("qualifier", "chance"),), "snow")}),

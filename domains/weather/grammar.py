@@ -26,7 +26,7 @@ from factcov.domains.weather.vocabulary import (
 from factcov.language import fold
 
 NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?"
-_DEGREES = r"(?:\s*(?:°|º|degrees?|grados?|graus?|deg)\s*)?"
+_DEGREES = r"(?:\s*(?:°|º|(?:degrees?|grados?|graus?|deg)\b)\s*)?"
 _UNIT_NAMES = r"fahrenheit|celsius|centigrados?|f|c"
 _SPEED_UNIT = (
     r"(?:mph|miles per hour|millas por hora|milhas por hora|km/h|kmh|kph|km por hora|"
@@ -36,10 +36,19 @@ _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "q
            "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
+# "10 degrees above normal", "3 grados más bajas que ayer": a difference, not a temperature
+_RELATIVE = (
+    r"(?![\s-]*(?:(?:to|-|–|a|y|e|ate)\s*\d+\s*)?(?:degrees?\s+|grados?\s+|graus?\s+)?"
+    r"(?:above|below|warmer|colder|cooler|higher|lower|than|"
+    r"por encima|por debajo|mas (?:altas?|bajas?|calidas?|frias?|frescas?|que)|acima|abaixo|"
+    r"mais (?:altas?|baixas?|quentes?|frias?|que)|superiores?|inferiores?)\b)"
+)
 _TEMP_VALUE = (
-    rf"(?:{_DECADE}|(?P<a>{NUM}){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM}){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
-    rf"|(?P<n>{NUM}){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?(?P<below>\s+below(?:\s+zero)?|\s+bajo\s+cero|\s+abaixo\s+de\s+zero)?)"
+    rf"(?:{_DECADE}|(?P<a>{NUM})(?!\d){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM})(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
+    rf"|(?P<n>{NUM})(?!\d){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?"
+    rf"(?P<below>\s+below(?:\s+zero)?(?!\s+(?:normal|average|freezing|seasonal))|\s+bajo\s+cero|\s+abaixo\s+de\s+zero)?)"
     rf"(?:\s*\(\s*{NUM}\s*(?:°|º)?\s*[cf]?\s*\))?"  # "75°F (24°C)": the conversion in brackets is the same claim
+    rf"{_RELATIVE}"
 )
 
 
@@ -207,6 +216,8 @@ class Grammar:
                  rf"(?:\s+(?:of|for)\s+{precip})?", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?P<n>\d{1,3})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
+                 self._gust, needles=('gusty',))  # "gusty winds up to 30 mph" are gusts, not the wind speed
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
                  rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:with )?(?:temperatures?|temps) (?:will )?(?P<dir>rising|rise|climbing|climb|warming|increasing|falling|fall|dropping|drop|cooling|decreasing)"
@@ -250,6 +261,8 @@ class Grammar:
                  rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
                  self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
+                 self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
         self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
