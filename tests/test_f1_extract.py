@@ -1144,6 +1144,9 @@ def test_lap_ranges_listed_and_the_first_laps(bahrain: dict[str, Instance]) -> N
         ("en", "Hamilton was on 17 laps old tyres, 2 seconds behind."),
         ("en", "Hamilton hoped the undercut would work."),
         ("en", "Max tried the overcut. It was a long race."),
+        ("en", "The safety car stayed out until lap 3."),
+        ("es", "El coche de seguridad siguió en pista hasta la vuelta 3."),
+        ("pt", "O safety car ficou na pista até a volta 3."),
         ("es", "Hamilton se quedó fuera de los puntos hasta la vuelta 30."),
         ("es", "Verstappen volvió a la pista en la vuelta 18."),
         ("es", "Max paró a la vez que Bottas."),
@@ -1153,7 +1156,7 @@ def test_lap_ranges_listed_and_the_first_laps(bahrain: dict[str, Instance]) -> N
     ],
 )
 def test_look_alike_phrases_read_nothing(bahrain: dict[str, Instance], language: str, text: str) -> None:
-    assert read(bahrain, f"f1:2021:1:undercut:HAM:VER:{language}", text) == set()
+    assert not {c for c in read(bahrain, f"f1:2021:1:undercut:HAM:VER:{language}", text) if c[0] != "neutralization"}
 
 
 def test_nationality_before_an_event_or_fans_is_no_driver(three_races: dict[str, Instance]) -> None:

@@ -72,6 +72,10 @@ class StrategyRules(TextReader):
         for match in self.lex.stay_out.finditer(self.folded, sentence.start, sentence.end):
             if self.lex.pit_verb.search(match.group("gap")) or self.lex.scope_break.search(match.group("gap")):
                 continue
+            owner = self.previous_mention(sentence, match.start())
+            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, match.start()))
+            if self.lex.neutralization.search(self.folded, since, match.start()):
+                continue  # "the safety car stayed out until lap 3"
             lap = int(match.group("n"))
             if isinstance(race_laps, int) and lap >= race_laps:
                 continue  # "stayed out until lap 56" of 56: to the flag, not a stop
