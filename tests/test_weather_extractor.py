@@ -170,6 +170,10 @@ def test_less_common_nws_phrasing(text, expected):
         # below 10% a percentage does not say that it rains
         ("A 5 percent chance of rain.", {("precip_chance", (), 5)}),
         ("Chance of precipitation is 40%.", {("precip_chance", (), 40)}),
+        # a range is an interval; its condition keeps a qualifier only when both ends agree
+        ("A 30 to 40 percent chance of rain.", {("precip_chance", (), (30, 40)), ("condition", (("qualifier", "chance"),), "rain")}),
+        ("Rain chances 20-30%.", {("precip_chance", (), (20, 30)), ("condition", (), "rain")}),
+        ("A 20 to 60 percent chance of rain.", set()),  # too wide to claim anything
     ],
 )
 def test_a_percentage_chance_names_its_condition_with_the_nws_qualifier(text, expected):
@@ -198,6 +202,14 @@ def test_a_percentage_chance_names_its_condition_in_spanish_and_portuguese(langu
         ("es", "Vientos este fin de semana."),  # "este" is "this", not east
         ("pt", "Ventos este fim de semana."),
         ("es", "Sin chubascos de lluvia y nieve."),
+        # one of two sky levels; a humidity or a cloud cover is no chance of precipitation
+        ("en", "Mostly clear to partly cloudy skies."),
+        ("en", "Partly to mostly cloudy."),
+        ("es", "Cielo parcialmente nublado a nublado."),
+        ("en", "Relative humidity values near 80%."),
+        ("en", "Cloud cover around 70%."),
+        ("es", "Humedad relativa del 80 %."),
+        ("pt", "Umidade relativa do ar em torno de 60%."),
         # a difference is not a temperature
         ("en", "Highs 10 degrees above normal."),
         ("en", "Highs about 10 degrees below normal."),

@@ -35,6 +35,8 @@ _SPEED_UNIT = (
 _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "qui": 0.621371,
            "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
+# the lower end of a range of percentages ("30 to 40 percent", "del 30 al 40 %"), group ``lo``
+_PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
 # "10 degrees above normal", "3 grados más bajas que ayer": a difference, not a temperature
 _RELATIVE = (
@@ -180,13 +182,29 @@ class Grammar:
         """A percentage chance, and the conditions it names with the qualifier NWS uses for
         that percentage ("a 40 percent chance of snow" is "Chance Snow")."""
         percent = _number(m.group("n"))
-        found: list[tuple[str, dict, object]] = [("precip_chance", {}, percent)]
-        named = m.groupdict().get("list")
+        value: object = percent
         qualifier = qualifier_for_percent(percent)
+        if m.groupdict().get("lo"):
+            # "30 to 40 percent" is the interval [30, 40] (the comparator's ±5 then accepts a
+            # record of 25..45, as for each end); a range wider than 20 points claims nothing
+            low = _number(m.group("lo"))
+            if not 0 < percent - low <= 20:
+                return []
+            value = [low, percent]
+            ends = {qualifier_for_percent(low), qualifier}
+            qualifier = None if None in ends else (ends.pop() if len(ends) == 1 else "")
+        found: list[tuple[str, dict, object]] = [("precip_chance", {}, value)]
+        named = m.groupdict().get("list")
         if named and qualifier is not None:
             key = {} if qualifier == "" else {"qualifier": qualifier}
             found += [("condition", dict(key), c) for c in self._condition_names(named)]
         return found
+
+    def _stray_percent(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        """A percentage with no chance word is the chance of precipitation, unless its
+        sentence is about humidity or cloud cover ("relative humidity values near 80%")."""
+        sentence = m.string[max(0, m.start() - 60):m.start()].rsplit(".", 1)[-1]
+        return [] if _NOT_PRECIPITATION.search(sentence) else self._chance(m)
 
     def _condition_names(self, phrase: str) -> list[str]:
         """The conditions a list of condition words names, once each, in order."""
@@ -211,11 +229,12 @@ class Grammar:
         precip = self._precip_list(r"precipitation|measurable precipitation|storms|a shower|a thunderstorm|a storm",
                                    r"some|light|heavy|a little|a few|occasional", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
-                 rf"(?:near |around |about )?(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
+                 rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
                  rf"(?:\s+(?:of|for)\s+{precip})?", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
-                 r"(?P<n>\d{1,3})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 r"(?:between\s+)?"
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('gusty',))  # "gusty winds up to 30 mph" are gusts, not the wind speed
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
@@ -258,8 +277,8 @@ class Grammar:
         self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
         precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
         self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
-                 rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
                  self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
@@ -299,8 +318,8 @@ class Grammar:
         self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
         precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
         self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
-                 rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
                  self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
@@ -329,9 +348,12 @@ class Grammar:
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
         humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
-        self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of )(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
-                 self._number_of("precip_chance"), needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of ){_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
+                 self._stray_percent, needles=('%', 'percent', 'por ciento', 'por cento'))
         skies = _normalized(sky_words(self.language))
+        # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is claimed
+        self.add(rf"\b(?:{alternation(skies)}|partly|mostly|mainly|parcialmente|mayormente|predominantemente)\s+(?:to|or|a|o|ou)\s+"
+                 rf"(?:{alternation(skies)})\b", lambda m: [])
         self.add(rf"\b(?:{alternation(skies)})\b", lambda m: [("sky", {}, skies[_norm(m.group(0))])])
         if self.language in _MIXED_SHOWERS:
             # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
@@ -419,6 +441,7 @@ class Grammar:
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
+_NOT_PRECIPITATION = re.compile(r"humid|humedad|umidade|cloud cover|sky cover|nubosidad|cobertura de nuvens|cobertura nublada")
 _MIXED_SHOWERS = {  # language: (showers words, rain or snow, joiners)
     "es": (r"chubascos?|aguaceros?|chaparrones", r"lluvias?|nieve", r"y|o"),
     "pt": (r"pancadas?|aguaceiros?", r"chuvas?|neve", r"e|ou"),
