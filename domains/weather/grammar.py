@@ -48,7 +48,7 @@ _RELATIVE = (
 _TEMP_VALUE = (
     rf"(?:{_DECADE}|(?P<a>{NUM})(?!\d){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM})(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
     rf"|(?P<n>{NUM})(?!\d){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?"
-    rf"(?P<below>\s+below(?:\s+zero)?(?!\s+(?:normal|average|freezing|seasonal))|\s+bajo\s+cero|\s+abaixo\s+de\s+zero)?)"
+    rf"(?P<below>\s*below(?:\s+zero)?(?!\s+(?:normal|average|freezing|seasonal))|\s*bajo\s+cero|\s*abaixo\s+de\s+zero|\s*negativos?\b)?)"
     rf"(?:\s*\(\s*{NUM}\s*(?:°|º)?\s*[cf]?\s*\))?"  # "75°F (24°C)": the conversion in brackets is the same claim
     rf"{_RELATIVE}"
 )
@@ -263,6 +263,10 @@ class Grammar:
         self.add(rf"\bwinds?\s+(?:will be\s+|becoming\s+)?(?:(?:{manner}|mainly|mostly|generally)\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction, needles=('becoming',))
+        erly = alternation([w for w in direction_words("en") if w.endswith("erly")])
+        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:(?:mainly|mostly|generally|light)\s+)?(?P<dir>{erly})\b", self._direction, needles=('erly',))
+        # after the speed, which the speed rules read: the lookbehind leaves the unit unconsumed
+        self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction, needles=('from the', 'out of the'))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -288,7 +292,8 @@ class Grammar:
                  rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")), needles=('temperat', 'temps'))
         fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
                    r"rondando|rondara|rondaran|los|las|de hasta|hasta|sera de|sera|seran de|llegara a|llegaran a|entre|en|es de|"
-                   r"estara en|estaran en|se situara en|se situaran en|ira|iran")
+                   r"estara en|estaran en|se situara en|se situaran en|ira|iran|que|alcanzara|alcanzaran|bajara|bajaran|"
+                   r"descendera a|subira a|subira hasta|llegara hasta|prevista de|prevista|prevista en|esperada de|esperada")
         # "máximas en los 40": the 40s ("alrededor de los 40" stays the point 40)
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?\s+(?:(?:estaran|estara|seran|sera|andaran|andara|se situaran|se situara)\s+)?"
                  rf"en (?:los|la franja de los|la banda de los)\s+(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
@@ -302,9 +307,10 @@ class Grammar:
         dirs = alternation(direction_words("es"))
         manner = r"suaves?|moderados?|fuertes?|ligeros?|flojos?|debil|debiles|racheados?"
         # "viento del norte", "viento norte"; without a preposition not "este", also "this" ("vientos este fin de semana")
-        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:(?:del|de|procedentes del|procedentes de|provenientes del|del sector|"
+        self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:(?:del|de|procedentes del|procedentes de|provenientes del|del sector|de componente|"
                  rf"de direccion|soplando del)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('es'))}))\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction, needles=(' del ',))
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -327,7 +333,8 @@ class Grammar:
                  rf"(?:\s+(?:para|ate|a)\s+(?:cerca de |em torno de |por volta de )?{_TEMP_VALUE})?",
                  self._trend(("elev", "sub", "sob", "vao s", "alta")), needles=('temperat', 'temps'))
         fillers = (r"de|da|em torno de|por volta de|perto de|proxima de|proxima a|ao redor de|cerca de|de cerca de|chegando a|"
-                   r"chega a|chegara a|sera de|ficara em|ficando em|entre|e|deve ficar em|deve chegar a|devera ser de")
+                   r"chega a|chegara a|sera de|ficara em|ficando em|entre|e|deve ficar em|deve chegar a|devera ser de|"
+                   r"que|deve|devera|atingir|atingira|chegar a|chegar aos|aos|prevista de|prevista|esperada de|esperada")
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*\s+(?:na|em) (?:casa|faixa) dos\s+"
                  rf"(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
                  self._decade_temperature, needles=('casa dos', 'faixa dos'))
@@ -341,6 +348,7 @@ class Grammar:
         self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
                  rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('pt'))}))\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction, needles=(' do ', ' de '))
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -412,6 +420,8 @@ class Grammar:
 
     @staticmethod
     def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        if not m.groupdict().get("b") and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
+            return []  # "winds over 20 mph" bounds the speed from below: no [20, 20] claim
         unit = m.group("u")
         low = _mph(_number(m.group("a")), unit)
         high = _mph(_number(m.group("b")), unit) if m.groupdict().get("b") else low
@@ -441,6 +451,8 @@ class Grammar:
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
+_AT_LEAST = re.compile(r"\b(?:over|above|more than|in excess of|north of|greater than|at least|exceeding|"
+                       r"mas de|superiores a|por encima de|acima de|mais de|superiores a)\s*$")
 _NOT_PRECIPITATION = re.compile(r"humid|humedad|umidade|cloud cover|sky cover|nubosidad|cobertura de nuvens|cobertura nublada")
 _MIXED_SHOWERS = {  # language: (showers words, rain or snow, joiners)
     "es": (r"chubascos?|aguaceros?|chaparrones", r"lluvias?|nieve", r"y|o"),
