@@ -1057,6 +1057,149 @@ MODEL_STYLE_CASES: list[tuple[str, str, list[Expected], list[Expected]]] = [
       ('undercut', {'driver': 'HUL'}, True),
       ('time_gained', {'driver': 'HUL', 'rival': 'GAS'}, 3.9)],
      []),
+    # a third set: lists and markdown as models write them, numbers in words, reversed orders
+    ('f1:2021:1:tyre_strategy:NOR:en',
+     '**Lando Norris – McLaren** - Start: softs (stint 1, laps 1–12) - Stop 1, lap 12: Soft → Medium - '
+     'Stop 2, lap 33: Medium → Hard - Finish: 4th, the best non-podium result.',
+     [('stint_compound', {'driver': 'NOR', 'stint': 1}, 'SOFT'),
+      ('pit_lap', {'driver': 'NOR', 'stop': 1}, 12),
+      ('compound_change', {'driver': 'NOR', 'stop': 1}, ['SOFT', 'MEDIUM']),
+      ('pit_lap', {'driver': 'NOR', 'stop': 2}, 33),
+      ('compound_change', {'driver': 'NOR', 'stop': 2}, ['MEDIUM', 'HARD']),
+      ('final_position', {'driver': 'NOR'}, 4)],
+     []),
+    ('f1:2021:22:tyre_strategy:SAI:en',
+     'Carlos Sainz kept it simple with a one-stop strategy. He began on the soft tyre, made his only pit '
+     'stop on lap nineteen for hards and brought the Ferrari home in third place.',
+     [('stop_count', {'driver': 'SAI'}, 1),
+      ('stint_compound', {'driver': 'SAI', 'stint': 1}, 'SOFT'),
+      ('pit_lap', {'driver': 'SAI'}, 19),
+      ('stint_compound', {'driver': 'SAI'}, 'HARD'),
+      ('final_position', {'driver': 'SAI'}, 3)],
+     []),
+    ('f1:2025:1:race_summary:en',
+     'Norris converted pole into victory in a wet Melbourne race neutralised three times by the safety car'
+     ' (laps 1–7, 34–41 and 47–51). Max Verstappen was second after extending his middle stint until lap '
+     '46, and George Russell took third.',
+     [('final_position', {'driver': 'NOR'}, 1),
+      ('winner', {}, 'NOR'),
+      ('neutralization', {'kind': 'SC'}, [1, 7]),
+      ('neutralization', {'kind': 'SC'}, [34, 41]),
+      ('neutralization', {'kind': 'SC'}, [47, 51]),
+      ('pit_lap', {'driver': 'VER'}, 46),
+      ('final_position', {'driver': 'RUS'}, 3)],
+     [('final_position', {'driver': 'VER'}, 2)]),
+    ('f1:2021:1:undercut:HAM:VER:en',
+     'Mercedes pulled the trigger first: Hamilton came in at the end of lap thirteen, while Red Bull left '
+     'Verstappen out until lap seventeen. By the time the Dutchman rejoined, he was behind the Mercedes, '
+     'which had gained 8.4 seconds with the undercut.',
+     [('pit_lap', {'driver': 'HAM'}, 13),
+      ('pit_lap', {'driver': 'VER'}, 17),
+      ('time_gained', {'driver': 'HAM'}, 8.4)],
+     [('undercut', {'driver': 'HAM'}, True)]),
+    ('f1:2021:22:defense:RIC:LEC:en',
+     "For five laps Ricciardo kept Leclerc's quicker Ferrari behind him. Daniel finished twelfth and "
+     'Charles tenth.',
+     [('final_position', {'driver': 'RIC'}, 12),
+      ('final_position', {'driver': 'LEC'}, 10)],
+     [('defense', {'attacker': 'LEC', 'driver': 'RIC'}, 5)]),
+    ('f1:2021:1:tyre_strategy:LEC:es',
+     '**Charles Leclerc (Ferrari)** - Salida con blandos. - Parada 1 (vuelta 12): blando → medio. - Parada'
+     ' 2 (vuelta 32): medio → duro. - Resultado: sexto.',
+     [('stint_compound', {'driver': 'LEC', 'stint': 1}, 'SOFT'),
+      ('pit_lap', {'driver': 'LEC', 'stop': 1}, 12),
+      ('compound_change', {'driver': 'LEC', 'stop': 1}, ['SOFT', 'MEDIUM']),
+      ('pit_lap', {'driver': 'LEC', 'stop': 2}, 32),
+      ('compound_change', {'driver': 'LEC', 'stop': 2}, ['MEDIUM', 'HARD']),
+      ('final_position', {'driver': 'LEC'}, 6)],
+     []),
+    ('f1:2021:22:tyre_strategy:VER:es',
+     'Verstappen hizo tres paradas: en la vuelta 13 pasó de blandos a duros, en la 36 aprovechó el coche '
+     'de seguridad virtual para montar otro juego de duros y en la 53, con el coche de seguridad en pista,'
+     ' puso blandos nuevos. Con ellos adelantó a Hamilton en la última vuelta y ganó.',
+     [('stop_count', {'driver': 'VER'}, 3),
+      ('pit_lap', {'driver': 'VER'}, 13),
+      ('compound_change', {'driver': 'VER'}, ['SOFT', 'HARD']),
+      ('pit_lap', {'driver': 'VER'}, 36),
+      ('compound_change', {'driver': 'VER'}, ['HARD', 'HARD']),
+      ('pit_lap', {'driver': 'VER'}, 53),
+      ('stint_compound', {'driver': 'VER'}, 'SOFT'),
+      ('final_position', {'driver': 'VER'}, 1),
+      ('winner', {}, 'VER')],
+     [('neutralization', {'kind': 'VSC'}, [36, 36]), ('neutralization', {'kind': 'SC'}, [53, 53])]),
+    ('f1:2025:1:overcut:VER:PIA:es',
+     'Max apostó por alargar: Piastri paró en la vuelta 44 y el neerlandés no lo hizo hasta la 46. El '
+     'overcut funcionó, porque el australiano se salió de pista y perdió mucho tiempo.',
+     [('pit_lap', {'driver': 'PIA'}, 44),
+      ('overcut', {'driver': 'VER'}, True)],
+     [('pit_lap', {'driver': 'VER'}, 46)]),
+    ('f1:2021:1:race_summary:es',
+     'Lewis Hamilton se llevó la victoria en Baréin con un margen de 0,7 segundos sobre Max Verstappen; '
+     'Valtteri Bottas completó el podio. El coche de seguridad estuvo en pista las tres primeras vueltas, '
+     'seguido de un coche de seguridad virtual en las vueltas 4 y 5.',
+     [('final_position', {'driver': 'HAM'}, 1),
+      ('winner', {}, 'HAM'),
+      ('final_position', {'driver': 'VER'}, 2),
+      ('final_position', {'driver': 'BOT'}, 3),
+      ('neutralization', {'kind': 'SC'}, [1, 3]),
+      ('neutralization', {'kind': 'VSC'}, [4, 4]),
+      ('neutralization', {'kind': 'VSC'}, [5, 5])],
+     []),
+    ('f1:2021:22:undercut:LEC:NOR:es',
+     'Ferrari intentó el undercut con Leclerc en la vuelta 15, pero McLaren respondió parando a Norris en '
+     'la 17 y el británico mantuvo la posición: el monegasco perdió seis décimas.',
+     [('pit_lap', {'driver': 'NOR'}, 17)],
+     [('pit_lap', {'driver': 'LEC'}, 15), ('undercut', {'driver': 'LEC', 'rival': 'NOR'}, False)]),
+    ('f1:2021:1:tyre_strategy:PER:pt',
+     '**Sergio Pérez** largou do pit lane e fez três paradas: 1. Volta 2: médio → duro 2. Volta 19: duro →'
+     ' duro 3. Volta 38: duro → médio Resultado: quinto lugar.',
+     [('stop_count', {'driver': 'PER'}, 3),
+      ('pit_lap', {'driver': 'PER'}, 2),
+      ('compound_change', {'driver': 'PER'}, ['MEDIUM', 'HARD']),
+      ('pit_lap', {'driver': 'PER'}, 19),
+      ('compound_change', {'driver': 'PER'}, ['HARD', 'HARD']),
+      ('pit_lap', {'driver': 'PER'}, 38),
+      ('compound_change', {'driver': 'PER'}, ['HARD', 'MEDIUM']),
+      ('final_position', {'driver': 'PER'}, 5)],
+     []),
+    ('f1:2021:22:race_summary:pt',
+     'Verstappen venceu o GP de Abu Dhabi de 2021 e conquistou o título ao ultrapassar Hamilton na última '
+     'volta. Sainz completou o pódio. O safety car virtual apareceu entre as voltas 36 e 38, e o safety '
+     'car da volta 53 permitiu a Verstappen colocar pneus macios novos.',
+     [('final_position', {'driver': 'VER'}, 1),
+      ('winner', {}, 'VER'),
+      ('final_position', {'driver': 'SAI'}, 3),
+      ('neutralization', {'kind': 'VSC'}, [36, 38]),
+      ('neutralization', {'kind': 'SC'}, [53, 53]),
+      ('stint_compound', {'driver': 'VER'}, 'SOFT')],
+     [('pit_lap', {'driver': 'VER'}, 53)]),
+    ('f1:2025:1:defense:ALB:HAM:pt',
+     'Durante nove voltas, entre a 18 e a 26, Albon conseguiu manter Hamilton atrás, mesmo com a Ferrari '
+     'mais rápida. O tailandês terminou em quinto; o heptacampeão, em décimo.',
+     [('final_position', {'driver': 'ALB'}, 5)],
+     [('defense', {'attacker': 'HAM', 'driver': 'ALB'}, 9), ('final_position', {'driver': 'HAM'}, 10)]),
+    ('f1:2021:1:undercut:HAM:VER:pt',
+     'Hamilton antecipou a parada para a volta 13 e ganhou 8,4 segundos em relação a Verstappen, que só '
+     'parou na 17. Quando o holandês voltou à pista, estava atrás do inglês: o undercut deu certo.',
+     [('pit_lap', {'driver': 'HAM'}, 13),
+      ('time_gained', {'driver': 'HAM', 'rival': 'VER'}, 8.4),
+      ('pit_lap', {'driver': 'VER'}, 17)],
+     [('undercut', {'driver': 'HAM'}, True)]),
+    ('f1:2025:1:tyre_strategy:NOR:pt',
+     'Lando Norris usou a sequência intermediário-duro-intermediário, com paradas nas voltas 34 e 44, e '
+     'venceu à frente de Max Verstappen e George Russell.',
+     [('stint_compound', {'driver': 'NOR', 'stint': 1}, 'INTERMEDIATE'),
+      ('compound_change', {'driver': 'NOR', 'stop': 1}, ['INTERMEDIATE', 'HARD']),
+      ('stint_compound', {'driver': 'NOR', 'stint': 2}, 'HARD'),
+      ('compound_change', {'driver': 'NOR', 'stop': 2}, ['HARD', 'INTERMEDIATE']),
+      ('stint_compound', {'driver': 'NOR', 'stint': 3}, 'INTERMEDIATE'),
+      ('pit_lap', {'driver': 'NOR'}, 34),
+      ('pit_lap', {'driver': 'NOR'}, 44),
+      ('final_position', {'driver': 'NOR'}, 1),
+      ('winner', {}, 'NOR'),
+      ('final_position', {'driver': 'VER'}, 2),
+      ('final_position', {'driver': 'RUS'}, 3)],
+     []),
 ]
 
 
@@ -1145,6 +1288,7 @@ def test_lap_ranges_listed_and_the_first_laps(bahrain: dict[str, Instance]) -> N
         ("en", "Hamilton hoped the undercut would work."),
         ("en", "Max tried the overcut. It was a long race."),
         ("en", "The safety car stayed out until lap 3."),
+        ("en", "Mercedes kept Hamilton out of trouble until lap 20."),
         ("es", "El coche de seguridad siguió en pista hasta la vuelta 3."),
         ("pt", "O safety car ficou na pista até a volta 3."),
         ("es", "Hamilton se quedó fuera de los puntos hasta la vuelta 30."),
@@ -1163,3 +1307,16 @@ def test_nationality_before_an_event_or_fans_is_no_driver(three_races: dict[str,
     # "the Italian fans" is not Antonelli (the only Italian of 2025 Australia)
     found = read(three_races, "f1:2025:1:defense:HUL:ANT:en", "The Italian fans cheered and Hülkenberg finished seventh.")
     assert found == as_set([("final_position", {"driver": "HUL"}, 7)])
+
+
+def test_the_driver_passed_is_not_the_winner(bahrain: dict[str, Instance]) -> None:
+    found = read(bahrain, "f1:2021:1:tyre_strategy:VER:es", "Verstappen paró dos veces. Con ellos adelantó a Hamilton y ganó.")
+    assert ("winner", "[]", repr("HAM")) not in found and ("winner", "[]", repr("VER")) in found
+
+
+def test_a_one_stop_line_is_one_change_not_two_stints(bahrain: dict[str, Instance]) -> None:
+    text = "Pérez:\n- Stop 2 (lap 19): Hard → Hard\n- Lap 38: Hard → Medium"
+    found = read(bahrain, "f1:2021:1:tyre_strategy:PER:en", text)
+    assert found == as_set([
+        ("pit_lap", {"driver": "PER", "stop": 2}, 19), ("compound_change", {"driver": "PER", "stop": 2}, ["HARD", "HARD"]),
+        ("pit_lap", PER, 38), ("compound_change", PER, ["HARD", "MEDIUM"])])

@@ -90,7 +90,8 @@ BARE_LAP_UNIT = (r"\s*(?:-\s*)?(?:laps?|vueltas?|voltas?|giros?|s\b|secs?|seg|se
 STAY_OUT = {  # "stayed out until lap 17": his in-lap was lap 17
     # not "stayed out of trouble", "stayed out front", "se quedó fuera de los puntos"
     "en": r"(?:stayed|stays|stay|staying|remained) out(?!\s+(?:of|in front|front|ahead|behind|in the lead|at the front)\b)"
-    r"|stayed on track|extended (?:his|her|the|its) (?:\w+ )?stint|ran long|kept going|(?:went|going) long",
+    r"|stayed on track|extend\w* (?:his|her|the|its) (?:\w+ )?stint|ran long|kept going|(?:went|going) long"
+    r"|(?:left|kept|keeping|leaving) (?:\S+ ){1,2}?out(?!\s+of\b)",
     "es": r"(?:sigui\w*|se quedo|continu\w*|permaneci\w*|aguant\w*) en pista|(?:se quedo|sigui\w*) fuera(?! de)"
     r"|alarg\w* (?:su|el) (?:\w+ )?stint"
     r"|estir\w* (?:su|el) (?:\w+ )?stint|prolong\w* (?:su|el) (?:\w+ )?stint",
@@ -202,6 +203,11 @@ FINISH_VERBS = {
     r"|(?:se )?conform\w* con",
     "pt": r"termin\w*|acab\w*|cheg\w*|cruz\w* a linha|complet\w*|foi classificad\w*|ficou|garantiu|conquistou"
     r"|fechou|(?:se recuperou|escalou|subiu) ate",
+}
+FINISH_LABELS = {  # "- **Result:** P1", "Resultado: sexto" in a model's list
+    "en": r"finish|result|final position|finishing position|classification",
+    "es": r"resultado|posicion final|llegada|clasificacion",
+    "pt": r"resultado|posicao final|chegada|classificacao",
 }
 FINISH_FILLER = {
     "en": r"(?:(?:in|at|the|a|an|race|up|home|a\s+strong|a\s+solid|with|on|position)\s+)*",
@@ -375,11 +381,17 @@ BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}  # "undercut by Hamilton"
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
     # the rival of a move and the attacker held off are objects too ("undercut Lando by pitting")
     "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by"
-    r"|undercut|overcut|kept|held off|fended off|resisted|jumped",
+    r"|undercut|overcut|kept|held off|fended off|resisted|{PASSED}",
     "es": r"que|detras del?|delante del?|por delante del?|sobre|contra|ante|con|por|al|undercut a|overcut a"
+    r"|{PASSED}"
     r"|contuvo a|mantuvo a|resistio a",
     "pt": r"que|do que|atras d[eao]|a frente d[eao]|na frente d[eao]|sobre|contra|para|com|por|pelo|em"
-    r"|segurou|manteve|conteve",
+    r"|segurou|manteve|conteve|{PASSED}"
+}
+PASSED = {  # a driver after these was passed or beaten: never the subject of what follows
+    "en": r"passed|overtook|beat|outpaced|jumped|undercut|overcut",
+    "es": r"adelant\w* a|super\w* a|rebas\w* a|venci\w* a|gano a",
+    "pt": r"ultrapass\w*|superou|passou|bateu|venceu",
 }
 SUBJECT_RESET = {  # between the last driver named and a verb: the sentence's subject is meant
     "en": r"[:;,(]|\b(?:he|she)\b", "es": r"[:;,(]", "pt": r"[:;,(]|\b(?:ele|ela)\b",
@@ -443,6 +455,7 @@ class Lexicon:
     move_rival: re.Pattern[str]
     move_passive: re.Pattern[str]
     object_marker: re.Pattern[str]
+    passed_marker: re.Pattern[str]
     possessive: re.Pattern[str]
     by: re.Pattern[str]
     move_fail: re.Pattern[str]
@@ -522,7 +535,7 @@ def lexicon(language: str) -> Lexicon:
         ),
         stay_out=re.compile(
             rf"\b(?:{STAY_OUT[language]})\b(?P<gap>(?:\s+[^\s.;:]+){{0,6}}?)\s+(?:{STAY_OUT_UNTIL[language]})\s+"
-            rf"(?:(?:the end of|el final de|o final da)\s+)?(?:(?:the|la|a)\s+)?(?:(?:{lap})\s+)?(?P<n>\d{{1,2}})(?![.,]?\d)(?!{BARE_LAP_UNIT})"
+            rf"(?:(?:the end of|el final de|o final da)\s+)?(?:(?:the|la|a)\s+)?(?:(?:{lap})\s+(?P<w>{lap_num})|(?P<n>{bare}))"
         ),
         lap_range=re.compile(
             rf"\b(?:(?P<open>{RANGE_OPEN[language]})\s+)?(?:(?:las?|as?|the)\s+)?(?:{lap})\s+(?P<a>{lap_num})"
@@ -543,7 +556,7 @@ def lexicon(language: str) -> Lexicon:
         change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
         finish=c(
-            rf"\b(?:{FINISH_VERBS[language]})\b\s+{FINISH_FILLER[language]}"
+            rf"(?:\b(?:{FINISH_VERBS[language]})\b\s+|\b(?:{FINISH_LABELS[language]})\s*:\s*(?:\*\*\s*)?){FINISH_FILLER[language]}"
             rf"(?:(?P<ord>{ordinal})(?:\s+(?:{PLACE_WORDS[language]}))?"
             rf"|(?:{POSITION_NUMBER[language]}))"
         ),
@@ -563,7 +576,10 @@ def lexicon(language: str) -> Lexicon:
         ),
         possessive=re.compile(rf"^\s*(?:{POSSESSIVE[language]})\s*$"),
         by=re.compile(rf"^\s*(?:{BY[language]})\s*$"),
-        object_marker=re.compile(rf"\b(?:{OBJECT_MARKER[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        object_marker=re.compile(
+            rf"\b(?:{OBJECT_MARKER[language].replace('{PASSED}', PASSED[language])})\s+(?:{FILLER_BEFORE_NAME[language]})$"
+        ),
+        passed_marker=re.compile(rf"\b(?:{PASSED[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
         move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
         move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),

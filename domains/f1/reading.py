@@ -13,9 +13,9 @@ from factcov.domains.f1.mentions import Mention, driver_index
 from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
-_RELATIVE = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b")
+_RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
-_RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|que|quien|quem|o qual|el cual)\b[^,;:]*$")
+_RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 
 
 def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
@@ -64,9 +64,13 @@ class TextReader:
             if end <= start:
                 continue
             inside = [m for m in self.mentions if start <= m.start < end]
-            yield Sentence(start, end, inside, topic)
-            if inside:
-                topic = inside[0].code
+            sentence = Sentence(start, end, inside, topic)
+            yield sentence
+            # the next sentence's topic: its first driver who acts ("... to undercut
+            # Verstappen" leaves the topic alone)
+            acting = [m for m in inside if not self.is_object(m, sentence)]
+            if acting:
+                topic = acting[0].code
             start = end
 
     # --- helpers ------------------------------------------------------------------
@@ -92,6 +96,8 @@ class TextReader:
         if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
         acting = [m for m in before if not self.is_object(m, sentence)]
+        if not acting and any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
+            before = []  # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
         before = acting or before
         if not before:
             return self.subject_after(sentence, position)
@@ -115,6 +121,8 @@ class TextReader:
             or following.start - position > 60
             or self.lex.subject_pronoun.search(self.folded, sentence.start, position)
             or re.search(r"[:;]", self.folded[position: following.start])
+            # "Starting on mediums, Lewis" (the comma just before the driver), not "Hard, covering Verstappen's"
+            or re.search(r",(?!\s*$)", self.folded[position: following.start])
             or self.lex.clause_break.search(self.folded, position, following.start)
             or self.is_object(following, sentence)
         ):
@@ -127,10 +135,10 @@ class TextReader:
             return None
         return self.pair[1] if code == self.pair[0] else self.pair[0]
 
-    def is_object(self, mention: Mention, sentence: Sentence) -> bool:
+    def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
         window = self.folded[max(sentence.start, mention.start - 30): mention.start]
-        return bool(self.lex.object_marker.search(window))
+        return bool((marker or self.lex.object_marker).search(window))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
         return next((m for m in sentence.mentions if m.start >= position), None)
@@ -170,8 +178,9 @@ class TextReader:
             return int(value)
         return value
 
-    def lap_numbers(self, start: int, end: int) -> list[tuple[int, int, int]]:
-        """(lap, start, end) of every lap reference in [start, end)."""
+    def lap_numbers(self, start: int, end: int, bare: bool = True) -> list[tuple[int, int, int]]:
+        """(lap, start, end) of every lap reference in [start, end); ``bare``: also numbers
+        without the word lap ("pitted on 17"), which only a pit verb makes laps."""
         found = []
         for match in self.lex.lap_ref.finditer(self.folded, start, end):
             if match.group("nums"):
@@ -179,7 +188,7 @@ class TextReader:
                     value = self.number(number.group(0))
                     if isinstance(value, int):
                         found.append((value, number.start(), number.end()))
-            elif match.group("bare"):
+            elif match.group("bare") and bare:
                 for number in re.finditer(r"\d+", match.group("bare")):
                     found.append((int(number.group(0)), match.start("bare") + number.start(),
                                   match.start("bare") + number.end()))

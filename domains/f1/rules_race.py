@@ -66,7 +66,7 @@ class RaceRules(TextReader):
             if isinstance(count, int) and 1 < count < 30:
                 ranges.append((1, count, match.end()))
                 taken.append((match.start(), match.end()))
-        for lap, s, e in self.lap_numbers(start, end):
+        for lap, s, e in self.lap_numbers(start, end, bare=False):
             if not any(ts <= s < te for ts, te in taken):
                 ranges.append((lap, lap, e))
         return ranges

@@ -13,7 +13,8 @@ _ONE_STOP_CONTEXT = re.compile(
     r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
     r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
 )
-_SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|,)\s*$")
+_STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
+_SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 
 
 class StrategyRules(TextReader):
@@ -61,6 +62,9 @@ class StrategyRules(TextReader):
                         self.folded, self.clause_start(sentence, verb.start()), start
                     ):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+                    numbered = _STOP_NUMBER.match(self.folded, verb.start())  # "Stop 2, lap 33"
+                    if ordinal is None and numbered is not None:
+                        ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
                 self._consumed.append((start, end))
@@ -76,13 +80,17 @@ class StrategyRules(TextReader):
             since = max(owner.end if owner else sentence.start, self.clause_start(sentence, match.start()))
             if self.lex.neutralization.search(self.folded, since, match.start()):
                 continue  # "the safety car stayed out until lap 3"
-            lap = int(match.group("n"))
-            if isinstance(race_laps, int) and lap >= race_laps:
+            lap = self.number(match.group("w") or match.group("n"))
+            if not isinstance(lap, int) or (isinstance(race_laps, int) and lap >= race_laps):
                 continue  # "stayed out until lap 56" of 56: to the flag, not a stop
             driver = self.subject(sentence, match.start())
+            named = [m for m in sentence.mentions if match.start() <= m.start and m.end <= match.start("gap")]
+            if named:  # "Red Bull left Verstappen out until lap 17"
+                driver = named[-1].code
             if driver is None:
                 continue
-            self._consumed.append((match.start("n"), match.end("n")))
+            number = "w" if match.group("w") else "n"
+            self._consumed.append((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
@@ -116,7 +124,7 @@ class StrategyRules(TextReader):
             return None  # "without the softs", "soft-free"
         if word not in self.lex.ambiguous:
             return value
-        if re.match(r"\s*[-–/]\s*\w", after) or re.search(r"\w\s*[-–/]\s*$", before):
+        if re.match(r"\s*(?:[-–/>→]|->)\s*\w", after) or re.search(r"\w\s*(?:[-–/>→]|->)\s*$", before):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
             return value if self.lex.tyre_noun_after.match(after) else None
@@ -179,6 +187,9 @@ class StrategyRules(TextReader):
             driver = self.subject(sentence, group[0][0])
             if driver is None:
                 continue
+            if len(group) == 2 and self.one_stop_line(sentence, group):
+                continue
+
             if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
                 for stint, (_start, end, value) in enumerate(group, start=1):
                     self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
@@ -196,6 +207,37 @@ class StrategyRules(TextReader):
             if stint is not None:
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
+
+    def one_stop_line(self, sentence: Sentence, group: list[tuple[int, int, str]]) -> bool:
+        """'Stop 2 (lap 28): Hard → Hard', 'Volta 19: duro → duro': the change at one stop
+        (and, for a lap named before it, the stop's lap), not stints 1 and 2."""
+        (start, _, first), (_, end, second) = group
+        driver = self.subject(sentence, start)
+        if driver is None:
+            return False
+        stop = self.stop_named_before(sentence, start, driver)
+        clause = self.clause_start(sentence, start)
+        laps = self.lap_numbers(clause, start, bare=False)
+        if stop is None and not laps:
+            return False
+        key: dict[str, Any] = {"driver": driver} | ({"stop": stop} if stop is not None else {})
+        self.emit("compound_change", key, [first, second], start, end)
+        if len(laps) == 1 and not self.lex.pit_verb.search(self.folded, clause, start):
+            lap, lap_start, lap_end = laps[0]
+            if not self.consumed(lap_start, lap_end):
+                self._consumed.append((lap_start, lap_end))
+                self.emit("pit_lap", key, lap, lap_start, end)
+        return True
+
+    def stop_named_before(self, sentence: Sentence, position: int, driver: str) -> int | None:
+        """'Stop 2 (lap 28):', 'second stop:', 'parada 1:' in the clause before ``position``."""
+        clause = self.clause_start(sentence, position)
+        number = None
+        for match in _STOP_NUMBER.finditer(self.folded, clause, position):
+            number = int(match.group(1))
+        for match in self.lex.stop_ordinal.finditer(self.folded, clause, position):
+            number = self.ordinal(match.group(1), driver, "pit_stops")
+        return number
 
     def stint_of(self, sentence: Sentence, driver: str, start: int, end: int, previous: int) -> int | None:
         """The stint a compound is said of: an ordinal stint nearby, 'started on' (1),
