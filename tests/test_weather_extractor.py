@@ -210,6 +210,9 @@ def test_a_percentage_chance_names_its_condition_in_spanish_and_portuguese(langu
         ("en", "Cloud cover around 70%."),
         ("es", "Humedad relativa del 80 %."),
         ("pt", "Umidade relativa do ar em torno de 60%."),
+        # sky words in other senses
+        ("en", "It is not clear when it will end."),
+        ("es", "El suelo quedará cubierto de hielo."),
         # a lower bound is not the wind speed
         ("en", "Winds over 20 mph at times."),
         ("en", "Winds will be north of 20 mph."),
@@ -235,6 +238,8 @@ def test_ambiguous_phrases_read_nothing(language, text):
         ("en", "A stray thunderstorm.", {("condition", (("qualifier", "slight_chance"),), "thunderstorms")}),
         ("es", "Mínima de 12 °C.", {("temperature", (("kind", "low"),), (52.7, 54.5))}),
         ("en", "Gusty winds up to 30 mph.", {("wind_gust", (), 30)}),
+        ("en", "A fair chance of showers.", {("condition", (("qualifier", "chance"),), "showers")}),
+        ("es", "Cielo cubierto por la mañana.", {("sky", (), "cloudy")}),
         ("en", "Lows of 10 degrees below zero.", {("temperature", (("kind", "low"),), -10)}),
         ("en", "Winds will be northerly at 10-15 mph.", {("wind_direction", (), "N"), ("wind_speed", (), (10, 15))}),
         ("en", "Winds 10 to 15 mph from the north.", {("wind_direction", (), "N"), ("wind_speed", (), (10, 15))}),

@@ -359,6 +359,8 @@ class Grammar:
         self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of ){_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
                  self._stray_percent, needles=('%', 'percent', 'por ciento', 'por cento'))
         skies = _normalized(sky_words(self.language))
+        # sky words in other senses: "a fair chance of showers", "it is not clear when", "cubierto de nieve"
+        self.add(_NOT_SKY[self.language], lambda m: [])
         # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is claimed
         self.add(rf"\b(?:{alternation(skies)}|partly|mostly|mainly|parcialmente|mayormente|predominantemente)\s+(?:to|or|a|o|ou)\s+"
                  rf"(?:{alternation(skies)})\b", lambda m: [])
@@ -451,6 +453,12 @@ class Grammar:
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
+_NOT_SKY = {  # only the sky word itself is consumed, so that "chance of showers" is still read
+    "en": r"\bfair(?=\s+(?:chance|amount|bit|number|share|probability)\b)|(?<=not )clear\b|(?<=not yet )clear\b"
+          r"|\bclear(?=\s+(?:that|whether|when|if|how)\b)",
+    "es": r"\bcubiert[oa]s?(?=\s+(?:de|por)\s+(?:la\s+)?(?:nieve|hielo|escarcha|granizo|agua)\b)",  # "el suelo cubierto de nieve"
+    "pt": r"\bencobert[oa]s?(?=\s+(?:de|pela|por)\s+(?:neve|gelo|geada|granizo|agua)\b)",
+}
 _AT_LEAST = re.compile(r"\b(?:over|above|more than|in excess of|north of|greater than|at least|exceeding|"
                        r"mas de|superiores a|por encima de|acima de|mais de|superiores a)\s*$")
 _NOT_PRECIPITATION = re.compile(r"humid|humedad|umidade|cloud cover|sky cover|nubosidad|cobertura de nuvens|cobertura nublada")
