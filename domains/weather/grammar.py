@@ -37,6 +37,7 @@ _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "q
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
 # the lower end of a range of percentages ("30 to 40 percent", "del 30 al 40 %"), group ``lo``
 _PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
+_PERCENT_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*$")
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
 # "10 degrees above normal", "3 grados más bajas que ayer": a difference, not a temperature
 _RELATIVE = (
@@ -181,13 +182,23 @@ class Grammar:
     def _chance(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
         """A percentage chance, and the conditions it names with the qualifier NWS uses for
         that percentage ("a 40 percent chance of snow" is "Chance Snow")."""
+        return self._chance_claims(m, m.groupdict().get("lo"))
+
+    def _chance_at_number(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        """``_chance`` for a rule whose match starts at the number: the lower end of a range
+        ("30 to" 40% chance) is looked up just before it, since a pattern starting with an
+        optional "30 to" would be tried at every digit of every text."""
+        before = _PERCENT_BEFORE.search(m.string, max(0, m.start() - 25), m.start())
+        return self._chance_claims(m, before.group(1) if before else None)
+
+    def _chance_claims(self, m: re.Match[str], low_end: str | None) -> list[tuple[str, dict, object]]:
         percent = _number(m.group("n"))
         value: object = percent
         qualifier = qualifier_for_percent(percent)
-        if m.groupdict().get("lo"):
+        if low_end:
             # "30 to 40 percent" is the interval [30, 40] (the comparator's ±5 then accepts a
             # record of 25..45, as for each end); a range wider than 20 points claims nothing
-            low = _number(m.group("lo"))
+            low = _number(low_end)
             if not 0 < percent - low <= 20:
                 return []
             value = [low, percent]
@@ -204,7 +215,7 @@ class Grammar:
         """A percentage with no chance word is the chance of precipitation, unless its
         sentence is about humidity or cloud cover ("relative humidity values near 80%")."""
         sentence = m.string[max(0, m.start() - 60):m.start()].rsplit(".", 1)[-1]
-        return [] if _NOT_PRECIPITATION.search(sentence) else self._chance(m)
+        return [] if _NOT_PRECIPITATION.search(sentence) else self._chance_at_number(m)
 
     def _condition_names(self, phrase: str) -> list[str]:
         """The conditions a list of condition words names, once each, in order."""
@@ -230,8 +241,8 @@ class Grammar:
                                    r"some|light|heavy|a little|a few|occasional", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
                  rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
-                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
+                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?:between\s+)?"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
@@ -266,7 +277,8 @@ class Grammar:
         erly = alternation([w for w in direction_words("en") if w.endswith("erly")])
         self.add(rf"\bwinds?\s+(?:will be\s+)?(?:(?:mainly|mostly|generally|light)\s+)?(?P<dir>{erly})\b", self._direction, needles=('erly',))
         # after the speed, which the speed rules read: the lookbehind leaves the unit unconsumed
-        self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction, needles=('from the', 'out of the'))
+        self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction,
+                 needles=('mph from', 'mph out of', 'km/h from', 'km/h out of', 'knots from', 'knots out of'))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -282,8 +294,8 @@ class Grammar:
         precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
         self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
-                 self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
+                 self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
         self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
@@ -310,7 +322,8 @@ class Grammar:
         self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:(?:del|de|procedentes del|procedentes de|provenientes del|del sector|de componente|"
                  rf"de direccion|soplando del)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('es'))}))\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction, needles=(' del ',))
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction,
+                 needles=('mph del', 'km/h del', 'mph proceden', 'km/h proceden', 'mph provenien', 'km/h provenien'))
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -325,8 +338,8 @@ class Grammar:
         precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
         self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
-                 self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
+                 self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
@@ -348,7 +361,8 @@ class Grammar:
         self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
                  rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('pt'))}))\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction, needles=(' do ', ' de '))
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction,
+                 needles=('mph do', 'km/h do', 'mph de', 'km/h de', 'mph vindo', 'km/h vindo', 'mph soprando', 'km/h soprando'))
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
         self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
@@ -356,15 +370,16 @@ class Grammar:
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
         humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
-        self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of ){_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
+        self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of )(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
                  self._stray_percent, needles=('%', 'percent', 'por ciento', 'por cento'))
         skies = _normalized(sky_words(self.language))
         # sky words in other senses: "a fair chance of showers", "it is not clear when", "cubierto de nieve"
-        self.add(_NOT_SKY[self.language], lambda m: [])
-        # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is claimed
-        self.add(rf"\b(?:{alternation(skies)}|partly|mostly|mainly|parcialmente|mayormente|predominantemente)\s+(?:to|or|a|o|ou)\s+"
-                 rf"(?:{alternation(skies)})\b", lambda m: [])
-        self.add(rf"\b(?:{alternation(skies)})\b", lambda m: [("sky", {}, skies[_norm(m.group(0))])])
+        self.add(_NOT_SKY[self.language], lambda m: [], needles={"en": ("fair", "clear"), "es": ("cubiert",), "pt": ("encobert",)}[self.language])
+        # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is
+        # claimed (one scan: a sky word, or a range that claims nothing)
+        self.add(rf"\b(?:(?P<sky>{alternation(skies)})|partly|mostly|mainly|parcialmente|mayormente|predominantemente)"
+                 rf"(?:\s+(?:to|or|a|o|ou)\s+(?P<other>{alternation(skies)}))?\b",
+                 lambda m: [] if m.group("other") or not m.group("sky") else [("sky", {}, skies[_norm(m.group("sky"))])])
         if self.language in _MIXED_SHOWERS:
             # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
             self.add(self.mixed_showers_pattern(), self._mixed_showers,
@@ -454,7 +469,7 @@ _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", 
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
 _NOT_SKY = {  # only the sky word itself is consumed, so that "chance of showers" is still read
-    "en": r"\bfair(?=\s+(?:chance|amount|bit|number|share|probability)\b)|(?<=not )clear\b|(?<=not yet )clear\b"
+    "en": r"\bfair(?=\s+(?:chance|amount|bit|number|share|probability)\b)|\bnot\s+(?:yet\s+)?clear\b"
           r"|\bclear(?=\s+(?:that|whether|when|if|how)\b)",
     "es": r"\bcubiert[oa]s?(?=\s+(?:de|por)\s+(?:la\s+)?(?:nieve|hielo|escarcha|granizo|agua)\b)",  # "el suelo cubierto de nieve"
     "pt": r"\bencobert[oa]s?(?=\s+(?:de|pela|por)\s+(?:neve|gelo|geada|granizo|agua)\b)",
