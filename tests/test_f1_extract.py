@@ -1200,6 +1200,82 @@ MODEL_STYLE_CASES: list[tuple[str, str, list[Expected], list[Expected]]] = [
       ('final_position', {'driver': 'VER'}, 2),
       ('final_position', {'driver': 'RUS'}, 3)],
      []),
+    # a fourth set, measured before any rule was changed for it
+    ('f1:2021:22:overcut:STR:GIO:en',
+     'Aston Martin gambled on an overcut with Lance Stroll, leaving him out on worn mediums until lap 21, '
+     'four laps after Giovinazzi had pitted. The gamble did not pay off: when Stroll finally boxed for '
+     'hards, he was still behind the Alfa Romeo and had lost 1.7 seconds to it.',
+     [('pit_lap', {'driver': 'STR'}, 21),
+      ('stint_compound', {'driver': 'STR'}, 'MEDIUM'),
+      ('stint_compound', {'driver': 'STR'}, 'HARD'),
+      ('time_gained', {'driver': 'STR', 'rival': 'GIO'}, -1.7)],
+     [('overcut', {'driver': 'STR', 'rival': 'GIO'}, False)]),
+    ('f1:2025:1:tyre_strategy:VER:en',
+     "Verstappen's race in Melbourne: he started on intermediates, switched to slicks — the medium "
+     'compound — under the safety car on lap 34, then had to come back in on lap 46 for intermediates when'
+     ' the rain returned. He finished second, less than a second behind Norris.',
+     [('stint_compound', {'driver': 'VER', 'stint': 1}, 'INTERMEDIATE'),
+      ('stint_compound', {'driver': 'VER'}, 'MEDIUM'),
+      ('neutralization', {'kind': 'SC'}, [34, 34]),
+      ('stint_compound', {'driver': 'VER'}, 'INTERMEDIATE'),
+      ('final_position', {'driver': 'VER'}, 2)],
+     [('pit_lap', {'driver': 'VER'}, 34), ('pit_lap', {'driver': 'VER'}, 46)]),
+    ('f1:2021:1:defense:GIO:RAI:en',
+     'Antonio Giovinazzi spent six laps holding off his Alfa Romeo team-mate, from lap 6 to lap 11, even '
+     'though Kimi had the quicker car on the day. In the end the Finn came home eleventh, one place ahead '
+     'of the Italian.',
+     [('final_position', {'driver': 'RAI'}, 11)],
+     [('defense', {'attacker': 'RAI', 'driver': 'GIO'}, 6), ('final_position', {'driver': 'GIO'}, 12)]),
+    ('f1:2021:1:overcut:RIC:LEC:es',
+     'Ricciardo se quedó en pista una vuelta más que Leclerc, que entró en boxes en la vuelta 12, pero el '
+     'overcut no funcionó: el australiano paró en la 13 y volvió detrás del Ferrari, 3,3 segundos peor.',
+     [('pit_lap', {'driver': 'LEC'}, 12),
+      ('overcut', {'driver': 'RIC'}, False),
+      ('pit_lap', {'driver': 'RIC'}, 13)],
+     [('time_gained', {'driver': 'RIC'}, -3.3)]),
+    ('f1:2025:1:race_summary:es',
+     'Lando Norris ganó el Gran Premio de Australia 2025, una carrera marcada por la lluvia y por tres '
+     'periodos de coche de seguridad: vueltas 1-7, 34-41 y 47-51. Max Verstappen terminó a menos de un '
+     'segundo, en segunda posición, y George Russell fue tercero.',
+     [('final_position', {'driver': 'NOR'}, 1),
+      ('winner', {}, 'NOR'),
+      ('neutralization', {'kind': 'SC'}, [1, 7]),
+      ('neutralization', {'kind': 'SC'}, [34, 41]),
+      ('neutralization', {'kind': 'SC'}, [47, 51])],
+     [('final_position', {'driver': 'VER'}, 2), ('final_position', {'driver': 'RUS'}, 3)]),
+    ('f1:2021:22:tyre_strategy:HAM:es',
+     'La estrategia de Mercedes con Hamilton fue a una parada: medio-duro, con el cambio en la vuelta 14. '
+     'Lewis lideró hasta la última vuelta, cuando Verstappen, con blandos nuevos, le adelantó; acabó '
+     'segundo.',
+     [('pit_lap', {'driver': 'HAM'}, 14),
+      ('stint_compound', {'driver': 'HAM', 'stint': 1}, 'MEDIUM'),
+      ('compound_change', {'driver': 'HAM', 'stop': 1}, ['MEDIUM', 'HARD']),
+      ('stint_compound', {'driver': 'HAM', 'stint': 2}, 'HARD'),
+      ('stint_compound', {'driver': 'VER'}, 'SOFT'),
+      ('final_position', {'driver': 'HAM'}, 2)],
+     [('stop_count', {'driver': 'HAM'}, 1)]),
+    ('f1:2021:1:undercut:STR:RIC:pt',
+     'Stroll parou uma volta antes de Ricciardo, na 12, e recuperou 1 segundo com o undercut, mas não o '
+     'suficiente: o canadense continuou atrás do australiano, que parou na volta 13.',
+     [('pit_lap', {'driver': 'STR'}, 12),
+      ('time_gained', {'driver': 'STR'}, 1.0),
+      ('undercut', {'driver': 'STR'}, False),
+      ('pit_lap', {'driver': 'RIC'}, 13)],
+     []),
+    ('f1:2025:1:tyre_strategy:RUS:pt',
+     'George Russell fez duas paradas: na volta 34 trocou os intermediários por pneus duros e, na 44, '
+     'voltou aos intermediários. Terminou no pódio, em terceiro.',
+     [('stop_count', {'driver': 'RUS'}, 2),
+      ('pit_lap', {'driver': 'RUS'}, 34),
+      ('compound_change', {'driver': 'RUS'}, ['INTERMEDIATE', 'HARD']),
+      ('pit_lap', {'driver': 'RUS'}, 44),
+      ('stint_compound', {'driver': 'RUS'}, 'INTERMEDIATE')],
+     [('final_position', {'driver': 'RUS'}, 3)]),
+    ('f1:2021:22:defense:NOR:BOT:pt',
+     'Durante cinco voltas, da 39 à 43, Lando Norris conseguiu segurar Valtteri Bottas. O piloto da '
+     'Mercedes só passou depois e terminou em sexto, uma posição à frente de Lando.',
+     [('final_position', {'driver': 'BOT'}, 6)],
+     [('defense', {'attacker': 'BOT', 'driver': 'NOR'}, 5), ('final_position', {'driver': 'NOR'}, 7)]),
 ]
 
 

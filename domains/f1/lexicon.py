@@ -68,7 +68,7 @@ NOT_AFTER_AMBIGUOUS = {  # "media de", "medio tiempo": not compounds
 }
 
 PIT_VERBS = {
-    "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|came in|comes in|come in|coming in"
+    "en": r"pit(?:ted|s|ting)?|box(?:ed|es|ing)?|stop(?:ped|s|ping)?|(?:came|comes|come|coming) (?:back )?in"
     r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
     r"|(?:brought|brings|bring|called|calls|pulled) (?:\S+ ){1,2}?in(?!\s+(?:the|to|front|a)\b)"
     r"|(?:went|moved|switched|returned|went back|came back|headed back) (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})"
@@ -381,12 +381,13 @@ BY = {"en": r"by", "es": r"por", "pt": r"por|pelo"}  # "undercut by Hamilton"
 OBJECT_MARKER = {  # a driver after these words is an object, not the one acting
     # the rival of a move and the attacker held off are objects too ("undercut Lando by pitting")
     "en": r"than|behind|ahead of|in front of|over|on|to|from|against|past|passed|overtook|with|by"
-    r"|undercut|overcut|kept|held off|fended off|resisted|{PASSED}",
+    r"|undercut|overcut|kept|held off|fended off|resisted|{PASSED}"
+    r"|laps? (?:before|after|earlier than|later than|longer than)",
     "es": r"que|detras del?|delante del?|por delante del?|sobre|contra|ante|con|por|al|undercut a|overcut a"
-    r"|{PASSED}"
+    r"|{PASSED}|(?:vueltas?|giros?) (?:antes|despues|mas tarde|mas) (?:de|que)"
     r"|contuvo a|mantuvo a|resistio a",
     "pt": r"que|do que|atras d[eao]|a frente d[eao]|na frente d[eao]|sobre|contra|para|com|por|pelo|em"
-    r"|segurou|manteve|conteve|{PASSED}"
+    r"|segurou|manteve|conteve|{PASSED}|(?:voltas?|giros?) (?:antes|depois|mais tarde|a mais) d[eo]"
 }
 PASSED = {  # a driver after these was passed or beaten: never the subject of what follows
     "en": r"passed|overtook|beat|outpaced|jumped|undercut|overcut",

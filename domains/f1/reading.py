@@ -14,6 +14,10 @@ from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
+# "sobre Norris entrando en boxes": a gerund after an object is the sentence subject's
+_GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)\b")
+# "Verstappen, with fresh softs, ...": words set off after a driver are about him
+_APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 
@@ -95,6 +99,8 @@ class TextReader:
             return None  # "... and the Finn finished sixth" with two Finns in the race
         if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
+        if before and not self.folded[before[-1].end: position].strip() and not _GERUND.match(self.folded, position):
+            return before[-1].code  # right before the verb: "four laps before Verstappen came in"
         acting = [m for m in before if not self.is_object(m, sentence)]
         if not acting and any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
             before = []  # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
@@ -102,6 +108,8 @@ class TextReader:
         if not before:
             return self.subject_after(sentence, position)
         between = self.folded[before[-1].end: position]
+        if _APPOSITION.match(between):
+            return before[-1].code  # "Verstappen, con blandos nuevos, le adelantó"
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
             opening = self.lex.subordinate_opening.match(self.folded, sentence.start)
             if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis

@@ -29,7 +29,10 @@ class RaceRules(TextReader):
                 stop = cut.start()
             for verb in self.lex.pit_verb.finditer(self.folded, match.end(), stop):
                 # "the safety car came in on lap 3" is about the safety car; a driver's stop is not
-                if any(match.end() <= m.start < verb.start() for m in sentence.mentions):
+                # "... under the safety car on lap 34, then had to come back in on lap 46": a stop
+                if any(match.end() <= m.start < verb.start() for m in sentence.mentions) or re.search(
+                    r"[,;]|\b(?:then|luego|despues|depois|entao)\b", self.folded[match.end(): verb.start()]
+                ):
                     stop = verb.start()
                     break
             laps = self.lap_ranges(match.end(), stop)

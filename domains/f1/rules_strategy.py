@@ -50,7 +50,8 @@ class StrategyRules(TextReader):
                 if self.consumed(start, end):
                     continue
                 driver = subject
-                inside = [m for m in sentence.mentions if verb.end() <= m.start and m.end <= start]
+                inside = [m for m in sentence.mentions  # not "uma volta antes de Ricciardo, na 12"
+                          if verb.end() <= m.start and m.end <= start and not self.is_object(m, sentence)]
                 if inside:
                     driver = inside[-1].code
                 if driver is None:
