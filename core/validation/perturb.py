@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from factcov.domain import Domain
+from factcov.domain import Domain, perturb_fact
 from factcov.evaluate import Evaluator, Result
 from factcov.language import fold
 from factcov.model import Fact, Generation, Instance
@@ -207,7 +207,7 @@ def _cases(
         names = ", ".join(facts[i].id for i in sorted(dropped))
         cases.append(_Case(instance, "drop", domain.realize(kept, language, instance), f"dropped {names}"))
 
-    corrupted = _corrupt(domain, facts, seen, rng, _how_many(len(facts), k))
+    corrupted = _corrupt(domain, instance, seen, rng, _how_many(len(facts), k))
     if corrupted is not None:
         changed, wrong_facts, closed = corrupted
         detail = "; ".join(f"{f.id}: {f.value!r} -> {w.value!r}" for f, w in changed)
@@ -243,15 +243,16 @@ def _implied(domain: Domain, facts: list[Fact], index: int, instance: Instance) 
 
 
 def _corrupt(
-    domain: Domain, facts: list[Fact], seen: list[int], rng: random.Random, k: int
+    domain: Domain, instance: Instance, seen: list[int], rng: random.Random, k: int
 ) -> tuple[list[tuple[Fact, Fact]], list[Fact], bool] | None:
+    facts = list(instance.facts)
     order = rng.sample(seen, len(seen))
     changed: dict[int, Fact] = {}
     for index in order:
         if len(changed) == k:
             break
         try:
-            changed[index] = domain.perturb(facts[index], rng)
+            changed[index] = perturb_fact(domain, facts[index], rng, instance)
         except ValueError:
             continue  # a claim type the domain cannot perturb (e.g. free text)
     if not changed:
@@ -280,7 +281,7 @@ def _unsupported_sentence(
             return sentence, f"fact of {other.id}: {fact.id} = {fact.value!r}"
     for fact in rng.sample(list(instance.facts), len(instance.facts)):
         try:
-            wrong = domain.perturb(fact, rng)
+            wrong = perturb_fact(domain, fact, rng, instance)
         except ValueError:
             continue
         sentence = domain.realize([wrong], instance.language, instance)
