@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from factcov.jsonl import iter_models
 from factcov.model import Fact, Generation, Instance
 
 DEMO_FILE = Path(__file__).with_name("demo_instances.jsonl.gz")
@@ -69,8 +70,7 @@ def write_demo_files(f1_dir: Path) -> int:
 
 @lru_cache(maxsize=1)
 def _committed() -> tuple[Instance, ...]:
-    with gzip.open(DEMO_FILE, "rt", encoding="utf-8") as handle:
-        return tuple(Instance.model_validate_json(line) for line in handle if line.strip())
+    return tuple(instance for _, instance in iter_models(DEMO_FILE, Instance))
 
 
 def committed_instances(per_task: int | None = None) -> list[Instance]:

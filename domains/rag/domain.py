@@ -18,7 +18,7 @@ import random
 import re
 from collections.abc import Sequence
 from datetime import date, timedelta
-from importlib import resources
+from pathlib import Path
 
 from factcov.domain import Domain
 from factcov.domains.rag.claims import ENTITY, RELATION
@@ -42,6 +42,7 @@ RELATION_TYPE = ClaimType(
     closed_world=True,
     templates={"en": "{subject} {predicate} {value}."},
 )
+MUSEUM_FILE = Path(__file__).with_name("museum.jsonl")
 # Fictional names a perturbed entity takes: they share no word with real ones.
 STAND_INS = ("Zorbania", "Quillmoor", "Vextrel", "Ombrath", "Kestrava")
 PREPOSITIONS = {"in", "on", "at", "of", "by", "for", "to", "from", "with", "since", "until"}
@@ -159,10 +160,9 @@ class RagDomain(Domain):
 
     # -- examples and demo ------------------------------------------------------------
     def _museum(self):
-        from factcov.domains.rag.inputs import Answer
+        from factcov.domains.rag.inputs import iter_answers
 
-        text = resources.files("factcov.domains.rag").joinpath("museum.jsonl").read_text(encoding="utf-8")
-        return [Answer.model_validate_json(line) for line in text.splitlines() if line.strip()]
+        return list(iter_answers(MUSEUM_FILE))
 
     def example_instances(self) -> list[Instance]:
         """The museum example's reference as an instance (one per distinct reference)."""
