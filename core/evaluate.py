@@ -99,10 +99,15 @@ class Evaluator:
         return self.evaluate([(instance, Generation(instance_id=instance.id, system=system, text=text))])[0]
 
     def signature(self) -> str:
-        """sacrebleu-style: two scores are comparable only when their signatures are equal."""
-        extractor = self.extractor_name
-        if self._extractors:
-            extractor = ",".join(sorted({e.signature() for e in self._extractors.values()}))
+        """sacrebleu-style: two scores are comparable only when their signatures are equal.
+
+        The extractor's part comes from an extractor for the domain's first language it
+        reads, whatever this process happened to build: worker processes build their own,
+        and the signature must not depend on which process extracted.
+        """
+        supported = extractor_registry.get(self.extractor_name).languages
+        language = next(lang for lang in self.domain.languages if lang in supported)
+        extractor = self.extractor_for(language).signature()
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
             f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"

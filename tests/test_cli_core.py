@@ -80,6 +80,23 @@ def test_two_worker_processes_give_the_same_bytes_as_one(files, tmp_path):
         assert (tmp_path / "one" / output).read_bytes() == (tmp_path / "two" / output).read_bytes(), output
 
 
+def test_worker_processes_give_the_same_signature_on_a_real_domain(tmp_path):
+    from factcov.jsonl import write_jsonl_atomic
+    from factcov.plugins import get_domain
+
+    domain = get_domain("f1")
+    instances = [i for i in domain.example_instances() if i.language == "en"][:4]
+    write_jsonl_atomic(tmp_path / "i.jsonl", instances)
+    write_jsonl_atomic(tmp_path / "g.jsonl", [
+        {"instance_id": i.id, "system": "complete", "text": domain.realize(i.facts, i.language, i)} for i in instances
+    ])
+    one = score_files("f1", tmp_path / "i.jsonl", tmp_path / "g.jsonl", tmp_path / "one", chunk_size=2, report=False)
+    two = score_files("f1", tmp_path / "i.jsonl", tmp_path / "g.jsonl", tmp_path / "two", chunk_size=2, jobs=2, report=False)
+    assert "extractor:f1-regex@" in one.summary["signature"]
+    assert one.summary["signature"] == two.summary["signature"]
+    assert (tmp_path / "one" / "summary.json").read_bytes() == (tmp_path / "two" / "summary.json").read_bytes()
+
+
 def test_a_dask_cluster_gives_the_same_bytes_as_one_process(files, tmp_path):
     pytest.importorskip("dask.distributed", reason="the dask extra is installed by .ci/run (factcov[all])")
     score_files("mini", *files, tmp_path / "one", chunk_size=2, report=False)
