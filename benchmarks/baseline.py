@@ -68,3 +68,26 @@ def command(tree: Path | None, *args: str) -> list[str]:
 if __name__ == "__main__":
     tree = checkout(sys.argv[1])
     sys.exit(subprocess.run(command(tree, *sys.argv[2:])).returncode)
+
+
+def measure_on(ref: str, script: str, *args: str) -> dict:
+    """Run ``script --json ARGS`` on ``ref``'s code and return the JSON object it prints last."""
+    import json
+
+    tree = checkout(ref)
+    done = subprocess.run(command(tree, script, *args, "--json"), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"baseline {ref}: exit {done.returncode}\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def print_side_by_side(before: dict, after: dict, ref: str, unit: str) -> None:
+    """One line per figure: before (``ref``'s code), after (this worktree's), after/before."""
+    import os
+
+    print(f"\nload average {os.getloadavg()[0]:.1f}; {unit}, CPU time; before = {ref}, after = this worktree")
+    print(f"{'figure':34} {'before':>10} {'after':>10} {'ratio':>7}")
+    for name, value in after.items():
+        old = before.get(name)
+        ratio = f"{value / old:6.2f}x" if old else "      -"
+        print(f"{name:34} {old if old is not None else float('nan'):>10,.0f} {value:>10,.0f} {ratio}")
