@@ -56,8 +56,14 @@ def load_instances(path: str | Path, domain: Domain) -> dict[str, Instance]:
 def iter_generations(
     path: str | Path, instances: dict[str, Instance], domain: Domain
 ) -> Iterator[tuple[Instance, Generation]]:
-    """Stream (instance, generation) pairs; each (instance_id, system) must appear once."""
-    seen: dict[tuple[str, str], int] = {}
+    """Stream (instance, generation) pairs; each (instance_id, system) must appear once.
+
+    Which pairs were seen is one bit per (instance, system) (``SeenPairs``), not an
+    entry per generation line: a file of millions of generations is checked in the
+    memory of its instances. The line of a duplicate's first occurrence, which only an
+    error message needs, is found by reading the file again.
+    """
+    seen = SeenPairs()
     for line, generation in iter_models(path, Generation):
         instance = instances.get(generation.instance_id)
         if instance is None:
@@ -65,14 +71,13 @@ def iter_generations(
                 f"instance_id '{generation.instance_id}' is not among the {len(instances)} instances",
                 path=path, line=line, field="instance_id",
             )
-        pair = (generation.instance_id, generation.system)
-        if pair in seen:
+        if not seen.add(instance.id, generation.system):  # the instance's own id string, held anyway
+            first = _first_line(path, generation.instance_id, generation.system)
             raise InputError(
-                f"duplicate generation for instance '{pair[0]}' and system '{pair[1]}' "
-                f"(first on line {seen[pair]})",
+                f"duplicate generation for instance '{generation.instance_id}' and system "
+                f"'{generation.system}' (first on line {first})",
                 path=path, line=line, field="system",
             )
-        seen[pair] = line
         if generation.language is not None and generation.language not in domain.languages:
             raise InputError(
                 f"unknown language '{generation.language}'; domain '{domain.name}' supports "
@@ -80,3 +85,28 @@ def iter_generations(
                 path=path, line=line, field="language",
             )
         yield instance, generation
+
+
+class SeenPairs:
+    """A set of (instance id, system) pairs as one bit per pair: each system gets a
+    number, each instance an integer whose bit of that number is set once seen."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, int] = {}
+        self._bits: dict[str, int] = {}
+
+    def add(self, instance_id: str, system: str) -> bool:
+        """Record the pair; False if it was already there."""
+        number = self._systems.setdefault(system, len(self._systems))
+        bits = self._bits.get(instance_id, 0)
+        if bits >> number & 1:
+            return False
+        self._bits[instance_id] = bits | 1 << number
+        return True
+
+
+def _first_line(path: str | Path, instance_id: str, system: str) -> int:
+    for line, generation in iter_models(path, Generation):
+        if generation.instance_id == instance_id and generation.system == system:
+            return line
+    raise AssertionError("a duplicate's first occurrence is in the file")  # read twice, same bytes

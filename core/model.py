@@ -29,9 +29,24 @@ def key_id(type_: str, key: Key) -> str:
     return f"{type_}({slots})"
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+_encode_str = json.encoder.encode_basestring  # what the encoder above does with a str
+
+
 def canonical_json(value: Any) -> str:
-    """Compact, sorted JSON: what output files use so equal inputs give equal bytes."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """Compact, sorted JSON: what output files use so equal inputs give equal bytes.
+
+    Called for every claim's key, value and expected value: one encoder is built once,
+    and the commonest scalars take the encoder's own conversion directly.
+    """
+    kind = type(value)
+    if kind is str:
+        return _encode_str(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    return _CANONICAL.encode(value)
 
 
 class Fact(BaseModel):

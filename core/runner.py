@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from factcov import __version__
-from factcov.aggregate import ranking_summary, system_table
+from factcov.aggregate import SystemTotals, ranking_summary
 from factcov.errors import InputError
 from factcov.evaluate import Evaluator
 from factcov.inputs import iter_generations, load_instances
@@ -29,11 +29,6 @@ from factcov.outputs import (
 )
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
-
-SCORE_COLUMNS = (
-    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered",
-    "precision", "recall", "f1", "weighted_f1",
-)
 
 
 @dataclass
@@ -73,7 +68,7 @@ def score_files(
     instances = load_instances(instances_path, domain)
     outdir.mkdir(parents=True, exist_ok=True)
 
-    metric_rows: list[tuple] = []
+    totals = SystemTotals()  # bounded per system: nothing per generation is kept
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
     scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
@@ -83,14 +78,14 @@ def score_files(
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
                 scores_out.write(rows.scores)
-                metric_rows.extend(tuple(row[c] for c in SCORE_COLUMNS) for row in rows.scores)
+                totals.add(rows.scores)
                 for system, types in rows.type_counts.items():
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
-        if not metric_rows:
+        if not totals.n:
             raise InputError("no generations to score", path=generations_path)
-        table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
+        table = totals.table(policy)
         summary = {
             "signature": evaluator.signature(),
             "factcov_version": __version__,
@@ -100,7 +95,7 @@ def score_files(
             "policy": policy.model_dump(),
             "inputs": {"instances": Path(instances_path).name, "generations": Path(generations_path).name},
             "n_instances": len(instances),
-            "n_generations": len(metric_rows),
+            "n_generations": totals.n,
             "systems": table_records(table),
             "by_type": {
                 system: {t: c.as_dict(policy) for t, c in sorted(types.items())}
