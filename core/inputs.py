@@ -7,12 +7,14 @@ from pathlib import Path
 
 from factcov.domain import Domain
 from factcov.errors import InputError
+from factcov.instance_files import iter_instance_file
 from factcov.jsonl import iter_models
 from factcov.model import Generation, Instance
 
 
 def load_instances(path: str | Path, domain: Domain) -> dict[str, Instance]:
-    """All instances of a file by id (they are looked up by every generation).
+    """All instances of a file by id (they are looked up by every generation); shared
+    context blocks of a format-2 file are held once (``factcov.instance_files``).
 
     Errors: duplicate ids, an instance of another domain, a language the domain does
     not support, a fact whose claim type the domain does not define.
@@ -20,7 +22,7 @@ def load_instances(path: str | Path, domain: Domain) -> dict[str, Instance]:
     known_types = {ct.name for ct in domain.claim_types}
     instances: dict[str, Instance] = {}
     first_line: dict[str, int] = {}
-    for line, instance in iter_models(path, Instance):
+    for line, instance in iter_instance_file(path):
         if instance.id in instances:
             raise InputError(
                 f"duplicate instance id '{instance.id}' (first on line {first_line[instance.id]})",
