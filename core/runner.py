@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -73,6 +74,10 @@ def score_files(
     claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
     scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
     chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size)
+    # the instances live for the whole run: out of the collector's sight (and, in forked
+    # workers, their pages stay shared instead of being touched by each collection)
+    gc.collect()
+    gc.freeze()
     try:
         with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
@@ -106,9 +111,11 @@ def score_files(
         write_systems_csv(outdir / "systems.csv", table)
         write_summary(outdir / "summary.json", summary)
     except BaseException as exc:
+        gc.unfreeze()
         claims_out.abort(exc)
         scores_out.abort(exc)
         raise
+    gc.unfreeze()
     claims_out.close()
     scores_out.close()
     if report:
