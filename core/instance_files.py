@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,9 +36,16 @@ HEADER_KEY = "factcov_instances"
 REF_KEY = "$block"
 
 
-def iter_instance_file(path: str | Path) -> Iterator[tuple[int, Instance]]:
-    """(line number, instance) for every instance of a format-1 or format-2 file."""
-    blocks: dict[str, Any] = {}
+def iter_instance_file(
+    path: str | Path, blocks: dict[str, Any] | None = None, with_source: bool = False
+) -> Iterator[tuple[Any, ...]]:
+    """(line number, instance) for every instance of a format-1 or format-2 file.
+
+    ``blocks`` receives the file's shared blocks by id; ``with_source`` adds each
+    instance's line as compact JSON with its block references unresolved (what
+    ``InstanceStore`` keeps instead of the parsed instance).
+    """
+    blocks = {} if blocks is None else blocks
     for line, obj in iter_json_lines(path):
         if HEADER_KEY in obj:
             version = obj[HEADER_KEY]
@@ -57,21 +65,70 @@ def iter_instance_file(path: str | Path) -> Iterator[tuple[int, Instance]]:
                 raise InputError(f"block '{block_id}' defined twice", path=path, line=line, field="block")
             blocks[block_id] = obj["value"]
             continue
-        context = obj.get("context")
-        if isinstance(context, dict):
-            for key, value in context.items():
-                if isinstance(value, dict) and len(value) == 1 and REF_KEY in value:
-                    if value[REF_KEY] not in blocks:
-                        raise InputError(
-                            f"unknown block '{value[REF_KEY]}' (a block line must come before the instances "
-                            "that refer to it)",
-                            path=path, line=line, field=f"context.{key}",
-                        )
-                    context[key] = blocks[value[REF_KEY]]
+        source = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) if with_source else None
+        missing = resolve_blocks(obj, blocks)
+        if missing is not None:
+            key, block_id = missing
+            raise InputError(
+                f"unknown block '{block_id}' (a block line must come before the instances that refer to it)",
+                path=path, line=line, field=f"context.{key}",
+            )
         try:
-            yield line, Instance.model_validate(obj)
+            instance = Instance.model_validate(obj)
         except ValidationError as exc:
             raise validation_error(exc, path, line) from None
+        yield (line, instance, source) if with_source else (line, instance)
+
+
+def resolve_blocks(obj: dict[str, Any], blocks: dict[str, Any]) -> tuple[str, str] | None:
+    """Replace the context's block references by the blocks, in place; the (key, block
+    id) of a reference to an unknown block, else None."""
+    context = obj.get("context")
+    if isinstance(context, dict):
+        for key, value in context.items():
+            if isinstance(value, dict) and len(value) == 1 and REF_KEY in value:
+                if value[REF_KEY] not in blocks:
+                    return key, str(value[REF_KEY])
+                context[key] = blocks[value[REF_KEY]]
+    return None
+
+
+class InstanceStore(Mapping[str, Instance]):
+    """Instances by id, kept as their compact JSON lines (a few hundred bytes each, where
+    a parsed instance takes several kilobytes) and parsed when looked up; the last
+    ``cache_size`` parsed are kept. Shared blocks stay parsed, one object each, so an
+    instance parsed twice refers to the same block. For files whose parsed instances
+    would not fit comfortably in memory (``factcov.inputs.load_instances`` decides)."""
+
+    def __init__(self, blocks: dict[str, Any], cache_size: int = 8192) -> None:
+        self._blocks = blocks
+        self._sources: dict[str, bytes] = {}
+        self._parsed: OrderedDict[str, Instance] = OrderedDict()
+        self._cache_size = cache_size
+
+    def add(self, instance_id: str, source: str) -> None:
+        self._sources[instance_id] = source.encode()
+
+    def __getitem__(self, instance_id: str) -> Instance:
+        parsed = self._parsed.get(instance_id)
+        if parsed is not None:
+            self._parsed.move_to_end(instance_id)
+            return parsed
+        obj = json.loads(self._sources[instance_id])  # KeyError for an unknown id, as a dict
+        resolve_blocks(obj, self._blocks)
+        parsed = self._parsed[instance_id] = Instance.model_validate(obj)  # validated when loaded
+        if len(self._parsed) > self._cache_size:
+            self._parsed.popitem(last=False)
+        return parsed
+
+    def __contains__(self, instance_id: object) -> bool:
+        return instance_id in self._sources
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
 
 
 class InstanceWriter:

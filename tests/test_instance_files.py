@@ -64,3 +64,18 @@ def test_a_newer_format_is_refused_with_what_to_do(tmp_path):
     path.write_text('{"factcov_instances": 3}\n')
     with pytest.raises(InputError, match="upgrade factcov"):
         list(iter_instance_file(path))
+
+
+def test_a_compact_store_gives_the_same_instances_and_shares_blocks(tmp_path, two_races):
+    path = tmp_path / "f1.jsonl"
+    write_instances(path, iter(two_races))
+    domain = get_domain("f1")
+    parsed = load_instances(path, domain, compact=False)
+    compact = load_instances(path, domain, compact=True)
+    assert not isinstance(compact, dict) and len(compact) == len(parsed) and list(compact) == list(parsed)
+    assert all(compact[i] == parsed[i] for i in parsed)
+    first, last = list(compact)[0], list(compact)[len(compact) // 4]
+    assert compact[first].context["race"] is compact[last].context["race"]  # one race: one block object
+    assert "f1:nope" not in compact
+    with pytest.raises(KeyError):
+        compact["f1:nope"]
