@@ -138,17 +138,17 @@ class MetricSample:
 class SystemAccumulator:
     """Everything a system's row of ``systems.csv`` needs, without keeping its score rows."""
 
-    def __init__(self) -> None:
+    def __init__(self, metrics: Sequence[str]) -> None:
         self.n = 0
         self.counts = dict.fromkeys(COUNT_COLUMNS, 0)
-        self.metrics = {metric: MetricSample() for metric in (*METRICS, "weighted_f1")}
+        self.metrics = {metric: MetricSample() for metric in metrics}
 
     def add(self, rows: Sequence[dict]) -> None:
         self.n += len(rows)
-        for column in COUNT_COLUMNS:
-            self.counts[column] += sum(int(row[column]) for row in rows)
+        for column in COUNT_COLUMNS:  # a column an older run lacks counts 0
+            self.counts[column] += sum(int(row.get(column) or 0) for row in rows)
         for metric, sample in self.metrics.items():
-            sample.extend(row[metric] for row in rows)
+            sample.extend(row.get(metric) for row in rows)
 
     def row(self, system: str, policy: ScoringPolicy) -> dict[str, object]:
         row: dict[str, object] = {"system": system, "n": self.n}
@@ -169,11 +169,13 @@ class SystemAccumulator:
 
 class SystemTotals:
     """Per-system accumulators fed chunk by chunk with score rows (dicts holding
-    ``system``, the count columns and the metrics). Memory: per system, the
-    ``MetricSample`` bound (at most ``BOOTSTRAP_EXACT_LIMIT`` values per metric) and a
-    few counters; nothing per generation beyond that."""
+    ``system``, the count columns and the metrics, ``extra_metrics`` included). Memory:
+    per system, the ``MetricSample`` bound (at most ``BOOTSTRAP_EXACT_LIMIT`` values per
+    metric) and a few counters; nothing per generation beyond that."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra_metrics: Sequence[str] = ()) -> None:
+        self.metrics = (*METRICS, "weighted_f1", *extra_metrics)
+        self.extra_metrics = tuple(extra_metrics)
         self.systems: dict[str, SystemAccumulator] = {}
         self.n = 0
 
@@ -183,34 +185,39 @@ class SystemTotals:
             by_system.setdefault(row["system"], []).append(row)
         for system, group in by_system.items():
             if system not in self.systems:
-                self.systems[system] = SystemAccumulator()
+                self.systems[system] = SystemAccumulator(self.metrics)
             self.systems[system].add(group)
         self.n += len(rows)
 
     def table(self, policy: ScoringPolicy) -> pd.DataFrame:
         rows = [self.systems[system].row(system, policy) for system in sorted(self.systems)]
-        return _ranked(pd.DataFrame(rows), policy)
+        return _ranked(pd.DataFrame(rows), policy, self.extra_metrics)
 
 
-def system_table(scores: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
+def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
     """One row per system: macro means with bootstrap CIs, micro scores, counts, ranks.
 
+    A domain's ``extra_metrics`` (columns of ``scores``) get their mean over the
+    generations where they are defined, ``n_<metric>_defined`` and a bootstrap CI.
     The headline ``precision``/``recall``/``f1`` columns follow ``policy.average``.
     Rows are sorted by system name; ranks are 1 = best, ties averaged. The same
     computation as a run's streaming ``SystemTotals``, from a whole table of score rows.
     """
-    totals = SystemTotals()
-    columns = ["system", *COUNT_COLUMNS, *METRICS, "weighted_f1"]
-    records = scores[columns].astype(object).where(scores[columns].notna(), None).to_dict("records")
-    totals.add(records)
+    totals = SystemTotals(extra_metrics)
+    wanted = ["system", *COUNT_COLUMNS, *totals.metrics]
+    columns = [c for c in wanted if c in scores.columns]
+    part = scores[columns]
+    totals.add(part.astype(object).where(part.notna(), None).to_dict("records"))
     return totals.table(policy)
 
 
-def _ranked(table: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
+def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
     if table.empty:
         return table
     for metric in METRICS:
         table[metric] = table[f"{policy.average}_{metric}"]
+    for metric in extra_metrics:
+        table[metric] = table[f"macro_{metric}"]
     table["rank_precision"] = average_ranks(table["precision"].astype(float))
     table["rank_f1"] = average_ranks(table["f1"].astype(float))
     table["rank_change"] = table["rank_precision"] - table["rank_f1"]
