@@ -16,8 +16,9 @@ from factcov.model import Instance
 
 def _race_instances(task: tuple) -> list[Instance]:
     """One race: derive it and build its instances (a worker's job)."""
-    race_laps, classification, names, languages = task
-    return race_instances(derive_race(race_laps, classification, names), languages)
+    race_laps, classification, names, official_stops, languages = task
+    race = derive_race(race_laps, classification, names, official_stops)
+    return [] if race.dropped else race_instances(race, languages)
 
 
 def iter_race_instances(
@@ -42,7 +43,13 @@ def iter_race_instances(
     races = laps.groupby(["Season", "RoundNumber"], sort=True)
     total = races.ngroups
     tasks = (
-        (race_laps, tables.classification(int(season), int(round_)), names, tuple(languages))
+        (
+            race_laps,
+            tables.classification(int(season), int(round_)),
+            names,
+            tables.official_stops(int(season), int(round_)),
+            tuple(languages),
+        )
         for (season, round_), race_laps in races
     )
     keys = [int(season) for season, _ in races.groups]
