@@ -182,8 +182,11 @@ def classify_pit_entries(
     transit = by_driver["PitOutTime"].shift(-1) - laps["PitInTime"]
     pit_in = laps["PitInTime"].notna()
     known = laps["Compound"].isin(("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET"))
-    # the same set after the pit lane: same compound, tyre age one lap older
-    kept = (known & (next_compound == laps["Compound"]).eq(True) & (next_life == laps["TyreLife"] + 1).eq(True))
+    # the same set after the pit lane: same compound, tyre age running on (one lap older,
+    # or not advanced at all across a stoppage)
+    kept = known & (next_compound == laps["Compound"]).eq(True) & (
+        (next_life == laps["TyreLife"] + 1) | (next_life == laps["TyreLife"])
+    ).eq(True)
     near_red = laps["LapNumber"].isin({lap + d for lap in red_laps for d in (-1, 0, 1)})
     red = status_has(laps["TrackStatus"], "5") & near_red
     neutral_row = status_has(laps["TrackStatus"], "4567")
@@ -201,17 +204,26 @@ def classify_pit_entries(
         times, laps["PitInTime"] - FIELD_WINDOW_S, "left"
     )
     running = laps.groupby("LapNumber")["Driver"].transform("size")
-    field = entry & (near >= FIELD_DIVERTED_SHARE * running)
-    quick = (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
-    stop_go = (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
-    passage = entry & has_next & kept & (field | quick | stop_go)
+    # no sign of new tyres: not a new compound, the age not reset (an unknown compound or
+    # age, as on 2018's lap 1, is no sign either)
+    fresh = (known & next_compound.isin(("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET"))
+             & (next_compound != laps["Compound"])).eq(True) | (next_life < laps["TyreLife"]).eq(True)
+    field = entry & (near >= FIELD_DIVERTED_SHARE * running) & ~fresh & (transit < typical).eq(True)
+    quick = kept & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
+    stop_go = kept & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
+    # around a red flag, the same tyres through the pit lane again are the stoppage's
+    # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
+    restart = kept & near_red
+    passage = entry & has_next & (field | quick | stop_go | restart)
     for row in laps[passage].itertuples():
         i = row.Index
         kind = ("the field led through the pit lane" if field[i] else
-                "drive-through" if quick[i] else "stop-go")
+                "the same tyres through the pit lane around a red flag" if restart[i] else
+                "drive-through" if quick[i] else "stop-go penalty or a repair stop (stop count unknown)")
+        tyres = (f"{row.Compound} tyre age {int(row.TyreLife)} running on" if kept[i]
+                 else "no sign of new tyres")
         log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop "
-                f"{typical:.1f} s, {row.Compound} tyre age {int(row.TyreLife)} running on",
-                str(row.Driver), int(row.LapNumber))
+                f"{typical:.1f} s, {tyres}", str(row.Driver), int(row.LapNumber))
     for row in laps[pit_in & red & has_next & kept].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
@@ -229,7 +241,9 @@ def classify_pit_entries(
         else:
             log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
                     "stop or retirement cannot be told", driver, lap)
-    laps["stop_count_unknown"] = last & ~last_stop if not official_stops else False
+    # a slow passage with the same tyres is a stop-go penalty or a repair stop: cannot tell
+    slow_passage = (passage & stop_go & ~field & ~quick & ~restart).groupby(laps["Driver"]).transform("any")
+    laps["stop_count_unknown"] = ((last & ~last_stop) if not official_stops else False) | slow_passage
     laps["is_stop"] = entry & ~passage & (has_next | last_stop)
     laps["is_red_change"] = pit_in & red & has_next & ~kept
     laps["distrusted"] = laps["is_stop"] & kept
