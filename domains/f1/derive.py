@@ -424,6 +424,10 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
     close = close.assign(run=run.values)
     close["own"] = lap_time.reindex(list(zip(close["lap"], close["driver"]))).to_numpy()
     close["their"] = lap_time.reindex(list(zip(close["lap"], close["ahead"]))).to_numpy()
+    for column in ("own", "their"):  # each car's faster half of the run's laps
+        rank = close.groupby("run")[column].rank(method="first")
+        half = (close.groupby("run")[column].transform("count") + 1) // 2
+        close[f"{column}_fast"] = close[column].where(rank <= half)
     runs = close.groupby("run").agg(
         driver=("ahead", "first"),
         attacker=("driver", "first"),
@@ -431,8 +435,8 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
         last_lap=("lap", "max"),
         laps=("lap", "size"),
         median_gap=("gap", "median"),
-        attacker_pace=("own", _fast_half_mean),
-        defender_pace=("their", _fast_half_mean),
+        attacker_pace=("own_fast", "mean"),
+        defender_pace=("their_fast", "mean"),
     )
     # a robust pace (mean of each car's faster half of the run's laps), not one best lap:
     # in a DRS train the best laps differ by hundredths
@@ -446,11 +450,6 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
     runs = runs.sort_values(["first_lap", "driver", "attacker"], kind="stable")
     return runs[columns].reset_index(drop=True)
-
-
-def _fast_half_mean(values: pd.Series) -> float:
-    ordered = values.dropna().sort_values()
-    return float(ordered.iloc[: max(1, (len(ordered) + 1) // 2)].mean()) if len(ordered) else float("nan")
 
 
 def derive_race(

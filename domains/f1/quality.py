@@ -229,10 +229,8 @@ def classify_pit_entries(
                 "red flag", str(row.Driver), int(row.LapNumber))
     last = entry & ~has_next
     last_stop = np.zeros(len(laps), dtype=bool)
-    for position, row in enumerate(laps.itertuples()):
-        if not last.iloc[position]:
-            continue
-        driver, lap = str(row.Driver), int(row.LapNumber)
+    for position in np.flatnonzero(last.to_numpy()):
+        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
         if official_stops:
             listed = lap in official_stops.get(driver, ())
             last_stop[position] = listed
