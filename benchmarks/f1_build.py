@@ -34,12 +34,14 @@ def main() -> None:
     laps = sorted((args.data / "laps").glob("*.csv.gz"))
     languages = args.languages.split(",")
     counts: Counter = Counter()
+    by_season: Counter = Counter()
     races: set[tuple[int, int]] = set()
 
     def counted(batches):
         for batch in batches:
             for instance in batch:
                 counts[(instance.task, instance.split)] += 1
+                by_season[(instance.task, int(instance.id.split(":")[1]))] += 1
                 counts[("facts", instance.split)] += len(instance.facts)
                 races.add(tuple(int(p) for p in instance.id.split(":")[1:3]))
             yield batch
@@ -68,6 +70,11 @@ def main() -> None:
     print(f"{'all':15} {train:7d} {test:7d} {train + test:7d}")
     print(f"facts/instance: train {counts[('facts', 'train')] / max(train, 1):.2f}, "
           f"test {counts[('facts', 'test')] / max(test, 1):.2f}")
+    seasons = sorted({season for _, season in by_season})
+    print(f"{'season':7} " + " ".join(f"{task:>13}" for task in tasks) + f" {'all':>7}")
+    for season in seasons:
+        row = [by_season[(task, season)] for task in tasks]
+        print(f"{season:<7} " + " ".join(f"{n:13d}" for n in row) + f" {sum(row):7d}")
     if args.roundtrip:
         roundtrip(laps, args.data / "ergast", languages)
 

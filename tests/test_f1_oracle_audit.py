@@ -226,3 +226,29 @@ def test_defenses_need_a_robust_pace_margin(f1: Path) -> None:
     assert race(f1, 2021, 1).defenses.empty
     defenses = race(f1, 2023, 11).defenses
     assert (defenses["best_lap_delta_s"] >= 0.1).all()
+
+
+def test_f1_check_command_lists_the_rules_per_race(shared_data: Path, capsys) -> None:
+    from factcov.cli.app import run
+
+    laps, ergast = str(shared_data / "f1" / "laps" / "2018.csv.gz"), str(shared_data / "f1" / "ergast")
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "2,13", "--details"]) == 0
+    out = capsys.readouterr().out
+    assert "2018 round 2 Bahrain Grand Prix: " in out and "2018 round 13 Belgian Grand Prix: " in out
+    assert "pit_time_after_lap_end: VET lap 18: pit entry at 2245.6 s is after lap 17 ended" in out
+    assert "phantom_stint: VER lap 3:" in out and "2 races; rules fired:" in out
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "13", "--json"]) == 0
+    import json
+
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["dropped"] is None and row["rules"]["pit_passage"] == 16
+
+
+def test_f1_check_reports_a_dropped_race_and_rejects_an_empty_selection(shared_data: Path, capsys) -> None:
+    from factcov.cli.app import run
+
+    laps, ergast = str(shared_data / "f1" / "laps" / "2020.csv.gz"), str(shared_data / "f1" / "ergast")
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "1"]) == 0
+    assert "2020 round 1 Austrian Grand Prix: DROPPED; race_dropped 1" in capsys.readouterr().out
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "99"]) == 2
+    assert "no race matched" in capsys.readouterr().err
