@@ -122,6 +122,14 @@ def test_retirement_into_the_pits_2021_abu_dhabi_perez(f1: Path) -> None:
     assert fired(yas, "last_lap_pit_entry", "PER") == [55]
 
 
+def test_pit_entry_that_never_left_the_pits_2022_baku_leclerc(f1: Path) -> None:
+    # lap 20 has a pit entry; the lap-21 row, his last, has no pit exit: he never left the
+    # pits (engine failure). Ergast lists only his lap-9 stop: one stop, no [HARD, HARD]
+    baku = race(f1, 2022, 8)
+    assert stops(baku, "LEC") == [9]
+    assert fired(baku, "last_lap_pit_entry", "LEC") == [20]
+
+
 def test_last_lap_pit_entry_without_an_official_table_gives_no_count_2025_mexico(f1: Path) -> None:
     # 2025 round 20 has no Ergast pit table: Alonso's last row (lap 34) has a pit entry,
     # stop or retirement cannot be told, so his stop count is withheld

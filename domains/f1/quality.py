@@ -214,7 +214,11 @@ def classify_pit_entries(
     # around a red flag, the same tyres through the pit lane again are the stoppage's
     # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
     restart = kept & near_red
-    passage = entry & has_next & (field | quick | stop_go | restart)
+    # a pit entry with no exit on the car's final row: it never left the pits (2022 Baku,
+    # Leclerc lap 20, a row for lap 21 without a pit exit), like an entry on the last row
+    next_is_last = by_driver["LapNumber"].shift(-2).isna() & has_next
+    never_left = has_next & next_is_last & by_driver["PitOutTime"].shift(-1).isna()
+    passage = entry & has_next & ~never_left & (field | quick | stop_go | restart)
     for row in laps[passage].itertuples():
         i = row.Index
         kind = ("the field led through the pit lane" if field[i] else
@@ -227,7 +231,7 @@ def classify_pit_entries(
     for row in laps[pit_in & red & has_next & kept].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
-    last = entry & ~has_next
+    last = entry & (~has_next | never_left)
     last_stop = np.zeros(len(laps), dtype=bool)
     for position in np.flatnonzero(last.to_numpy()):
         driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
@@ -242,9 +246,9 @@ def classify_pit_entries(
     # a slow passage with the same tyres is a stop-go penalty or a repair stop: cannot tell
     slow_passage = (passage & stop_go & ~field & ~quick & ~restart).groupby(laps["Driver"]).transform("any")
     laps["stop_count_unknown"] = ((last & ~last_stop) if not official_stops else False) | slow_passage
-    laps["is_stop"] = entry & ~passage & (has_next | last_stop)
-    laps["is_red_change"] = pit_in & red & has_next & ~kept
-    laps["distrusted"] = laps["is_stop"] & kept
+    laps["is_stop"] = entry & ~passage & ((has_next & ~last) | last_stop)
+    laps["is_red_change"] = pit_in & red & has_next & ~kept & ~never_left
+    laps["distrusted"] = laps["is_stop"] & kept & ~last
     for row in laps[laps["distrusted"]].itertuples():
         log.add("tyre_data_distrusted", f"stop with {row.Compound} tyre age {int(row.TyreLife)} running on: "
                 "the tyre change was missed, compounds before and after unknown", str(row.Driver),
