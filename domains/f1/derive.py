@@ -212,11 +212,11 @@ def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]
     stops["from"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"]))).values
     stops["to"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"] + 1))).values
     stops["neutralized"] = stops["LapNumber"].isin(neutral_laps)
-    pace = laps[laps["is_green"] & ~laps["is_out_lap"] & laps["PitInTime"].isna()].groupby("Driver")["LapTime"].median()
-    lap_time = laps.set_index(["Driver", "LapNumber"])["LapTime"]
-    in_lap = lap_time.reindex(list(zip(stops["Driver"], stops["LapNumber"]))).to_numpy()
-    out_lap = lap_time.reindex(list(zip(stops["Driver"], stops["LapNumber"] + 1))).to_numpy()
-    stops["loss_s"] = in_lap + out_lap - 2 * pace.reindex(stops["Driver"]).to_numpy()
+    clean = laps["LapTime"].where(laps["is_green"] & ~laps["is_out_lap"] & laps["PitInTime"].isna())
+    pace = clean.groupby(laps["Driver"]).transform("median")
+    out_lap = laps.groupby("Driver", sort=False)["LapTime"].shift(-1)  # rows are sorted by driver, lap
+    loss = laps["LapTime"] + out_lap - 2 * pace
+    stops["loss_s"] = loss[stops.index].to_numpy()
     stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
     return stops[["driver", "stop", "lap", "from", "to", "neutralized", "loss_s"]].reset_index(drop=True)
 

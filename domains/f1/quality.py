@@ -61,7 +61,11 @@ class QualityLog:
 
 
 def status_has(status: pd.Series, codes: str) -> pd.Series:
-    return status.str.contains(f"[{codes}]", regex=True).eq(True)
+    """Whether each TrackStatus string holds any of the digits ``codes`` (decided once per
+    distinct status: a race has a few dozen)."""
+    unique = status.dropna().unique()
+    has = {value: any(code in value for code in codes) for value in unique}
+    return status.map(has).eq(True)
 
 
 def check_lap_numbering(
@@ -219,7 +223,8 @@ def classify_pit_entries(
     next_is_last = by_driver["LapNumber"].shift(-2).isna() & has_next
     never_left = has_next & next_is_last & by_driver["PitOutTime"].shift(-1).isna()
     passage = entry & has_next & ~never_left & (field | quick | stop_go | restart)
-    for row in laps[passage].itertuples():
+    columns = ["Driver", "LapNumber", "Compound", "TyreLife", "Stint"]
+    for row in laps.loc[passage, columns].itertuples():
         i = row.Index
         kind = ("the field led through the pit lane" if field[i] else
                 "the same tyres through the pit lane around a red flag" if restart[i] else
@@ -228,7 +233,7 @@ def classify_pit_entries(
                  else "no sign of new tyres")
         log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop "
                 f"{typical:.1f} s, {tyres}", str(row.Driver), int(row.LapNumber))
-    for row in laps[pit_in & red & has_next & kept].itertuples():
+    for row in laps.loc[pit_in & red & has_next & kept, columns].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
     last = entry & (~has_next | never_left)
@@ -249,7 +254,7 @@ def classify_pit_entries(
     laps["is_stop"] = entry & ~passage & ((has_next & ~last) | last_stop)
     laps["is_red_change"] = pit_in & red & has_next & ~kept & ~never_left
     laps["distrusted"] = laps["is_stop"] & kept & ~last
-    for row in laps[laps["distrusted"]].itertuples():
+    for row in laps.loc[laps["distrusted"], columns].itertuples():
         log.add("tyre_data_distrusted", f"stop with {row.Compound} tyre age {int(row.TyreLife)} running on: "
                 "the tyre change was missed, compounds before and after unknown", str(row.Driver),
                 int(row.LapNumber))
@@ -258,7 +263,7 @@ def classify_pit_entries(
     ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
     in_red = laps["LapNumber"].isin(red_laps) | (laps["LapNumber"] - 1).isin(red_laps)
     laps["silent_red_change"] = ticked & in_red
-    for row in laps[ticked & ~in_red].itertuples():
+    for row in laps.loc[ticked & ~in_red, columns].itertuples():
         log.add("phantom_stint", f"Stint {int(previous_stint[row.Index])} -> {int(row.Stint)} with no pit "
                 "entry and no red flag", str(row.Driver), int(row.LapNumber))
     laps["passage"] = passage
