@@ -22,7 +22,7 @@ LATE_PIT_ENTRY_SHARE = 0.5  # a pit entry later than this share of the next lap:
 FIELD_WINDOW_S = 60.0  # pit entries this close in session time belong to one field-wide passage
 FIELD_DIVERTED_SHARE = 0.5  # ... when at least this share of the running cars entered
 DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker than a stop
-STOP_GO_EXTRA_S = 5.0  # kept tyres, green flag and this much slower: a stop-go penalty
+STOP_GO_EXTRA_S = 7.0  # kept tyres, green flag and this much slower: a 10 s stop-go (a 5 s penalty served at a stop is +5 s)
 SHIFT_AGREEMENT = 0.6  # share of pit entries that must agree on one lap offset to repair
 RED_FIELD_SHARE = 0.5  # a lap is red-flagged when this share of its rows show status 5
 
