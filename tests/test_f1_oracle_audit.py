@@ -260,3 +260,13 @@ def test_f1_check_reports_a_dropped_race_and_rejects_an_empty_selection(shared_d
     assert "2020 round 1 Austrian Grand Prix: DROPPED; race_dropped 1" in capsys.readouterr().out
     assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "99"]) == 2
     assert "no race matched" in capsys.readouterr().err
+
+
+def test_no_penalty_on_the_first_laps_2018_united_states(f1: Path) -> None:
+    # lap 1: Leclerc, Stroll and Grosjean 34-41 s in the pit lane (typical 24.0 s) with the
+    # tyre columns running on; no penalty can be served that early: damage stops, all three
+    # in Ergast on lap 1. Their tyre data is distrusted instead
+    austin = race(f1, 2018, 18)
+    for driver in ("LEC", "STR", "GRO"):
+        assert stops(austin, driver)[:1] == [1]
+        assert 1 in fired(austin, "tyre_data_distrusted", driver)

@@ -23,6 +23,7 @@ FIELD_WINDOW_S = 60.0  # pit entries this close in session time belong to one fi
 FIELD_DIVERTED_SHARE = 0.5  # ... when at least this share of the running cars entered
 DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker than a stop
 STOP_GO_EXTRA_S = 7.0  # kept tyres, green flag and this much slower: a 10 s stop-go (a 5 s penalty served at a stop is +5 s)
+PENALTY_EARLIEST_LAP = 3  # a drive-through or stop-go is served from this lap on
 SHIFT_AGREEMENT = 0.6  # share of pit entries that must agree on one lap offset to repair
 RED_FIELD_SHARE = 0.5  # a lap is red-flagged when this share of its rows show status 5
 
@@ -213,8 +214,11 @@ def classify_pit_entries(
     fresh = (known & next_compound.isin(("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET"))
              & (next_compound != laps["Compound"])).eq(True) | (next_life < laps["TyreLife"]).eq(True)
     field = entry & (near >= FIELD_DIVERTED_SHARE * running) & ~fresh & (transit < typical).eq(True)
-    quick = kept & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
-    stop_go = kept & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
+    # a penalty is notified before it is served: never on the first laps, where a slow
+    # stop with the tyre columns running on is a damage stop (2019 Monaco, Stroll lap 1)
+    penalty_lap = laps["LapNumber"] >= PENALTY_EARLIEST_LAP
+    quick = kept & penalty_lap & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
+    stop_go = kept & penalty_lap & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
     # around a red flag, the same tyres through the pit lane again are the stoppage's
     # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
     restart = kept & near_red
