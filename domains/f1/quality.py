@@ -25,6 +25,7 @@ DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker t
 STOP_GO_EXTRA_S = 7.0  # kept tyres, green flag and this much slower: a 10 s stop-go (a 5 s penalty served at a stop is +5 s)
 PENALTY_EARLIEST_LAP = 3  # a drive-through or stop-go is served from this lap on
 SHIFT_AGREEMENT = 0.6  # share of pit entries that must agree on one lap offset to repair
+TYRE_COMPOUNDS = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
 RED_FIELD_SHARE = 0.5  # a lap is red-flagged when this share of its rows show status 5
 
 RULES = {
@@ -186,7 +187,7 @@ def classify_pit_entries(
     next_life = by_driver["TyreLife"].shift(-1)
     transit = by_driver["PitOutTime"].shift(-1) - laps["PitInTime"]
     pit_in = laps["PitInTime"].notna()
-    known = laps["Compound"].isin(("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET"))
+    known = laps["Compound"].isin(TYRE_COMPOUNDS)
     # the same set after the pit lane: same compound, tyre age running on (one lap older,
     # or not advanced at all across a stoppage)
     kept = known & (next_compound == laps["Compound"]).eq(True) & (
@@ -211,11 +212,11 @@ def classify_pit_entries(
     running = laps.groupby("LapNumber")["Driver"].transform("size")
     # no sign of new tyres: not a new compound, the age not reset (an unknown compound or
     # age, as on 2018's lap 1, is no sign either)
-    fresh = (known & next_compound.isin(("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET"))
+    fresh = (known & next_compound.isin(TYRE_COMPOUNDS)
              & (next_compound != laps["Compound"])).eq(True) | (next_life < laps["TyreLife"]).eq(True)
     field = entry & (near >= FIELD_DIVERTED_SHARE * running) & ~fresh & (transit < typical).eq(True)
     # a penalty is notified before it is served: never on the first laps, where a slow
-    # stop with the tyre columns running on is a damage stop (2019 Monaco, Stroll lap 1)
+    # stop with the tyre columns running on is a damage stop (2018 Austin, Stroll lap 1)
     penalty_lap = laps["LapNumber"] >= PENALTY_EARLIEST_LAP
     quick = kept & penalty_lap & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
     stop_go = kept & penalty_lap & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
