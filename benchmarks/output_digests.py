@@ -11,8 +11,11 @@ which must give the same bytes as one process.
     python benchmarks/output_digests.py --code main --check FILE   # another commit's code
 
 The committed `output_digests.sha256` was written by the code before the performance
-work of issue 12 (commit 4e89082) and re-checked after it. A change that deliberately
-changes outputs (a grammar, an oracle rule) rewrites it in the same commit, saying why.
+work of issue 12 (commit 4e89082) and re-checked after it; when main's own changes moved
+outputs (issue 9's oracle rules changed the f1 demo), it was rewritten from main's code
+(`--code main --write`) and the merged code checked against it. A change that
+deliberately changes outputs (a grammar, an oracle rule) rewrites it in the same commit,
+saying why.
 `report.html` is left out: it is a view of the other files.
 """
 
