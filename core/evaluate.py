@@ -108,6 +108,8 @@ class Evaluator:
         supported = extractor_registry.get(self.extractor_name).languages
         language = next(lang for lang in self.domain.languages if lang in supported)
         extractor = self.extractor_for(language).signature()
+        if self.extractor_options:  # options change results: two runs differing in one are not comparable
+            extractor += "{" + ",".join(f"{k}={v}" for k, v in sorted(self.extractor_options.items())) + "}"
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
             f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"
