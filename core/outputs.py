@@ -54,6 +54,7 @@ SCORE_SCHEMA = pa.schema(
         ("unverifiable", pa.int32()),
         ("n_facts", pa.int32()),
         ("covered", pa.int32()),
+        ("out_of_scope", pa.int32()),
         ("precision", pa.float64()),
         ("recall", pa.float64()),
         ("f1", pa.float64()),

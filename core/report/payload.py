@@ -26,6 +26,7 @@ EXPLORER_MAX_GENERATIONS = 5000
 SYSTEM_FIELDS = (
     "system", "n", "precision", "recall", "f1", "rank_precision", "rank_f1", "rank_change",
     "claims_per_text", "facts_per_instance", "n_claims", "supported", "contradicted", "unverifiable",
+    "out_of_scope",
 )
 
 
