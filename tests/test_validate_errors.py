@@ -294,3 +294,39 @@ def test_validate_errors_bad_span_choice_exits_2(f1_gold, capsys):
                 "-g", str(f1_gold / "generations.jsonl"), "--gold", str(f1_gold / "errors.jsonl"), "--span", "phrase"])
     assert code == 2
     assert "--span must be 'value' or 'statement'" in capsys.readouterr().err
+
+
+# --- the worked example of docs/validation.md -------------------------------------------------
+
+WORKED_TEXT = ("Hamilton won at Imola after three stops, boxing on lap 13 and again on lap 29, "
+               "going from mediums to hards.")
+
+
+@pytest.mark.parametrize(
+    ("span", "lenient", "strict", "strict_predictions"),
+    [("value", 2, 2, 2), ("statement", 3, 1, 1)],
+)
+def test_the_worked_example_of_the_docs(repo_root, tmp_path, capsys, span, lenient, strict, strict_predictions):
+    from factcov.plugins import get_domain
+
+    assert WORKED_TEXT in (repo_root / "docs" / "validation.md").read_text(encoding="utf-8")
+    instance = next(i for i in get_domain("f1").example_instances() if i.id == "f1:2021:1:tyre_strategy:HAM:en")
+    (tmp_path / "i.jsonl").write_text(instance.model_dump_json() + "\n", encoding="utf-8")
+    (tmp_path / "g.jsonl").write_text(json.dumps({"instance_id": instance.id, "system": "mine", "text": WORKED_TEXT}) + "\n")
+    rows = [
+        {"instance_id": instance.id, "system": "mine", "type": "NAME", "start": 16, "end": 21, "text": "Imola"},
+        {"instance_id": instance.id, "type": "NUMBER", "token_start": 6, "token_end": 6, "correction": "two"},
+        {"instance_id": instance.id, "type": "NUMBER", "start": 75, "end": 77, "text": "29"},
+    ]
+    (tmp_path / "e.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run(["validate", "errors", "-d", "f1", "-i", str(tmp_path / "i.jsonl"), "-g", str(tmp_path / "g.jsonl"),
+                "--gold", str(tmp_path / "e.jsonl"), "--span", span, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["lenient"]["recalled"] == lenient and result["lenient"]["precision"] == 1.0
+    assert result["strict"]["recalled"] == strict and result["strict"]["predictions"] == strict_predictions
+    assert result["strict"]["precision"] == 1.0
+    causes = {m["text"]: m["cause"] for m in result["misses"]}
+    if span == "value":
+        assert causes == {"Imola": "no claim read"}
+    else:
+        assert set(causes.values()) == {"taken by another error"}

@@ -261,9 +261,14 @@ def _print_errors(result: dict, misses: int) -> None:
         head.add_row(mode, str(row["errors"]), str(row["recalled"]), _fmt(row["recall"]), str(row["predictions"]),
                      str(row["correct_predictions"]), _fmt(row["precision"]))
     console.print(head)
-    types = Table(title="per error type: recall, and why the strict matching missed the rest")
-    for column in ("type", "errors", "recall lenient", "recall strict", *CAUSES):
-        types.add_column(column, justify="left" if column == "type" else "right")
+    short = {"no claim read": "no claim", "claim supported": "supported", "unverifiable": "unverif.",
+             "out of scope": "out of scope", "taken by another error": "taken"}
+    types = Table(title="per error type: recall, and why the strict matching missed the rest",
+                  caption="missed because: no claim read there · a claim there was supported · unverifiable · "
+                          "out of the oracle's scope · its claim was taken by another error (strict)")
+    types.add_column("type", overflow="fold", min_width=12)
+    for column in ("errors", "R lenient", "R strict", *(short[c] for c in CAUSES)):
+        types.add_column(column, justify="right")
     for type_, row in result["strict"]["by_type"].items():
         lenient = result["lenient"]["by_type"][type_]
         types.add_row(escape(type_), str(row["errors"]), _fmt(lenient["recall"]), _fmt(row["recall"]),

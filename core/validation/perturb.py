@@ -365,7 +365,8 @@ def gold_case(
         owner = next((index for tokens, index in touched if tokens & set(region)), None)
         last = pieces[-1] if pieces else None
         if last is not None and owner is not None and last[0] == owner and _close(corrupted[last[2]:start]):
-            last[2], last[3] = end, f"{last[3]} … {replaced}"  # one wrong value written in two places, e.g. a range
+            # one wrong value written in two places, e.g. both ends of a range
+            last[2], last[3] = end, " … ".join(part for part in (last[3], replaced) if part)
         else:
             pieces.append([owner, start, end, replaced])
     rows = [
