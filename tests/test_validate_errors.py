@@ -241,17 +241,12 @@ def test_perturbation_gold_marks_exactly_the_changed_words(f1_gold):
         corrupted = generations[(error["instance_id"], "corrupted")]
         assert corrupted[error["start"]:error["end"]] == error["text"] != error["correction"]
         by_instance.setdefault(error["instance_id"], []).append(error)
-    restored = 0
     for instance_id, mine in by_instance.items():
-        if any(" … " in e["correction"] for e in mine):
-            continue  # one fact's two changed pieces merged into one error
         text = generations[(instance_id, "corrupted")]
         for error in sorted(mine, key=lambda e: -e["start"]):  # putting every correction back gives the complete text
             text = text[:error["start"]] + error["correction"] + text[error["end"]:]
         # (an inserted word, "não", has the empty correction: only a space is left over)
         assert " ".join(text.split()) == " ".join(generations[(instance_id, "realized")].split())
-        restored += 1
-    assert restored >= len(by_instance) // 2
     types = {e["type"] for e in errors}
     assert "unattributed" not in types and {"pit_lap", "stop_count"} & types
 

@@ -302,10 +302,11 @@ def _reads_unsupported(evaluator: Evaluator, instance: Instance, sentence: str) 
 GOLD_SYSTEMS = ("realized", "corrupted")
 
 
-def _changed_regions(before: str, after: str) -> list[tuple[range, tuple[int, int], str]]:
+def _changed_regions(before: str, after: str) -> list[tuple[range, tuple[int, int], tuple[int, int]]]:
     """Where ``after`` differs from ``before``, word by word: (token range in ``before``,
-    character span in ``after``, the replaced text of ``before``). A pure deletion has no
-    span in ``after`` and is left out (a corruption replaces a value, it never only deletes)."""
+    character span in ``after``, character span in ``before`` it replaces, empty for an
+    inserted word). A pure deletion has no span in ``after`` and is left out (a corruption
+    replaces a value, it never only deletes)."""
     from difflib import SequenceMatcher
 
     from factcov.validation.gold import token_spans
@@ -317,7 +318,11 @@ def _changed_regions(before: str, after: str) -> list[tuple[range, tuple[int, in
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_words, new_words, autojunk=False).get_opcodes():
         if tag == "equal" or j1 == j2:
             continue
-        replaced = before[old[i1][0]:old[i2 - 1][1]] if i2 > i1 else ""
+        if i2 > i1:
+            replaced = (old[i1][0], old[i2 - 1][1])
+        else:
+            at = old[i1][0] if i1 < len(old) else len(before)
+            replaced = (at, at)
         regions.append((range(i1, max(i2, i1 + 1)), (new[j1][0], new[j2 - 1][1]), replaced))
     return regions
 
@@ -360,20 +365,19 @@ def gold_case(
     if not touched:
         return None
     corrupted = domain.realize([changed.get(i, f) for i, f in enumerate(facts)], language, instance)
-    pieces: list[list[Any]] = []  # [fact index or None, start, end, replaced]
-    for region, (start, end), replaced in _changed_regions(base, corrupted):
+    pieces: list[list[Any]] = []  # [fact index or None, start, end, replaced start, replaced end]
+    for region, (start, end), (old_start, old_end) in _changed_regions(base, corrupted):
         owner = next((index for tokens, index in touched if tokens & set(region)), None)
         last = pieces[-1] if pieces else None
         if last is not None and owner is not None and last[0] == owner and _close(corrupted[last[2]:start]):
-            # one wrong value written in two places, e.g. both ends of a range
-            last[2], last[3] = end, " … ".join(part for part in (last[3], replaced) if part)
+            last[2], last[4] = end, old_end  # one wrong value written in two places, e.g. both ends of a range
         else:
-            pieces.append([owner, start, end, replaced])
+            pieces.append([owner, start, end, old_start, old_end])
     rows = [
         {"instance_id": instance.id, "system": "corrupted",
          "type": facts[owner].type if owner is not None else "unattributed",
-         "start": start, "end": end, "text": corrupted[start:end], "correction": replaced}
-        for owner, start, end, replaced in pieces
+         "start": start, "end": end, "text": corrupted[start:end], "correction": base[old_start:old_end]}
+        for owner, start, end, old_start, old_end in pieces
     ]
     return (base, corrupted, rows) if rows else None
 
