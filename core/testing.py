@@ -133,16 +133,9 @@ def check_domain(
 
 def _check_perturbable(domain: Domain, instances: list[Instance], skipped: set[str], seed: int) -> None:
     """One clear failure naming every claim type whose facts ``perturb`` cannot corrupt."""
-    failures: dict[str, str] = {}
-    rng = random.Random(seed)
-    for instance in instances:
-        for fact in instance.facts:
-            if fact.type in skipped or fact.type in failures:
-                continue
-            try:
-                perturb_fact(domain, fact, rng, instance)
-            except ValueError as exc:
-                failures[fact.type] = f"{fact.type} (e.g. {fact.value!r}: {exc})"
+    from factcov.validation.perturb import unperturbable_types
+
+    failures = {t: why for t, why in unperturbable_types(domain, instances, seed).items() if t not in skipped}
     assert not failures, (
         f"domain '{domain.name}' cannot perturb claim type(s) " + "; ".join(failures.values())
         + ". The default Domain.perturb corrupts numbers, bools, ranges, lists and types with `choices`. "

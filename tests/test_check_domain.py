@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from factcov.cli.app import run
 from factcov.model import Claim, Fact, Instance
 from factcov.plugins import get_domain
 from factcov.testing import Example, check_domain
@@ -55,3 +58,13 @@ def test_an_example_names_the_claims_missing_and_not_expected(hamilton):
     message = str(raised.value)
     assert "missing: pit_lap(driver=HAM,stop=1) = 13" in message
     assert 'not expected: pit_lap(driver=HAM) = 13, stint_compound(driver=HAM) = "HARD"' in message
+
+
+def test_validate_perturb_names_the_types_it_cannot_corrupt(mini_plugin, tmp_path, capsys):
+    path = tmp_path / "instances.jsonl"
+    path.write_text(_mini_instance().model_dump_json() + "\n", encoding="utf-8")
+    run(["validate", "perturb", "-d", "mini", "-i", str(path), "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert list(result["unperturbable"]) == ["note"] and "'crisp'" in result["unperturbable"]["note"]
+    run(["validate", "perturb", "-d", "mini", "-i", str(path)])
+    assert "not corrupted (override Domain.perturb or give the claim type choices): note" in capsys.readouterr().out

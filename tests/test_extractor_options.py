@@ -68,3 +68,8 @@ def test_bad_options_exit_2_with_one_line(files, tmp_path, capsys, pair):  # noq
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and ("-X" in err or "option of extractor" in err)
     assert not (tmp_path / "out").exists()
+
+
+def test_validate_perturb_takes_the_option(mini_plugin, capsys):
+    assert run(["validate", "perturb", "-d", "mini", "-X", "nope=1"]) == 2
+    assert "option of extractor 'mini-regex'" in capsys.readouterr().err

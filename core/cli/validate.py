@@ -44,6 +44,7 @@ def perturb(
         None, "--instances", "-i", dir_okay=False, help="Instances JSONL; default: the domain's example instances."
     ),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     seed: int = typer.Option(0, "--seed", help="Seed of the perturbations."),
     k: int | None = typer.Option(None, "--k", help="Facts dropped/corrupted/repeated per text; default a third."),
     max_instances: int = typer.Option(50, "--max-instances", help="Perturb at most this many instances."),
@@ -61,7 +62,8 @@ def perturb(
 
     plugin = get_domain(domain)
     chosen = list(load_instances(instances, plugin).values()) if instances is not None else None
-    outcome = run_perturbations(plugin, chosen, extractor=extractor, seed=seed, k=k, max_instances=max_instances)
+    outcome = run_perturbations(plugin, chosen, extractor=extractor, seed=seed, k=k, max_instances=max_instances,
+                                extractor_options=options.parse_extractor_options(extractor_option, extractor, domain))
     if not outcome.instances:
         raise InputError(f"domain '{domain}' gave no instance with facts to perturb", path=instances)
     if write_gold is not None:
@@ -74,7 +76,7 @@ def perturb(
     if as_json:
         typer.echo(json.dumps({
             "domain": outcome.domain, "extractor": outcome.extractor, "seed": outcome.seed,
-            "instances": outcome.instances, "summary": outcome.summary(),
+            "instances": outcome.instances, "summary": outcome.summary(), "unperturbable": outcome.unperturbable,
             "violations": [vars(v) for v in outcome.violations],
         }, indent=2))
     else:
@@ -105,6 +107,9 @@ def _print_perturbations(outcome) -> None:
     console.print(table)
     console.print("baseline: 'before' is the ideal 1, 'after' what the realized complete text scored; "
                   "later rows compare with that text.", style="dim", highlight=False)
+    for why in outcome.unperturbable.values():
+        console.print(f"not corrupted (override Domain.perturb or give the claim type choices): {why}",
+                      markup=False, highlight=False)
     for check in outcome.violations[:10]:
         console.print(
             f"[red]✗[/] {escape(check.instance_id)} {check.kind} ({escape(check.detail)}): {check.metric} expected "

@@ -73,6 +73,7 @@ class PerturbationOutcome:
     instances: int = 0
     checks: list[Check] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    unperturbable: dict[str, str] = field(default_factory=dict)
 
     @property
     def violations(self) -> list[Check]:
@@ -98,6 +99,22 @@ class PerturbationOutcome:
                     }
                 )
         return rows
+
+
+def unperturbable_types(domain: Domain, instances: Iterable[Instance], seed: int = 0) -> dict[str, str]:
+    """Claim types of the instances' facts that ``perturb`` cannot corrupt, each with an
+    example value and the error (e.g. a free-text name without ``choices``)."""
+    failures: dict[str, str] = {}
+    rng = random.Random(seed)
+    for instance in instances:
+        for fact in instance.facts:
+            if fact.type in failures:
+                continue
+            try:
+                perturb_fact(domain, fact, rng, instance)
+            except ValueError as exc:
+                failures[fact.type] = f"{fact.type} (e.g. {fact.value!r}: {exc})"
+    return failures
 
 
 def moved(before: float | None, after: float | None) -> Direction | None:
@@ -133,14 +150,16 @@ def run_perturbations(
     seed: int = 0,
     k: int | None = None,
     max_instances: int = 50,
+    extractor_options: dict[str, Any] | None = None,
 ) -> PerturbationOutcome:
     """Perturb the realized texts of ``instances`` (default: the domain's examples) and check."""
-    evaluator = Evaluator(domain, extractor=extractor)
+    evaluator = Evaluator(domain, extractor=extractor, extractor_options=extractor_options)
     pool = list(instances if instances is not None else domain.example_instances())
     outcome = PerturbationOutcome(domain.name, evaluator.extractor_name, seed)
     rng = random.Random(seed)
     chosen = [i for i in pool if i.facts][:max_instances]
     outcome.skipped = [i.id for i in pool if not i.facts]
+    outcome.unperturbable = unperturbable_types(domain, chosen, seed)
     bases = [(instance, domain.realize(list(instance.facts), instance.language, instance)) for instance in chosen]
     base_results = _evaluate(evaluator, bases)
     outcome.instances = len(chosen)
