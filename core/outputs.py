@@ -39,6 +39,7 @@ CLAIM_SCHEMA = pa.schema(
         ("expected", pa.string()),
         ("fact_id", pa.string()),
         ("extractor", pa.string()),
+        ("out_of_scope", pa.string()),
     ]
 )
 SCORE_SCHEMA = pa.schema(
@@ -87,6 +88,7 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
                 "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
                 "fact_id": verdict.fact.id if verdict.fact is not None else None,
                 "extractor": claim.extractor,
+                "out_of_scope": claim.out_of_scope,
             }
         )
     return rows

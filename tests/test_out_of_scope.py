@@ -54,4 +54,8 @@ def test_score_summary_compare_and_report_show_out_of_scope_claims(tmp_path, min
     assert run(["compare", str(out), "--json"]) == 0
     compared = json.loads(capsys.readouterr().out)
     assert {s["system"]: s["out_of_scope"] for s in compared["domains"][0]["systems"]} == {"plain": 0, "forecaster": 1}
-    assert '"out_of_scope":1' in (out / "report.html").read_text().replace(" ", "")
+    page = (out / "report.html").read_text().replace(" ", "")
+    assert '"out_of_scope":1' in page and "tomorrow:thedataendstoday" in page
+    claims = pd.read_parquet(out / "claims.parquet")
+    marked = claims[claims.out_of_scope.notna()]
+    assert list(marked.system) == ["forecaster"] and list(marked.out_of_scope) == ["tomorrow: the data ends today"]

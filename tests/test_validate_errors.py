@@ -325,3 +325,43 @@ def test_the_worked_example_of_the_docs(repo_root, tmp_path, capsys, span, lenie
         assert causes == {"Imola": "no claim read"}
     else:
         assert set(causes.values()) == {"taken by another error"}
+
+
+def test_a_spreadsheets_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "gsml.csv"
+    path.write_text("\ufeff" + SHARED_TASK_HEADER + '"S005.txt","1","1","Magic","5","5","5","5","NAME","",""\n',
+                    encoding="utf-8")
+    assert [e.text for e in read_shared_task_csv(path, GENERATIONS)] == ["Magic"]
+
+
+def test_a_csv_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "gsml.csv"
+    path.write_bytes(SHARED_TASK_HEADER.encode() + b'"S005.txt","1","1","Magic\xff","5","5","5","5","NAME","",""\n')
+    with pytest.raises(InputError, match="not UTF-8"):
+        read_shared_task_csv(path, GENERATIONS)
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "csv"])
+def test_an_error_annotated_twice_is_refused_naming_both_lines(tmp_path, layout):
+    if layout == "csv":
+        path = tmp_path / "gsml.csv"
+        row = '"S005.txt","1","1","Magic","5","5","5","5","NAME","",""\n'
+        path.write_text(SHARED_TASK_HEADER + row + row, encoding="utf-8")
+    else:
+        path = tmp_path / "gold.jsonl"
+        row = json.dumps({"instance_id": "S005", "type": "NAME", "start": 4, "end": 9}) + "\n"
+        path.write_text(row + row, encoding="utf-8")
+    with pytest.raises(InputError, match="the same error as on line") as raised:
+        read_gold(path, GENERATIONS)
+    assert raised.value.line == 3 if layout == "csv" else raised.value.line == 2
+
+
+def test_gold_errors_through_the_command_exit_2_with_one_line(tmp_path, mini_plugin, capsys):
+    (tmp_path / "i.jsonl").write_text(json.dumps({"id": "i1", "domain": "mini", "task": "count", "language": "en",
+                                                  "facts": [{"type": "count", "key": {"item": "apples"}, "value": 3}]}) + "\n")
+    (tmp_path / "g.jsonl").write_text(json.dumps({"instance_id": "i1", "system": "s", "text": "apples: 4."}) + "\n")
+    (tmp_path / "e.jsonl").write_text(json.dumps({"instance_id": "i1", "type": "", "start": 8, "end": 9}) + "\n")
+    assert run(["validate", "errors", "-d", "mini", "-i", str(tmp_path / "i.jsonl"), "-g", str(tmp_path / "g.jsonl"),
+                "--gold", str(tmp_path / "e.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "e.jsonl:1" in err and "type" in err

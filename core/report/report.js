@@ -196,6 +196,7 @@
     var mark = el(tag, { class: "claim v-" + claim.verdict, "data-claim": index, "data-verdict": claim.verdict }, text);
     var title = claim.verdict + ": " + claim.type + keyText(claim.key) + " = " + show(claim.value);
     if (claim.verdict === "contradicted") title += "\nexpected: " + show(claim.expected);
+    if (claim.out_of_scope) title += "\nout of the oracle's scope (not in P/R/F1): " + claim.out_of_scope;
     mark.setAttribute("title", title);
     return mark;
   }

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, field_validator, model_validator
 
 from factcov.errors import InputError
 from factcov.jsonl import iter_models
@@ -57,6 +57,13 @@ class GoldRow(BaseModel):
     token_end: int | None = None
     correction: str | None = None
     text: str | None = None
+
+    @field_validator("instance_id", "type")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
 
     @model_validator(mode="after")
     def _one_kind_of_span(self) -> GoldRow:
@@ -121,12 +128,27 @@ def _token_range(
     return spans[first - 1][0], spans[last - 1][1]
 
 
+class _Seen:
+    """Refuses an error annotated twice (same text, span and type): a copy-paste slip."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[str, str, int, int, str], int] = {}
+
+    def check(self, error: GoldError, path: Path, line: int) -> GoldError:
+        identity = (error.instance_id, error.system, error.start, error.end, error.type)
+        if identity in self.lines:
+            raise InputError(f"the same error as on line {self.lines[identity]}", path=path, line=line)
+        self.lines[identity] = line
+        return error
+
+
 def read_jsonl_gold(
     path: str | Path, generations: Mapping[tuple[str, str], Generation], tokenization: Tokenization = "whitespace"
 ) -> list[GoldError]:
     path = Path(path)
     texts = _Texts(generations)
     errors: list[GoldError] = []
+    seen = _Seen()
     for line, row in iter_models(path, GoldRow):
         generation = texts.find(row.instance_id, row.system, path, line, "instance_id")
         if row.start is not None and row.end is not None:
@@ -142,8 +164,8 @@ def read_jsonl_gold(
         if row.text is not None and row.text != found:
             raise InputError(f"'text' is {row.text!r} but the span holds {found!r}", path=path, line=line,
                              field="text")
-        errors.append(GoldError(generation.instance_id, generation.system, row.type, start, end, found,
-                                row.correction))
+        errors.append(seen.check(GoldError(generation.instance_id, generation.system, row.type, start, end, found,
+                                           row.correction), path, line))
     return errors
 
 
@@ -171,13 +193,18 @@ def read_shared_task_csv(path: str | Path, generations: Mapping[tuple[str, str],
     path = Path(path)
     texts = _Texts(generations)
     errors: list[GoldError] = []
+    seen = _Seen()
     try:
-        handle = path.open(newline="", encoding="utf-8")
+        handle = path.open(newline="", encoding="utf-8-sig")  # spreadsheets often write a BOM
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     with handle:
         reader = csv.DictReader(handle)
-        missing = [c for c in SHARED_TASK_COLUMNS if c not in (reader.fieldnames or [])]
+        try:
+            fieldnames = reader.fieldnames or []
+        except UnicodeDecodeError:
+            raise InputError("not UTF-8 text", path=path, line=1) from None
+        missing = [c for c in SHARED_TASK_COLUMNS if c not in fieldnames]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)} of the shared task's layout", path=path, line=1)
         for line, row in enumerate(_rows(reader, path), start=2):
@@ -204,8 +231,8 @@ def read_shared_task_csv(path: str | Path, generations: Mapping[tuple[str, str],
             if not type_:
                 raise InputError("empty error type", path=path, line=line, field="TYPE")
             correction = (row.get("CORRECTION") or "").strip() or None
-            errors.append(GoldError(generation.instance_id, generation.system, type_, start, end,
-                                    generation.text[start:end], correction))
+            errors.append(seen.check(GoldError(generation.instance_id, generation.system, type_, start, end,
+                                               generation.text[start:end], correction), path, line))
     return errors
 
 
@@ -214,6 +241,8 @@ def _rows(reader: csv.DictReader, path: Path) -> Iterator[dict[str, str]]:
         yield from reader
     except csv.Error as exc:
         raise InputError(f"malformed CSV: {exc}", path=path, line=reader.line_num) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", path=path, line=reader.line_num + 1) from None
 
 
 def read_gold(
