@@ -365,3 +365,24 @@ def test_gold_errors_through_the_command_exit_2_with_one_line(tmp_path, mini_plu
                 "--gold", str(tmp_path / "e.jsonl")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "e.jsonl:1" in err and "type" in err
+
+
+def test_system_checks_one_system_of_a_gold_file_annotating_several(f1_gold, capsys):
+    args = ["validate", "errors", "-d", "f1", "-i", str(f1_gold / "instances.jsonl"),
+            "-g", str(f1_gold / "generations.jsonl"), "--gold", str(f1_gold / "errors.jsonl"), "--json"]
+    capsys.readouterr()
+    assert run([*args, "--system", "realized"]) == 0
+    clean = json.loads(capsys.readouterr().out)
+    assert clean["strict"]["errors"] == 0 and clean["strict"]["predictions"] == 0  # the complete texts
+    assert run([*args, "--system", "corrupted"]) == 0
+    corrupted = json.loads(capsys.readouterr().out)
+    assert corrupted["strict"]["errors"] == len(_json_lines(f1_gold / "errors.jsonl"))
+    assert run([*args, "--system", "nobody"]) == 2
+
+
+def test_a_shared_task_csv_with_several_systems_needs_system(tmp_path):
+    generations = {**GENERATIONS, ("S005", "other"): Generation(instance_id="S005", system="other", text=TEXT)}
+    path = tmp_path / "gsml.csv"
+    path.write_text(SHARED_TASK_HEADER + '"S005.txt","1","1","Magic","5","5","5","5","NAME","",""\n', encoding="utf-8")
+    with pytest.raises(InputError, match="give 'system'"):
+        read_shared_task_csv(path, generations)

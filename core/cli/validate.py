@@ -219,6 +219,9 @@ def errors(
     flag: list[str] | None = typer.Option(
         None, "--flag", help="Verdicts that flag an error (repeatable); default contradicted."
     ),
+    system: str | None = typer.Option(
+        None, "--system", help="Check only this system's generations (e.g. the one a shared-task CSV annotates)."
+    ),
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     misses: int = typer.Option(10, "--misses", help="How many missed errors to list (with their cause)."),
@@ -239,7 +242,7 @@ def errors(
     outcome, signature = validate_errors(
         domain, instances, generations, gold, extractor=extractor,
         extractor_options=options.parse_extractor_options(extractor_option, extractor, domain),
-        span=span, flagged=flagged, gold_format=gold_format, tokenization=tokens,  # type: ignore[arg-type]
+        span=span, flagged=flagged, gold_format=gold_format, tokenization=tokens, system=system,  # type: ignore[arg-type]
     )
     result = {"signature": signature, **outcome.as_dict()}
     if as_json:

@@ -212,10 +212,11 @@ def validate_errors(
     flagged: Sequence[str] = ("contradicted",),
     gold_format: str = "auto",
     tokenization: str = "whitespace",
+    system: str | None = None,
 ) -> tuple[ErrorValidation, str]:
     """Score every generation of ``generations_path`` (each taken as annotated: a text
-    with no gold row has no error) against the gold file; return the outcome and the
-    scoring signature."""
+    with no gold row has no error; only ``system``'s when given) against the gold file;
+    return the outcome and the scoring signature."""
     from factcov.evaluate import Evaluator
     from factcov.inputs import iter_generations, load_instances
     from factcov.jsonl import chunked
@@ -225,10 +226,17 @@ def validate_errors(
     domain = get_domain(domain_name)
     evaluator = Evaluator(domain, extractor=extractor, extractor_options=extractor_options)
     instances = load_instances(instances_path, domain)
-    pairs = list(iter_generations(generations_path, instances, domain))
+    pairs = [(i, g) for i, g in iter_generations(generations_path, instances, domain)
+             if system is None or g.system == system]
+    if not pairs:
+        from factcov.errors import InputError
+
+        raise InputError(f"no generation{'' if system is None else f' of system {system!r}'} to check",
+                         path=generations_path)
     by_pair = {(g.instance_id, g.system): g for _, g in pairs}
     gold_by_pair: dict[tuple[str, str], list[GoldError]] = defaultdict(list)
-    for error in read_gold(gold_path, by_pair, format=gold_format, tokenization=tokenization):  # type: ignore[arg-type]
+    for error in read_gold(gold_path, by_pair, format=gold_format, tokenization=tokenization,  # type: ignore[arg-type]
+                           only_system=system):
         gold_by_pair[(error.instance_id, error.system)].append(error)
     outcome = ErrorValidation(span=span, flagged=tuple(flagged))
     for chunk in chunked(pairs, 500):

@@ -109,7 +109,7 @@ class _Texts:
             if len(systems) > 1:
                 raise InputError(
                     f"instance '{instance_id}' has generations of {len(systems)} systems "
-                    f"({', '.join(systems)}); give 'system'", path=path, line=line, field="system",
+                    f"({', '.join(systems)}); give 'system' on the row or --system", path=path, line=line, field="system",
                 )
             system = systems[0]
         generation = self.by_pair.get((instance_id, system))
@@ -143,13 +143,20 @@ class _Seen:
 
 
 def read_jsonl_gold(
-    path: str | Path, generations: Mapping[tuple[str, str], Generation], tokenization: Tokenization = "whitespace"
+    path: str | Path,
+    generations: Mapping[tuple[str, str], Generation],
+    tokenization: Tokenization = "whitespace",
+    only_system: str | None = None,
 ) -> list[GoldError]:
+    """``only_system``: rows naming another system are skipped (a run checking one system
+    of a gold file that annotates several)."""
     path = Path(path)
     texts = _Texts(generations)
     errors: list[GoldError] = []
     seen = _Seen()
     for line, row in iter_models(path, GoldRow):
+        if only_system is not None and row.system is not None and row.system != only_system:
+            continue
         generation = texts.find(row.instance_id, row.system, path, line, "instance_id")
         if row.start is not None and row.end is not None:
             if not 0 <= row.start < row.end <= len(generation.text):
@@ -251,11 +258,12 @@ def read_gold(
     *,
     format: str = "auto",
     tokenization: Tokenization = "whitespace",
+    only_system: str | None = None,
 ) -> list[GoldError]:
     """Gold errors of either layout (``auto``: by the file's extension)."""
     chosen = format if format != "auto" else ("csv" if str(path).lower().endswith(".csv") else "jsonl")
     if chosen == "csv":
         return read_shared_task_csv(path, generations)
     if chosen == "jsonl":
-        return read_jsonl_gold(path, generations, tokenization)
+        return read_jsonl_gold(path, generations, tokenization, only_system)
     raise InputError(f"--gold-format must be auto, jsonl or csv, got '{format}'")
