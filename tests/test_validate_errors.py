@@ -386,3 +386,17 @@ def test_a_shared_task_csv_with_several_systems_needs_system(tmp_path):
     path.write_text(SHARED_TASK_HEADER + '"S005.txt","1","1","Magic","5","5","5","5","NAME","",""\n', encoding="utf-8")
     with pytest.raises(InputError, match="give 'system'"):
         read_shared_task_csv(path, generations)
+
+
+def test_precision_per_claim_type_and_flagged_claims_without_a_span():
+    outcome = ErrorValidation("value", ("contradicted",))
+    claims = [Verdict(claim=Claim(type="pit_lap", value=1, span=(0, 4)), label="contradicted"),
+              Verdict(claim=Claim(type="winner", value="X", span=(10, 12)), label="contradicted"),
+              Verdict(claim=Claim(type="winner", value="Y"), label="contradicted")]
+    add_text(outcome, "x" * 20, claims, [gold(0, 4)])
+    result = outcome.as_dict()
+    assert result["precision_by_claim_type"] == {
+        "pit_lap": {"flagged": 1, "correct": 1, "precision": 1.0},
+        "winner": {"flagged": 1, "correct": 0, "precision": 0.0},
+    }
+    assert result["flagged_without_span"] == 1 and result["lenient"]["predictions"] == 2

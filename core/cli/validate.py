@@ -282,6 +282,12 @@ def _print_errors(result: dict, misses: int) -> None:
         types.add_row(escape(type_), str(row["errors"]), _fmt(lenient["recall"]), _fmt(row["recall"]),
                       *(str(row["missed"][cause]) for cause in CAUSES))
     console.print(types)
+    alarms = [f"{escape(t)} {row['correct']}/{row['flagged']}" for t, row in result["precision_by_claim_type"].items()]
+    if alarms:
+        console.print("flagged claims on an error, by claim type (lenient): " + ", ".join(alarms), highlight=False)
+    if result["flagged_without_span"]:
+        console.print(f"{result['flagged_without_span']} flagged claim(s) have no span and cannot match an error",
+                      style="yellow", highlight=False)
     for miss in result["misses"][:misses]:
         console.print(f"[red]✗[/] {escape(miss['instance_id'])} {escape(miss['system'])} {escape(miss['type'])} "
                       f"{escape(repr(miss['text']))}: {miss['cause']}", highlight=False)

@@ -15,6 +15,10 @@ Two matchings, per generation:
   first unused merged prediction that overlaps them; precision is matched predictions
   over merged predictions.
 
+Precision is also given per claim type of the flagged claims (lenient: which claim types
+raise false alarms). A flagged claim without a span cannot match and is counted apart
+(``flagged_without_span``).
+
 Every gold error that is not recalled gets one cause, the first that applies among the
 claims (of any verdict) whose span overlaps it: ``out of scope`` (a claim the extractor
 marked outside the oracle's scope), ``taken by another error`` (strict only: a flagged
@@ -144,6 +148,9 @@ class ErrorValidation:
     flagged: tuple[str, ...]
     generations: int = 0
     out_of_scope_claims: int = 0
+    unlocated: int = 0
+    flagged_by_type: Counter = field(default_factory=Counter)
+    correct_by_type: Counter = field(default_factory=Counter)
     totals: dict[str, ModeTotals] = field(default_factory=lambda: {m: ModeTotals() for m in MODES})
     misses: list[dict[str, Any]] = field(default_factory=list)
 
@@ -153,7 +160,13 @@ class ErrorValidation:
             "flagged": list(self.flagged),
             "generations": self.generations,
             "out_of_scope_claims": self.out_of_scope_claims,
+            "flagged_without_span": self.unlocated,
             **{mode: self.totals[mode].as_dict() for mode in MODES},
+            "precision_by_claim_type": {
+                type_: {"flagged": n, "correct": self.correct_by_type[type_],
+                        "precision": self.correct_by_type[type_] / n}
+                for type_, n in sorted(self.flagged_by_type.items())
+            },
             "misses": self.misses,
         }
 
@@ -177,10 +190,16 @@ def add_text(
 ) -> None:
     """Match one generation's flagged claims against its gold errors and add the counts."""
     spans = [(s, v) for v in verdicts if (s := claim_span(v, text, outcome.span)) is not None]
-    predictions = [s for s, v in spans if v.label in outcome.flagged and not v.claim.out_of_scope]
+    flagged = [(s, v) for s, v in spans if v.label in outcome.flagged and not v.claim.out_of_scope]
+    predictions = [s for s, _ in flagged]
     gold_spans = [(g.start, g.end) for g in gold]
     outcome.generations += 1
     outcome.out_of_scope_claims += sum(1 for v in verdicts if v.claim.out_of_scope)
+    outcome.unlocated += sum(1 for v in verdicts if v.label in outcome.flagged and not v.claim.out_of_scope
+                             and claim_span(v, text, outcome.span) is None)
+    for span, verdict in flagged:  # which claim types raise false alarms (lenient: a claim keeps its type)
+        outcome.flagged_by_type[verdict.claim.type] += 1
+        outcome.correct_by_type[verdict.claim.type] += any(overlaps(span, g) for g in gold_spans)
     for mode, matcher in (("lenient", match_lenient), ("strict", match_strict)):
         result = matcher(gold_spans, predictions)
         totals = outcome.totals[mode]
