@@ -59,3 +59,18 @@ def test_score_summary_compare_and_report_show_out_of_scope_claims(tmp_path, min
     claims = pd.read_parquet(out / "claims.parquet")
     marked = claims[claims.out_of_scope.notna()]
     assert list(marked.system) == ["forecaster"] and list(marked.out_of_scope) == ["tomorrow: the data ends today"]
+
+
+def test_validate_errors_says_an_error_sat_in_an_out_of_scope_claim(tmp_path, mini_plugin, capsys):
+    instances = write_jsonl(tmp_path / "instances.jsonl", INSTANCES)
+    text = "apples: 4. apples tomorrow: 9."
+    generations = write_jsonl(tmp_path / "generations.jsonl", [{"instance_id": "i1", "system": "s", "text": text}])
+    gold = write_jsonl(tmp_path / "gold.jsonl", [
+        {"instance_id": "i1", "type": "NUMBER", "start": 8, "end": 9, "text": "4"},
+        {"instance_id": "i1", "type": "NUMBER", "start": 28, "end": 29, "text": "9"},
+    ])
+    assert run(["validate", "errors", "-d", "mini", "-i", str(instances), "-g", str(generations),
+                "--gold", str(gold), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["out_of_scope_claims"] == 1 and result["strict"]["recalled"] == 1
+    assert [(m["text"], m["cause"]) for m in result["misses"]] == [("9", "out of scope")]
