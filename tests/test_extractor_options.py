@@ -73,3 +73,11 @@ def test_bad_options_exit_2_with_one_line(files, tmp_path, capsys, pair):  # noq
 def test_validate_perturb_takes_the_option(mini_plugin, capsys):
     assert run(["validate", "perturb", "-d", "mini", "-X", "nope=1"]) == 2
     assert "option of extractor 'mini-regex'" in capsys.readouterr().err
+
+
+def test_only_declared_options_are_signed(mini_plugin):
+    from factcov.evaluate import Evaluator
+    from factcov.plugins import get_domain
+
+    signature = Evaluator(get_domain("mini"), extractor_options={"min_count": 2, "batch": 8}).signature()
+    assert "extractor:mini-regex{min_count=2}|" in signature
