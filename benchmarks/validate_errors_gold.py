@@ -36,8 +36,8 @@ def instances_of(domain: str, data: Path):
 
 def measure(domain: str, data: Path, seed: int) -> dict:
     from factcov.plugins import get_domain
+    from factcov.validation.corrupted_gold import write_gold
     from factcov.validation.errors import validate_errors
-    from factcov.validation.perturb import write_gold
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -67,7 +67,7 @@ def perturb(
     if not outcome.instances:
         raise InputError(f"domain '{domain}' gave no instance with facts to perturb", path=instances)
     if write_gold is not None:
-        from factcov.validation.perturb import write_gold as write_gold_files
+        from factcov.validation.corrupted_gold import write_gold as write_gold_files
 
         written = write_gold_files(plugin, chosen if chosen is not None else plugin.example_instances(), write_gold,
                                    seed=seed, k=k, max_instances=max_instances)
