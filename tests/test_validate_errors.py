@@ -400,3 +400,12 @@ def test_precision_per_claim_type_and_flagged_claims_without_a_span():
         "winner": {"flagged": 1, "correct": 0, "precision": 0.0},
     }
     assert result["flagged_without_span"] == 1 and result["lenient"]["predictions"] == 2
+
+
+def test_an_empty_gold_file_means_no_errors(tmp_path):
+    path = tmp_path / "gold.jsonl"
+    path.write_text("", encoding="utf-8")
+    assert read_gold(path, GENERATIONS) == []
+    csv_path = tmp_path / "gsml.csv"
+    csv_path.write_text(SHARED_TASK_HEADER, encoding="utf-8")
+    assert read_gold(csv_path, GENERATIONS) == []

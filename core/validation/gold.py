@@ -151,6 +151,8 @@ def read_jsonl_gold(
     """``only_system``: rows naming another system are skipped (a run checking one system
     of a gold file that annotates several)."""
     path = Path(path)
+    if path.is_file() and path.stat().st_size == 0:
+        return []  # texts annotated as having no error at all: a gold file like any other
     texts = _Texts(generations)
     errors: list[GoldError] = []
     seen = _Seen()
