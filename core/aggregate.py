@@ -16,7 +16,7 @@ import pandas as pd
 from factcov.scoring import Counts, ScoringPolicy
 
 METRICS = ("precision", "recall", "f1")
-COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered")
+COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
 # Above this many generations the percentile bootstrap of a mean is replaced by its
 # normal approximation: same interval to three decimals, and memory stays bounded.
 BOOTSTRAP_EXACT_LIMIT = 100_000

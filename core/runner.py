@@ -52,6 +52,7 @@ def score_files(
     dask: str | None = None,
     progress: bool = False,
     report: bool = True,
+    extractor_options: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Score every generation; write claims.parquet, scores.parquet, systems.csv, summary.json.
 
@@ -63,7 +64,7 @@ def score_files(
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name)
-    evaluator = Evaluator(domain, extractor=extractor, policy=policy)
+    evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)
     instances = load_instances(instances_path, domain)
