@@ -1,0 +1,275 @@
+"""Coverage of reference triples by a text: which (subject, predicate, object) it states.
+
+A triple is covered when both of its arguments are found in one sentence, or the subject
+in an earlier sentence that a pronoun or a "the <noun>" opener of the object's sentence
+refers back to, and the words around them word its predicate (``lexicon``). Each step is
+graded, so two texts that differ a little score a little apart:
+
+- an argument is found by fuzzy token coverage: the share of its words the sentence has
+  (exactly, or by stem: "Brazil"/"Brazilian"), after folding case, accents, possessives,
+  quotes, underscores, a parenthesized disambiguator ("Lotus Eaters (band)") and a
+  qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"); numbers are
+  compared as values ("98.0" = "98", "1,500" = "1500") and dates by their year, month and
+  day in any order or format ("2001-10-16", "16 October 2001", "2001/10/16");
+- arguments found only in different, unlinked sentences count half;
+- predicate evidence scales the pair: words of the sentence that word the predicate
+  (learned or generic, see ``lexicon``) give full credit, none gives ``NO_EVIDENCE``;
+- a triple whose arguments are adjacent in one clause, but whose connecting words
+  clearly word another predicate and not this one ("has 2900 students" for a staff size
+  of 2900), is *contradicted* and scores 0.
+
+Entities (every subject and object) get the same graded score on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, stem
+from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
+from factcov.extractors.parsed import ParsedText
+from factcov.language import fold, parse_number
+
+PRONOUNS = frozenset("he she it they his her its their him them this these which who whose".split())
+ANAPHOR_OPENERS = frozenset("the this that these its his her their".split())
+NAME_STOP = frozenset("the a an of and de la le".split())
+CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
+LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
+NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
+CONTRADICTION_OTHER, CONTRADICTION_OWN = 0.9, 0.3
+WINDOW_AFTER = 2  # words after the later argument that still belong to it ("2900 students")
+
+
+@dataclass(frozen=True)
+class Argument:
+    """What to look for: name words (and optional qualifier words), or a literal value."""
+
+    words: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    number: float | None = None
+    date: tuple[str, ...] | None = None  # ('2001', '10', '16'), ('2001', '10') or ('2001',)
+
+
+@dataclass
+class TripleVerdict:
+    subject: str
+    predicate: str
+    object: str
+    score: float
+    label: str  # covered | partial | missing | contradicted
+    sentence: int | None = None
+    evidence: float = 0.0
+
+
+@dataclass
+class TripleCoverage:
+    verdicts: list[TripleVerdict] = field(default_factory=list)
+    entities: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def coverage(self) -> float | None:
+        return sum(v.score for v in self.verdicts) / len(self.verdicts) if self.verdicts else None
+
+    @property
+    def entity_coverage(self) -> float | None:
+        return sum(self.entities.values()) / len(self.entities) if self.entities else None
+
+    @property
+    def contradicted(self) -> float | None:
+        if not self.verdicts:
+            return None
+        return sum(v.label == "contradicted" for v in self.verdicts) / len(self.verdicts)
+
+
+def _surface(term: str) -> str:
+    return term.replace("_", " ").strip().strip('"').strip("'").strip()
+
+
+def _name_words(text: str) -> tuple[str, ...]:
+    folded = fold(text).replace("'s ", " ").replace("\u2019s ", " ")
+    return tuple(w for w in re.findall(r"[^\W_]+", folded) if w not in NAME_STOP)
+
+
+@lru_cache(maxsize=65536)
+def argument_of(term: str) -> Argument:
+    """How to find a triple's argument in text (see module docstring)."""
+    surface = _surface(term)
+    canonical = canonical_entity(surface)
+    if is_literal(canonical):
+        head = canonical.split()[0]
+        if re.fullmatch(r"-?\d{1,4}-\d{2}(-\d{2})?", head):
+            parts = head.lstrip("-").split("-")
+            return Argument(words=(), date=tuple(str(int(p)) if i else p for i, p in enumerate(parts)))
+        try:
+            return Argument(words=(), number=float(head))
+        except ValueError:
+            pass
+    inner = re.findall(r"\(([^()]*)\)", surface)
+    main = re.sub(r"\([^()]*\)", " ", surface)
+    main, _, qualifier = main.partition(",")
+    words = _name_words(main) or _name_words(surface)
+    optional = _name_words(qualifier + " " + " ".join(inner))
+    return Argument(words=words, optional=tuple(w for w in optional if w not in words))
+
+
+@dataclass
+class Sentence:
+    words: list[str]  # folded, possessive 's dropped
+    stems: set[str]
+    numbers: list[float]
+    starts_anaphoric: bool
+    has_pronoun: bool
+
+
+def _split_token(text: str) -> list[str]:
+    folded = fold(text)
+    if re.fullmatch(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", folded):
+        return re.split(r"[/.\-]", folded)
+    return re.findall(r"[^\W_]+(?:[.,]\d+)*", folded) or []
+
+
+def sentences_of(parsed: ParsedText) -> list[Sentence]:
+    out = []
+    for start, end in parsed.sentences:
+        words: list[str] = []
+        for token in parsed.tokens[start:end]:
+            if token.text.lower() in ("'s", "\u2019s", "'"):
+                continue
+            words.extend(_split_token(token.text))
+        numbers = []
+        for i, word in enumerate(words):
+            value = parse_number(word.replace(",", ""), "en")
+            if value is not None and word not in ("a", "an", "one"):
+                if i + 1 < len(words) and words[i + 1] in ("million", "billion", "thousand"):
+                    numbers.append(float(value) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[words[i + 1]])
+                numbers.append(float(value))
+        first = words[0] if words else ""
+        out.append(Sentence(words, {stem(w) for w in words}, numbers, first in ANAPHOR_OPENERS,
+                            any(w in PRONOUNS for w in words)))
+    return out
+
+
+def _number_matches(value: float, numbers: Sequence[float]) -> bool:
+    return any(abs(n - value) <= max(0.005 * abs(value), 1e-9) or round(n) == round(value) and abs(value) >= 10
+               for n in numbers)
+
+
+def find(argument: Argument, sentence: Sentence) -> float:
+    """Share (0..1) of the argument found in the sentence."""
+    if argument.number is not None:
+        return 1.0 if _number_matches(argument.number, sentence.numbers) else 0.0
+    if argument.date is not None:
+        words = set(sentence.words)
+        found = 0.0
+        for position, part in enumerate(argument.date):
+            if position == 1:
+                month = int(part)
+                found += any(w in words and MONTHS[w] == month for w in MONTHS) or (
+                    part in words or f"{month:02d}" in words)
+            else:
+                found += part in words or part.zfill(2) in words
+        return found / len(argument.date)
+    if not argument.words:
+        return 0.0
+    words = set(sentence.words)
+    got = 0.0
+    for word in argument.words:
+        if word in words:
+            got += 1.0
+        elif len(word) >= 4 and stem(word) in sentence.stems:
+            got += 0.8
+    return got / len(argument.words)
+
+
+def _positions(argument: Argument, sentence: Sentence) -> list[int]:
+    """Word positions where the argument's words occur (for the connecting window)."""
+    if argument.number is not None:
+        out = []
+        for i, w in enumerate(sentence.words):
+            value = parse_number(w.replace(",", ""), "en")
+            if value is not None and _number_matches(argument.number, [float(value)]):
+                out.append(i)
+        return out
+    wanted = set(argument.date or ()) | set(argument.words)
+    return [i for i, w in enumerate(sentence.words) if w in wanted]
+
+
+def _window(subject: list[int], obj: list[int], sentence: Sentence, other: set[int], counted: bool) -> list[str]:
+    """Words connecting the two arguments: between their nearest occurrences, cut at any
+    other argument in between, plus, when the later one is a number (``counted``), the
+    few words after it that say what it counts ("2900 students")."""
+    if not subject or not obj:
+        return []
+    a, b = min(((s, o) for s in subject for o in obj), key=lambda p: abs(p[0] - p[1]))
+    low, high = sorted((a, b))
+    inside = [i for i in range(low + 1, high) if i not in subject and i not in obj]
+    cut = [i for i in inside if i in other]
+    if cut:
+        inside = [i for i in inside if i > max(cut)]
+    after: list[int] = []
+    for i in range(high + 1, min(len(sentence.words), high + 1 + WINDOW_AFTER) if counted else 0):
+        if i in other:
+            break
+        after.append(i)
+    return [sentence.words[i] for i in inside + after]
+
+
+def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: PredicateLexicon | None = None) -> TripleCoverage:
+    """Graded coverage of ``triples`` ([subject, predicate, object]) by the parsed text."""
+    lexicon = lexicon or default_lexicon()
+    sentences = sentences_of(parsed)
+    result = TripleCoverage()
+    if not triples:
+        return result
+    arguments = {term: argument_of(term) for t in triples for term in (t[0], t[2])}
+    found = {term: [find(arg, s) for s in sentences] for term, arg in arguments.items()}
+    for term, scores in found.items():
+        result.entities[_surface(term)] = max(scores, default=0.0)
+    for subject, predicate, obj in triples:
+        # Only the data's other relations compete: the text stating this value under
+        # another relation the data has is a confusion a reader would call wrong.
+        rivals = {p for s, p, o in triples if p != predicate and o != obj}
+        result.verdicts.append(_verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals))
+    return result
+
+
+def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals) -> TripleVerdict:
+    s_scores, o_scores = found[subject], found[obj]
+    best, best_k, linked = 0.0, None, False
+    for k, sentence in enumerate(sentences):
+        s_here = s_scores[k]
+        earlier = max(s_scores[:k], default=0.0)
+        if (sentence.has_pronoun or sentence.starts_anaphoric) and earlier * LINKED > s_here:
+            s_here, via = earlier * LINKED, True
+        else:
+            via = False
+        pair = min(s_here, o_scores[k])
+        if pair > best:
+            best, best_k, linked = pair, k, via
+    spread = min(max(s_scores, default=0.0), max(o_scores, default=0.0)) * CROSS_SENTENCE
+    if best_k is None or spread > best:
+        score = spread
+        label = "partial" if score > 0 else "missing"
+        return TripleVerdict(subject, predicate, obj, score, label, None, 0.0)
+    sentence = sentences[best_k]
+    own = lexicon.evidence(predicate, sentence.words)
+    if linked:
+        own = max(own, lexicon.evidence(predicate, sentences[max(best_k - 1, 0)].words))
+    if not linked and best >= 0.8 and own < CONTRADICTION_OWN:
+        others = {i for term, arg in arguments.items() if term not in (subject, obj)
+                  for i in _positions(arg, sentence)}
+        window = _window(_positions(arguments[subject], sentence), _positions(arguments[obj], sentence),
+                         sentence, others, arguments[obj].number is not None)
+        if lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) is not None:
+            return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+    score = best * (NO_EVIDENCE + (1 - NO_EVIDENCE) * own)
+    label = "covered" if score >= 0.8 else "partial" if score > 0 else "missing"
+    return TripleVerdict(subject, predicate, obj, score, label, best_k, own)
+
+
+def text_words(text: str) -> list[str]:
+    """Folded words of a plain text (for the predicate lexicon without a parse)."""
+    return [w for w in re.findall(r"[^\W_]+", fold(text)) if w not in STOPWORDS]
