@@ -7,7 +7,9 @@ for each predicate that sentence states. A sentence stating k predicates counts 
 words are shared). A stem is kept for a predicate when at least 2 of its sentences hold
 it, it is in at least 4% of them (weighted) and at least 4 times more frequent there
 than in all sentences; its weight is that (weighted) share. The top 20
-stems per predicate are written. Only the enriched WebNLG v2.0 training and development
+stems per predicate are written, and for each predicate stated alone in at least 5
+sentences the share of those holding none of its stems ("implicit": people write "a
+dessert from Mexico" for ``country``, naming no country). Only the enriched WebNLG v2.0 training and development
 data are read, never the 2020 test set or its judgments.
 
     python benchmarks/rag_build_lexicon.py [--data ../shared/data/webnlg-train]
@@ -25,7 +27,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TAG = re.compile(r"^(AGENT|BRIDGE|PATIENT)-\d+$")
-MIN_COUNT, MIN_SHARE, MIN_LIFT, TOP = 2, 0.04, 4.0, 20
+MIN_COUNT, MIN_SHARE, MIN_LIFT, TOP, MIN_ALONE = 2, 0.04, 4.0, 20, 5
 
 
 def sentences_of(template: str) -> list[str]:
@@ -66,8 +68,10 @@ def build(archive: Path) -> dict:
     raw: dict[str, Counter] = defaultdict(Counter)
     overall: Counter = Counter()
     total = 0
+    seen: list[tuple[set[str], set[str]]] = []
     for words, predicates in iter_sentence_predicates(archive):
         stems = content_stems(words)
+        seen.append((stems, set(predicates)))
         total += 1
         overall.update(stems)
         distinct = set(predicates)
@@ -85,12 +89,23 @@ def build(archive: Path) -> dict:
             if raw[predicate][s] >= MIN_COUNT and share >= MIN_SHARE and share / (overall[s] / total) >= MIN_LIFT:
                 kept[s] = round(share, 3)
         lexicon[predicate] = dict(sorted(kept.items(), key=lambda kv: -kv[1])[:TOP])
+    # How often people state a predicate without any of its words ("a dessert from
+    # Mexico" for country): sentences stating it alone that hold none of its stems.
+    alone: Counter = Counter()
+    silent: Counter = Counter()
+    for stems, predicates in seen:
+        if len(predicates) == 1:
+            (predicate,) = predicates
+            alone[predicate] += 1
+            silent[predicate] += not (stems & set(lexicon[predicate]))
+    implicit = {p: round(silent[p] / alone[p], 3) for p in sorted(alone) if alone[p] >= MIN_ALONE}
     return {
         "source": "WebNLG enriched v2.0 (en) train+dev, github.com/ThiagoCF05/webnlg data/v2.0/en; "
                   "CC BY-NC-SA 4.0; Gardent et al. 2017, Castro Ferreira et al. 2018",
         "built_by": "benchmarks/rag_build_lexicon.py",
         "sentences": total,
         "predicates": lexicon,
+        "implicit": implicit,
     }
 
 

@@ -30,7 +30,15 @@ STOPWORDS = frozenset(
     "it its he she his her they their them this that these those which who whom whose there than also "
     "s 's , . ; : ( ) ` '' \" known called named".split()
 )
-_SUFFIXES = ("ational", "ation", "ition", "ings", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
+IRREGULAR = {
+    "wrote": "write", "written": "write", "led": "lead", "flew": "fly", "flown": "fly", "began": "begin",
+    "begun": "begin", "made": "make", "built": "build", "held": "hold", "won": "win", "sang": "sing",
+    "sung": "sing", "spoke": "speak", "spoken": "speak", "grew": "grow", "grown": "grow", "ran": "run",
+    "bought": "buy", "sold": "sell", "taught": "teach", "fought": "fight", "died": "die", "dies": "die",
+    "lies": "lie", "lay": "lie", "took": "take", "taken": "take", "gave": "give", "given": "give",
+    "came": "come", "went": "go", "gone": "go", "known": "know", "knew": "know", "founded": "found",
+}
+_SUFFIXES = ("ings", "ion", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
 # Labels whose common wording shares no stem with the label's own words.
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "birth": ("born",), "death": ("died", "die"), "burial": ("buried",), "author": ("wrote", "written"),
@@ -42,20 +50,29 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "people"), "runtime": ("minutes", "long", "lasts"), "elevation": ("above", "sea", "metres", "meters"),
     "country": ("nation",), "successor": ("succeeded",), "predecessor": ("preceded",),
     "number": ("total",), "area": ("square", "km"), "demonym": ("people", "called"),
+    "instrument": ("plays", "player"), "origin": ("native", "born"), "spouse": ("married", "wife", "husband"),
+    "mission": ("crew", "flew", "flight"), "nationality": ("citizen",), "occupation": ("worked", "profession"),
 }
 
 
 def stem(word: str) -> str:
-    """A crude, deterministic stem: lower-cased, one common suffix off, at most 5 letters.
+    """A crude, deterministic stem: lower-cased, irregular forms mapped, one common suffix
+    and a doubled final consonant off, at most 5 letters.
 
     The same function is applied when the lexicon is built and when a text is read, so
-    its crudeness cancels out ("located"/"location" -> "locat", "served"/"serves" -> "serv").
+    its crudeness cancels out ("located"/"location" -> "locat", "served"/"serves" -> "serv",
+    "starred" -> "star", "wrote"/"written" -> "writ").
     """
     word = word.lower().strip("'`\".,;:()")
+    word = IRREGULAR.get(word, word)
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
+            if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]
             break
+    if len(word) >= 5 and word.endswith("e"):
+        word = word[:-1]
     return word[:5]
 
 
@@ -77,20 +94,21 @@ class PredicateLexicon:
 
     weights: dict[str, dict[str, float]] = field(default_factory=dict)  # each predicate's top stem = 1
     owned: dict[str, dict[str, float]] = field(default_factory=dict)  # see ``specific``
+    implicit: dict[str, float] = field(default_factory=dict)  # share of sentences naming none of its stems
 
     @classmethod
     def load(cls, path: Path = LEXICON_FILE) -> PredicateLexicon:
         data = json.loads(path.read_text(encoding="utf-8"))
         shares = {p: dict(w) for p, w in data["predicates"].items()}
         weights = {p: {s: round(w / max(ws.values()), 3) for s, w in ws.items()} for p, ws in shares.items() if ws}
-        return cls(weights=weights, owned=specific(shares))
+        return cls(weights=weights, owned=specific(shares), implicit=dict(data.get("implicit", {})))
 
     def by_stem(self) -> dict[str, list[tuple[str, float]]]:
         """Learned (predicate, weight) pairs by stem (built once)."""
         return _by_stem(self)
 
     def rival(self, predicate: str, words: Iterable[str], strength: float = 0.9,
-              among: Collection[str] | None = None) -> str | None:
+              among: Collection[str] | None = None) -> tuple[str, str] | None:
         """Another predicate (of ``among`` when given) ``words`` clearly word instead of ``predicate``.
 
         A stem is a rival's when the rival owns it (``specific`` weight >= ``strength``)
@@ -109,7 +127,7 @@ class PredicateLexicon:
                     continue
                 if any(own.get(t, 0.0) >= 0.3 for t in stems - {s}):
                     continue
-                return other
+                return other, s
         return None
 
     def stems_of(self, predicate: str) -> dict[str, float]:

@@ -40,6 +40,7 @@ CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER, CONTRADICTION_OWN = 0.9, 0.3
+IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
 WINDOW_AFTER = 2  # words after the later argument that still belong to it ("2900 students")
 
 
@@ -71,7 +72,11 @@ class TripleCoverage:
 
     @property
     def coverage(self) -> float | None:
-        return sum(v.score for v in self.verdicts) / len(self.verdicts) if self.verdicts else None
+        """Mean triple score; with no triples (a reference that names things but relates
+        none), the graded entity coverage."""
+        if not self.verdicts:
+            return self.entity_coverage
+        return sum(v.score for v in self.verdicts) / len(self.verdicts)
 
     @property
     def entity_coverage(self) -> float | None:
@@ -128,6 +133,8 @@ def _split_token(text: str) -> list[str]:
     folded = fold(text)
     if re.fullmatch(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", folded):
         return re.split(r"[/.\-]", folded)
+    if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", folded):
+        return [folded[:-2]]  # "27th" December
     return re.findall(r"[^\W_]+(?:[.,]\d+)*", folded) or []
 
 
@@ -197,12 +204,14 @@ def _positions(argument: Argument, sentence: Sentence) -> list[int]:
     return [i for i, w in enumerate(sentence.words) if w in wanted]
 
 
-def _window(subject: list[int], obj: list[int], sentence: Sentence, other: set[int], counted: bool) -> list[str]:
-    """Words connecting the two arguments: between their nearest occurrences, cut at any
-    other argument in between, plus, when the later one is a number (``counted``), the
-    few words after it that say what it counts ("2900 students")."""
+def _window(subject: list[int], obj: list[int], sentence: Sentence, other: set[int],
+            counted: bool) -> tuple[list[str], bool] | None:
+    """Words connecting the two arguments: between their nearest occurrences, plus, when
+    the later one is a number (``counted``), the few words after it that say what it
+    counts ("2900 students"); and whether another argument sits between them (then only
+    the words after it are kept: "a dessert from Mexico")."""
     if not subject or not obj:
-        return []
+        return None
     a, b = min(((s, o) for s in subject for o in obj), key=lambda p: abs(p[0] - p[1]))
     low, high = sorted((a, b))
     inside = [i for i in range(low + 1, high) if i not in subject and i not in obj]
@@ -214,17 +223,20 @@ def _window(subject: list[int], obj: list[int], sentence: Sentence, other: set[i
         if i in other:
             break
         after.append(i)
-    return [sentence.words[i] for i in inside + after]
+    return [sentence.words[i] for i in inside + after], bool(cut)
 
 
-def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: PredicateLexicon | None = None) -> TripleCoverage:
-    """Graded coverage of ``triples`` ([subject, predicate, object]) by the parsed text."""
+def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: PredicateLexicon | None = None,
+          entities: Sequence[str] = ()) -> TripleCoverage:
+    """Graded coverage of ``triples`` ([subject, predicate, object]) and of ``entities``
+    (names on their own) by the parsed text."""
     lexicon = lexicon or default_lexicon()
     sentences = sentences_of(parsed)
     result = TripleCoverage()
-    if not triples:
+    terms = [term for t in triples for term in (t[0], t[2])] + list(entities)
+    if not terms:
         return result
-    arguments = {term: argument_of(term) for t in triples for term in (t[0], t[2])}
+    arguments = {term: argument_of(term) for term in terms}
     found = {term: [find(arg, s) for s in sentences] for term, arg in arguments.items()}
     for term, scores in found.items():
         result.entities[_surface(term)] = max(scores, default=0.0)
@@ -258,13 +270,22 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
     own = lexicon.evidence(predicate, sentence.words)
     if linked:
         own = max(own, lexicon.evidence(predicate, sentences[max(best_k - 1, 0)].words))
-    if not linked and best >= 0.8 and own < CONTRADICTION_OWN:
+    if not linked:
         others = {i for term, arg in arguments.items() if term not in (subject, obj)
                   for i in _positions(arg, sentence)}
-        window = _window(_positions(arguments[subject], sentence), _positions(arguments[obj], sentence),
+        joined = _window(_positions(arguments[subject], sentence), _positions(arguments[obj], sentence),
                          sentence, others, arguments[obj].number is not None)
-        if lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) is not None:
+        window, direct = (joined[0], not joined[1]) if joined else ([], False)
+        rival = lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) if best >= 0.8 and direct else None
+        # The rest of the sentence may still word this predicate ("its staff of 2900
+        # teach 27400 students"): then the rival's word belongs to the other fact.
+        if rival is not None and lexicon.evidence(
+                predicate, [w for w in sentence.words if stem(w) != rival[1]]) < CONTRADICTION_OWN:
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+        if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
+            # "a dessert from Mexico": arguments joined by function words only state a
+            # relation people often leave unworded (learned: ``lexicon.implicit``).
+            own = max(own, IMPLICIT * lexicon.implicit.get(predicate, 0.0))
     score = best * (NO_EVIDENCE + (1 - NO_EVIDENCE) * own)
     label = "covered" if score >= 0.8 else "partial" if score > 0 else "missing"
     return TripleVerdict(subject, predicate, obj, score, label, best_k, own)
