@@ -1,7 +1,8 @@
 """Canonical forms of entity mentions, so "The Apple Inc." and "apple" compare equal.
 
 One function, ``canonical_entity``, folds case, accents and whitespace, drops leading
-articles and corporate suffixes, writes dates as ISO (``1964-10-13``, ``1964-10``),
+articles, a trailing possessive 's and corporate suffixes, writes dates as ISO (``1964-10-13``, ``1964-10``; from "13 October 1964",
+"October 13, 1964", "1964/10/13"),
 times of day as ``HH:MM``, numbers without separators or trailing zeros, and money as
 ``<number> <currency code>``; an alias table maps remaining variants onto one name.
 Lemmas are the parser's business: callers pass lemmatized text for common nouns.
@@ -40,6 +41,7 @@ _DATE_PATTERNS = (
     (re.compile(rf"^{_MONTH} {_DAY},? (\d{{3,4}})$"), ("month", "day", "year")),
     (re.compile(rf"^{_MONTH},? (\d{{3,4}})$"), ("month", "year")),
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$"), ("year", "month", "day")),
+    (re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$"), ("year", "month", "day")),  # "2001/10/16"
 )
 _TIME = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))? ?([ap])\.? ?m\.?$|^(\d{1,2})[:.](\d{2})$")
 _NUMBER = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^[-+]?\d+(?:\.\d+)?$")
@@ -118,6 +120,10 @@ def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str
     """The canonical form two mentions of the same entity share (see module docstring)."""
     # Disambiguators and units in parentheses ("Lotus Eaters (band)", "185.0 (centimetres)").
     folded = surface_fold(re.sub(r"\s*\([^()]*\)\s*$", "", text.replace("_", " ")) or text)
+    # A possessive belongs to the sentence, not the name: "Nicholas Brodszky's" names
+    # Nicholas Brodszky (an NER span often takes the 's along).
+    if folded.endswith("'s") and len(folded) > 3:
+        folded = folded[:-2].rstrip()
     for article in ARTICLES:
         if folded.startswith(article) and len(folded) > len(article):
             folded = folded[len(article):]
