@@ -9,7 +9,9 @@ it, it is in at least 4% of them (weighted) and at least 4 times more frequent t
 than in all sentences; its weight is that (weighted) share. The top 20
 stems per predicate are written, and for each predicate stated alone in at least 5
 sentences the share of those holding none of its stems ("implicit": people write "a
-dessert from Mexico" for ``country``, naming no country). Only the enriched WebNLG v2.0 training and development
+dessert from Mexico" for ``country``, naming no country), and the direction of each
+(predicate, connecting word) pair when at least 90% of at least 5 sentences agree on
+whether the subject is the doer ("X was born in Y", "Y published X"; ``agent_is_subject``). Only the enriched WebNLG v2.0 training and development
 data are read, never the 2020 test set or its judgments.
 
     python benchmarks/rag_build_lexicon.py [--data ../shared/data/webnlg-train]
@@ -28,23 +30,28 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TAG = re.compile(r"^(AGENT|BRIDGE|PATIENT)-\d+$")
 MIN_COUNT, MIN_SHARE, MIN_LIFT, TOP, MIN_ALONE = 2, 0.04, 4.0, 20, 5
+DIRECT_SPAN, MIN_DIRECTED = 6, 5  # as triple_coverage.DIRECT_SPAN
 
 
 def sentences_of(template: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=\s)\.(?:\s|$)", template) if s.strip()]
 
 
-def iter_sentence_predicates(archive: Path):
-    """(words of one template sentence, predicates it states) over train and dev."""
+def iter_sentence_triples(archive: Path):
+    """(one template sentence, the triples it states, tag of each entity) over train and dev."""
     with tarfile.open(archive) as tar:
         for member in tar:
             if not member.name.endswith(".xml"):
                 continue
             root = ET.parse(tar.extractfile(member)).getroot()
             for entry in root.iter("entry"):
+                tags = {}
+                for entity in entry.iter("entity"):
+                    tag, _, name = (entity.text or "").partition("|")
+                    tags[name.strip()] = tag.strip()
                 for lex in entry.iter("lex"):
                     template = (lex.findtext("template") or "").strip()
-                    groups = [[t.text.split("|")[1].strip() for t in s.iter("striple") if t.text]
+                    groups = [[tuple(p.strip() for p in t.text.split("|")) for t in s.iter("striple") if t.text]
                               for s in lex.iter("sentence")]
                     groups = [g for g in groups if g]
                     parts = sentences_of(template)
@@ -54,9 +61,56 @@ def iter_sentence_predicates(archive: Path):
                         if len(groups) != 1:
                             continue
                         parts = [template]
-                    for part, predicates in zip(parts, groups):
-                        words = [w for w in part.split() if not TAG.match(w)]
-                        yield words, predicates
+                    for part, triples in zip(parts, groups):
+                        yield part, triples, tags
+
+
+def iter_sentence_predicates(archive: Path):
+    """(words of one template sentence, predicates it states) over train and dev."""
+    for part, triples, _ in iter_sentence_triples(archive):
+        yield [w for w in part.split() if not TAG.match(w)], [t[1] for t in triples]
+
+
+def agent_is_subject(part: str, triple: tuple[str, str, str], tags: dict[str, str]) -> tuple[bool, list[str]] | None:
+    """Whether the triple's subject does what its sentence says ("AGENT-1 was born in
+    PATIENT-1": yes; "PATIENT-1 published AGENT-1": no), read as ``triple_coverage``
+    reads a text: the earlier argument, or the one after "by"; with the words between
+    them. None when the two are not joined directly (far apart, another entity or an
+    "of"/"'s" between)."""
+    words = part.split()
+    subject, obj = tags.get(triple[0]), tags.get(triple[2])
+    if subject not in words or obj not in words:
+        return None
+    i, j = words.index(subject), words.index(obj)
+    low, high = sorted((i, j))
+    between = words[low + 1:high]
+    if len(between) > DIRECT_SPAN or {"of", "'s"} & set(between) or any(TAG.match(w) for w in between):
+        return None
+    passive = "by" in between[-2:]
+    return (i < j) != passive, between
+
+
+def directions(archive: Path) -> dict[str, int]:
+    """Per "predicate|stem": +1 / -1 when, in at least 90% of at least 5 sentences stating
+    the predicate alone with that past form ("located", not "director") between its arguments, the subject is (is not) the
+    doer ("located" for location: +1; "published" for publisher: -1)."""
+    from factcov.domains.rag.lexicon import content_stems, is_verbal
+
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for part, triples, tags in iter_sentence_triples(archive):
+        if len(triples) == 1:
+            read = agent_is_subject(part, triples[0], tags)
+            if read is not None:
+                for s in content_stems(w for w in read[1] if is_verbal(w)):
+                    counts[f"{triples[0][1]}|{s}"][read[0]] += 1
+    out = {}
+    for key, c in sorted(counts.items()):
+        n = c[True] + c[False]
+        if n >= MIN_DIRECTED and c[True] / n >= 0.9:
+            out[key] = 1
+        elif n >= MIN_DIRECTED and c[False] / n >= 0.9:
+            out[key] = -1
+    return out
 
 
 def build(archive: Path) -> dict:
@@ -106,6 +160,7 @@ def build(archive: Path) -> dict:
         "sentences": total,
         "predicates": lexicon,
         "implicit": implicit,
+        "direction": directions(archive),
     }
 
 

@@ -76,6 +76,13 @@ def stem(word: str) -> str:
     return word[:5]
 
 
+def is_verbal(word: str) -> bool:
+    """A past form ("located", "published", "born", "wrote"): the words whose direction
+    says who did what; a noun ("director") says nothing about it."""
+    word = word.lower()
+    return (word.endswith("ed") and len(word) > 4) or word in IRREGULAR or word == "born"
+
+
 def label_words(predicate: str) -> list[str]:
     """'iso6392Code' -> ['iso', '6392', 'code']; 'was_a_crew_member_of' -> ['was', 'a', ...]."""
     spaced = re.sub(r"([a-z])([A-Z0-9])", r"\1 \2", predicate)
@@ -95,13 +102,15 @@ class PredicateLexicon:
     weights: dict[str, dict[str, float]] = field(default_factory=dict)  # each predicate's top stem = 1
     owned: dict[str, dict[str, float]] = field(default_factory=dict)  # see ``specific``
     implicit: dict[str, float] = field(default_factory=dict)  # share of sentences naming none of its stems
+    direction: dict[str, int] = field(default_factory=dict)  # "predicate|stem": +1 subject is the doer, -1 object
 
     @classmethod
     def load(cls, path: Path = LEXICON_FILE) -> PredicateLexicon:
         data = json.loads(path.read_text(encoding="utf-8"))
         shares = {p: dict(w) for p, w in data["predicates"].items()}
         weights = {p: {s: round(w / max(ws.values()), 3) for s, w in ws.items()} for p, ws in shares.items() if ws}
-        return cls(weights=weights, owned=specific(shares), implicit=dict(data.get("implicit", {})))
+        return cls(weights=weights, owned=specific(shares), implicit=dict(data.get("implicit", {})),
+                   direction=dict(data.get("direction", {})))
 
     def by_stem(self) -> dict[str, list[tuple[str, float]]]:
         """Learned (predicate, weight) pairs by stem (built once)."""

@@ -15,8 +15,10 @@ graded, so two texts that differ a little score a little apart:
 - predicate evidence scales the pair: words of the sentence that word the predicate
   (learned or generic, see ``lexicon``) give full credit, none gives ``NO_EVIDENCE``;
 - a triple whose arguments are adjacent in one clause, but whose connecting words
-  clearly word another predicate and not this one ("has 2900 students" for a staff size
-  of 2900), is *contradicted* and scores 0.
+  clearly word another of the data's predicates and not this one ("has 2900 students"
+  for a staff size of 2900), or word this one the other way round ("Detroit is located
+  in the Pontiac Rageous"; directions learned, ``lexicon``), is *contradicted* and
+  scores 0.
 
 Entities (every subject and object) get the same graded score on their own.
 """
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, stem
+from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_verbal, stem
 from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
 from factcov.extractors.parsed import ParsedText
 from factcov.language import fold, parse_number
@@ -41,7 +43,8 @@ LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER, CONTRADICTION_OWN = 0.9, 0.3
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
-WINDOW_AFTER = 2  # words after the later argument that still belong to it ("2900 students")
+WINDOW_AFTER = 2
+DIRECT_SPAN = 6  # longest window read for direction (as benchmarks/rag_build_lexicon.py)  # words after the later argument that still belong to it ("2900 students")
 
 
 @dataclass(frozen=True)
@@ -282,6 +285,9 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
         if rival is not None and lexicon.evidence(
                 predicate, [w for w in sentence.words if stem(w) != rival[1]]) < CONTRADICTION_OWN:
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+        if direct and _reversed(predicate, window, _positions(arguments[subject], sentence),
+                                _positions(arguments[obj], sentence), arguments, subject, obj, lexicon):
+            return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
         if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
             # "a dessert from Mexico": arguments joined by function words only state a
             # relation people often leave unworded (learned: ``lexicon.implicit``).
@@ -289,6 +295,27 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
     score = best * (NO_EVIDENCE + (1 - NO_EVIDENCE) * own)
     label = "covered" if score >= 0.8 else "partial" if score > 0 else "missing"
     return TripleVerdict(subject, predicate, obj, score, label, best_k, own)
+
+
+def _reversed(predicate: str, window: list[str], subject: list[int], obj: list[int],
+              arguments: dict[str, Argument], s_term: str, o_term: str, lexicon: PredicateLexicon) -> bool:
+    """The text words the relation the other way round ("Detroit is located in the
+    Pontiac Rageous"): the arguments joined directly by words of the predicate, and the
+    doer (the earlier argument, or the one after "by") is the wrong one for a predicate
+    worded by a word whose direction training settles for it (``lexicon.direction``). Literal values and "of" or
+    possessive constructions ("the capital of X is Y") are never read as reversed."""
+    if arguments[s_term].words == () or arguments[o_term].words == ():
+        return False
+    if len(window) > DIRECT_SPAN or "of" in window:
+        return False
+    settled = {lexicon.direction.get(f"{predicate}|{stem(w)}") for w in window if is_verbal(w)} - {None}
+    if len(settled) != 1:
+        return False  # no connecting word whose direction training settles (or two disagreeing)
+    expected = settled.pop()
+    a, b = min(((s, o) for s in subject for o in obj), key=lambda p: abs(p[0] - p[1]))
+    passive = "by" in window[-2:]
+    agent_is_subject = (a < b) != passive
+    return agent_is_subject != (expected > 0)
 
 
 def text_words(text: str) -> list[str]:
