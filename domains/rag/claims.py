@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from factcov.domains.rag.lexicon import default_lexicon, label_words
 from factcov.extractors.normalize import canonical_entity, is_literal, surface_fold
@@ -196,6 +197,7 @@ def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+@lru_cache(maxsize=65536)
 def _name_pattern(name: str) -> re.Pattern[str] | None:
     """A name's words in order, whatever separates them ("Alan B. Miller Hall" finds
     "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and")."""

@@ -154,10 +154,13 @@ class PredicateLexicon:
         if best >= 1.0:
             return 1.0
         # Character similarity for wording the stems miss ("runtime" vs "run time").
-        label = "".join(label_words(predicate))
-        for word in words:
-            if len(word) >= 4 and SequenceMatcher(None, word.lower(), label).ratio() >= 0.8:
-                best = max(best, 0.8)
+        if best < 0.8:
+            label = "".join(label_words(predicate))
+            for word in words:
+                if len(word) >= 4 and abs(len(word) - len(label)) <= len(label) // 4 + 1:
+                    matcher = SequenceMatcher(None, word.lower(), label)
+                    if matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8:
+                        return 0.8
         return best
 
     def __hash__(self) -> int:

@@ -280,10 +280,7 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
                          sentence, others, arguments[obj].number is not None)
         window, direct = (joined[0], not joined[1]) if joined else ([], False)
         rival = lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) if best >= 0.8 and direct else None
-        # The rest of the sentence may still word this predicate ("its staff of 2900
-        # teach 27400 students"): then the rival's word belongs to the other fact.
-        if rival is not None and lexicon.evidence(
-                predicate, [w for w in sentence.words if stem(w) != rival[1]]) < CONTRADICTION_OWN:
+        if rival is not None:
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
         if direct and _reversed(predicate, window, _positions(arguments[subject], sentence),
                                 _positions(arguments[obj], sentence), arguments, subject, obj, lexicon):
