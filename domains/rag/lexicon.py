@@ -146,8 +146,10 @@ class PredicateLexicon:
     def evidence(self, predicate: str, words: Iterable[str]) -> float:
         """How strongly ``words`` (the words linking the two arguments) say ``predicate``: 0..1."""
         wanted = self.stems_of(predicate)
+        if not wanted:
+            return 1.0  # a bare copula ("be", "be in") has nothing to be worded by
         words = [w for w in words if w.lower() not in STOPWORDS and len(w) > 1]
-        if not wanted or not words:
+        if not words:
             return 0.0
         stems = {stem(w) for w in words}
         best = max((wanted.get(s, 0.0) for s in stems), default=0.0)

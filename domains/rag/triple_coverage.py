@@ -9,8 +9,9 @@ graded, so two texts that differ a little score a little apart:
   (exactly, or by stem: "Brazil"/"Brazilian"), after folding case, accents, possessives,
   quotes, underscores, a parenthesized disambiguator ("Lotus Eaters (band)") and a
   qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"); numbers are
-  compared as values ("98.0" = "98", "1,500" = "1500") and dates by their year, month and
-  day in any order or format ("2001-10-16", "16 October 2001", "2001/10/16");
+  compared as values ("98.0" = "98", "1,500" = "1500"), dates by their year, month and
+  day in any order or format ("2001-10-16", "16 October 2001", "2001/10/16"; another
+  year finds nothing) and times of day as times ("10:00" = "10 am", never a bare "10");
 - arguments found only in different, unlinked sentences count half;
 - predicate evidence scales the pair: words of the sentence that word the predicate
   (learned or generic, see ``lexicon``) give full credit, none gives ``NO_EVIDENCE``;
@@ -55,6 +56,8 @@ class Argument:
     optional: tuple[str, ...] = ()
     number: float | None = None
     date: tuple[str, ...] | None = None  # ('2001', '10', '16'), ('2001', '10') or ('2001',)
+    time: str | None = None  # '19:00'
+
 
 
 @dataclass
@@ -111,6 +114,8 @@ def argument_of(term: str) -> Argument:
         if re.fullmatch(r"-?\d{1,4}-\d{2}(-\d{2})?", head):
             parts = head.lstrip("-").split("-")
             return Argument(words=(), date=tuple(str(int(p)) if i else p for i, p in enumerate(parts)))
+        if re.fullmatch(r"\d{2}:\d{2}", head):  # a time: "10:00" is written "10 am", "10:00"
+            return Argument(words=(), time=head)
         try:
             return Argument(words=(), number=float(head))
         except ValueError:
@@ -167,8 +172,31 @@ def _number_matches(value: float, numbers: Sequence[float]) -> bool:
                for n in numbers)
 
 
+def _times(words: Sequence[str]) -> set[str]:
+    """Times of day a sentence writes ("7 pm", "7 p m", "19:00" split as 19, 00), as HH:MM."""
+    found = set()
+    for i, word in enumerate(words):
+        if not word.isdigit() or len(word) > 2:
+            continue
+        rest = words[i + 1:i + 4]
+        minute = rest[0] if rest and len(rest[0]) == 2 and rest[0].isdigit() else None
+        if minute is not None:
+            rest = rest[1:]
+        text = f"{word}:{minute or '00'}"
+        if rest and rest[0] in ("am", "pm", "a", "p"):
+            text += " " + rest[0][0] + "m"
+        elif minute is None:
+            continue  # a bare number is not a time
+        value = canonical_entity(text)
+        if re.fullmatch(r"\d{2}:\d{2}", value):
+            found.add(value)
+    return found
+
+
 def find(argument: Argument, sentence: Sentence) -> float:
     """Share (0..1) of the argument found in the sentence."""
+    if argument.time is not None:
+        return 1.0 if argument.time in _times(sentence.words) else 0.0
     if argument.number is not None:
         return 1.0 if _number_matches(argument.number, sentence.numbers) else 0.0
     if argument.date is not None:
@@ -181,6 +209,8 @@ def find(argument: Argument, sentence: Sentence) -> float:
                     part in words or f"{month:02d}" in words)
             else:
                 found += part in words or part.zfill(2) in words
+        if argument.date[0] not in words:
+            return 0.0  # another year is another date, whatever the day and month
         return found / len(argument.date)
     if not argument.words:
         return 0.0
@@ -204,6 +234,9 @@ def _positions(argument: Argument, sentence: Sentence) -> list[int]:
                 out.append(i)
         return out
     wanted = set(argument.date or ()) | set(argument.words)
+    if argument.time is not None:
+        wanted.add(str(int(argument.time[:2]) % 12 or 12))
+        wanted.add(argument.time[:2])
     return [i for i, w in enumerate(sentence.words) if w in wanted]
 
 
