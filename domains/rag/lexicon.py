@@ -55,6 +55,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude, deterministic stem: lower-cased, irregular forms mapped, one common suffix
     and a doubled final consonant off, at most 5 letters.

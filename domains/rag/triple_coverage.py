@@ -45,6 +45,7 @@ NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER, CONTRADICTION_OWN = 0.9, 0.3
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
 WINDOW_AFTER = 2
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 DIRECT_SPAN = 6  # longest window read for direction (as benchmarks/rag_build_lexicon.py)  # words after the later argument that still belong to it ("2900 students")
 
 
@@ -137,13 +138,20 @@ class Sentence:
     has_pronoun: bool
 
 
-def _split_token(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def _number(word: str) -> float | None:
+    value = parse_number(word.replace(",", ""), "en")
+    return None if value is None or word in ("a", "an", "one") else float(value)
+
+
+@lru_cache(maxsize=65536)
+def _split_token(text: str) -> tuple[str, ...]:
     folded = fold(text)
     if re.fullmatch(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", folded):
-        return re.split(r"[/.\-]", folded)
+        return tuple(re.split(r"[/.\-]", folded))
     if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", folded):
-        return [folded[:-2]]  # "27th" December
-    return re.findall(r"[^\W_]+(?:[.,]\d+)*", folded) or []
+        return (folded[:-2],)  # "27th" December
+    return tuple(re.findall(r"[^\W_]+(?:[.,]\d+)*", folded))
 
 
 def sentences_of(parsed: ParsedText) -> list[Sentence]:
@@ -156,11 +164,11 @@ def sentences_of(parsed: ParsedText) -> list[Sentence]:
             words.extend(_split_token(token.text))
         numbers = []
         for i, word in enumerate(words):
-            value = parse_number(word.replace(",", ""), "en")
-            if value is not None and word not in ("a", "an", "one"):
-                if i + 1 < len(words) and words[i + 1] in ("million", "billion", "thousand"):
-                    numbers.append(float(value) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[words[i + 1]])
-                numbers.append(float(value))
+            value = _number(word)
+            if value is not None:
+                if i + 1 < len(words) and words[i + 1] in SCALES:
+                    numbers.append(value * SCALES[words[i + 1]])
+                numbers.append(value)
         first = words[0] if words else ""
         out.append(Sentence(words, {stem(w) for w in words}, numbers, first in ANAPHOR_OPENERS,
                             any(w in PRONOUNS for w in words)))
@@ -229,8 +237,8 @@ def _positions(argument: Argument, sentence: Sentence) -> list[int]:
     if argument.number is not None:
         out = []
         for i, w in enumerate(sentence.words):
-            value = parse_number(w.replace(",", ""), "en")
-            if value is not None and _number_matches(argument.number, [float(value)]):
+            value = _number(w)
+            if value is not None and _number_matches(argument.number, [value]):
                 out.append(i)
         return out
     wanted = set(argument.date or ()) | set(argument.words)
