@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from factcov.language import fold, parse_number
 
@@ -108,6 +109,7 @@ def _money_text(text: str) -> str | None:
     return f"{number} {code}"
 
 
+@lru_cache(maxsize=131072)
 def surface_fold(text: str) -> str:
     """Case, accents, quotes, underscores and whitespace folded; nothing else changed."""
     text = text.replace("_", " ").replace("\u2019", "'")
@@ -118,6 +120,15 @@ def surface_fold(text: str) -> str:
 
 def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str:
     """The canonical form two mentions of the same entity share (see module docstring)."""
+    canonical = _canonical(text)
+    if aliases:
+        canonical = aliases.get(canonical, canonical)
+    return canonical
+
+
+@lru_cache(maxsize=131072)
+def _canonical(text: str) -> str:
+    """``canonical_entity`` before aliases (cached: the same names recur in every text)."""
     # Disambiguators and units in parentheses ("Lotus Eaters (band)", "185.0 (centimetres)").
     folded = surface_fold(re.sub(r"\s*\([^()]*\)\s*$", "", text.replace("_", " ")) or text)
     # A possessive belongs to the sentence, not the name: "Nicholas Brodszky's" names
@@ -137,10 +148,7 @@ def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str
     words = folded.replace(",", " ").split()
     while len(words) > 1 and words[-1].rstrip(".") in CORPORATE_SUFFIXES:
         words.pop()
-    canonical = " ".join(words).rstrip(".")
-    if aliases:
-        canonical = aliases.get(canonical, canonical)
-    return canonical
+    return " ".join(words).rstrip(".")
 
 
 def fold_aliases(aliases: Mapping[str, str] | None) -> dict[str, str]:

@@ -20,6 +20,7 @@ content-word stem with exactly one of the subject's relations ("locate in" and
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -230,10 +231,12 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
     if not tokens:
         return found
     folded = fold(parsed.text)
+    ends = [t.end for t in tokens]
+    starts = [t.start for t in tokens]
     for name, pattern in index.patterns():
         for match in pattern.finditer(folded):
-            first = next(t.i for t in tokens if t.end > match.start())
-            last = max(t.i for t in tokens if t.start < match.end())
+            first = bisect_right(ends, match.start())  # the first token ending after the match starts
+            last = bisect_left(starts, match.end()) - 1  # the last token starting before it ends
             last = _with_parenthesis(parsed, last)
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
                                  parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))

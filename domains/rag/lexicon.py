@@ -159,15 +159,21 @@ class PredicateLexicon:
         # Character similarity for wording the stems miss ("runtime" vs "run time").
         if best < 0.8:
             label = "".join(label_words(predicate))
-            for word in words:
-                if len(word) >= 4 and abs(len(word) - len(label)) <= len(label) // 4 + 1:
-                    matcher = SequenceMatcher(None, word.lower(), label)
-                    if matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8:
-                        return 0.8
+            if any(_similar(word.lower(), label) for word in words if len(word) >= 4):
+                return 0.8
         return best
 
     def __hash__(self) -> int:
         return id(self)
+
+
+@lru_cache(maxsize=262144)
+def _similar(word: str, label: str) -> bool:
+    """Character similarity of a word and a predicate label ("runtime" / "run-time")."""
+    if abs(len(word) - len(label)) > len(label) // 4 + 1:
+        return False
+    matcher = SequenceMatcher(None, word, label)
+    return matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8
 
 
 def specific(weights: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
