@@ -125,7 +125,9 @@ SEGMENT_METRICS = ("gaa", "entity_precision", "entity_recall", "relation_precisi
 
 def score_generations(instances: dict[int, Instance], generations: list[Generation], extractor,
                       alpha: float = 0.5):
-    """One row per (system, instance): GAA and per-type precision/recall, via the core scorer.
+    """One row per (system, instance): GAA and per-type precision/recall, via the core scorer,
+    and the coverage of the entry's triples (``triple_coverage``, ``entity_coverage``,
+    ``contradicted``; ``factcov.domains.rag.triple_coverage``) from the same parse.
 
     All texts go through the extractor in one batch (``nlp.pipe``).
     """
