@@ -170,3 +170,12 @@ def test_doc_triples_example_is_the_file_and_its_table_is_computed(repo_root, tm
             assert f"{computed.loc[answer, name]:.2f}" == shown, (answer, name)
     assert abs(computed.loc["paraphrase", "triple_coverage"] - computed.loc["template", "triple_coverage"]) < 0.1
     assert computed.loc["reversed", "triple_contradicted"] > 0 and computed.loc["wrong-predicate", "triple_contradicted"] > 0
+
+
+def test_lone_entities_count_beside_the_triples(parse):
+    triple = [["Alan_Bean", "birthPlace", "Wheeler,_Texas"]]
+    both = cover(parse(["Alan Bean was born in Wheeler, Texas, in 1932."])[0], triple, entities=["1932"])
+    missing = cover(parse(["Alan Bean was born in Wheeler, Texas."])[0], triple, entities=["1932"])
+    assert both.coverage == 1.0
+    assert missing.coverage == pytest.approx(0.5)  # the birth place stated, the lone year not
+    assert cover(parse(["Nothing here."])[0], [], entities=["Paris"]).coverage == 0.0

@@ -17,8 +17,8 @@
   verbatim (case- and accent-folded) in the answer.
 - ``triple_coverage`` = graded coverage of the reference triples
   (``factcov.domains.rag.triple_coverage``): the answer's ``reference_triples`` when
-  given, else the relations read from the reference (the entities it names when it
-  relates none); undefined with neither. ``entity_coverage`` is the same for the
+  given, else the relations read from the reference plus the entities it names that no
+  relation holds; undefined with neither. ``entity_coverage`` is the same for the
   triples' arguments alone, ``triple_contradicted`` the share of triples the answer
   words as another of the data's relations. The headline for data-to-text and
   "is anything missing" checks: it tracks people's judgments on WebNLG 2020
@@ -150,7 +150,7 @@ def reference_triples(answer: Answer, instance: Instance) -> tuple[list[list[str
             related |= {subject, obj}
     entities = [surfaces.get(str(f.value), str(f.value)) for f in instance.facts
                 if f.type == ENTITY and str(f.value) not in related]
-    return triples, entities if not triples else []
+    return triples, entities
 
 
 def triple_metrics(answer: Answer, instance: Instance, parsed_answer: ParsedText | None) -> dict[str, float | None]:

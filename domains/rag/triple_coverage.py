@@ -76,14 +76,14 @@ class TripleVerdict:
 class TripleCoverage:
     verdicts: list[TripleVerdict] = field(default_factory=list)
     entities: dict[str, float] = field(default_factory=dict)
+    lone: dict[str, float] = field(default_factory=dict)  # entities no triple relates, found on their own
 
     @property
     def coverage(self) -> float | None:
-        """Mean triple score; with no triples (a reference that names things but relates
-        none), the graded entity coverage."""
-        if not self.verdicts:
-            return self.entity_coverage
-        return sum(v.score for v in self.verdicts) / len(self.verdicts)
+        """Mean score over the triples and the lone entities (a reference text may name a
+        thing it relates to nothing the parse reads: leaving it out must still cost)."""
+        scores = [v.score for v in self.verdicts] + list(self.lone.values())
+        return sum(scores) / len(scores) if scores else None
 
     @property
     def entity_coverage(self) -> float | None:
@@ -272,8 +272,8 @@ def _window(subject: list[int], obj: list[int], sentence: Sentence, other: set[i
 
 def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: PredicateLexicon | None = None,
           entities: Sequence[str] = ()) -> TripleCoverage:
-    """Graded coverage of ``triples`` ([subject, predicate, object]) and of ``entities``
-    (names on their own) by the parsed text."""
+    """Graded coverage of ``triples`` ([subject, predicate, object]) and of lone
+    ``entities`` (names no triple relates) by the parsed text."""
     lexicon = lexicon or default_lexicon()
     sentences = sentences_of(parsed)
     result = TripleCoverage()
@@ -284,6 +284,8 @@ def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: Predica
     found = {term: [find(arg, s) for s in sentences] for term, arg in arguments.items()}
     for term, scores in found.items():
         result.entities[_surface(term)] = max(scores, default=0.0)
+    for term in entities:
+        result.lone[_surface(term)] = result.entities[_surface(term)]
     for subject, predicate, obj in triples:
         # Only the data's other relations compete: the text stating this value under
         # another relation the data has is a confusion a reader would call wrong.
