@@ -42,7 +42,7 @@ NAME_STOP = frozenset("the a an of and de la le".split())
 CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
-CONTRADICTION_OTHER, CONTRADICTION_OWN = 0.9, 0.3
+CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
 WINDOW_AFTER = 2
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -356,8 +356,3 @@ def _reversed(predicate: str, window: list[str], subject: list[int], obj: list[i
     passive = "by" in window[-2:]
     agent_is_subject = (a < b) != passive
     return agent_is_subject != (expected > 0)
-
-
-def text_words(text: str) -> list[str]:
-    """Folded words of a plain text (for the predicate lexicon without a parse)."""
-    return [w for w in re.findall(r"[^\W_]+", fold(text)) if w not in STOPWORDS]
