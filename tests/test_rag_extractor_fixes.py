@@ -2,7 +2,9 @@
 
 Each text is a real system output from ``webnlg2020/submissions`` (the team is named),
 scored against the entry's real triples through the rag-spacy extractor and the core
-verifier, as the validation benchmark does.
+verifier, as the validation benchmark does. All nine failed before the fixes. On the 52
+hand-written paraphrases of ``data/rag_paraphrases.jsonl`` (written before the fixes too),
+relation claims went from precision 0.778 / recall 0.568 to 0.855 / 0.716.
 """
 
 from __future__ import annotations
