@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -146,20 +146,23 @@ class PredicateLexicon:
 
     def evidence(self, predicate: str, words: Iterable[str]) -> float:
         """How strongly ``words`` (the words linking the two arguments) say ``predicate``: 0..1."""
+        content = [w for w in words if w.lower() not in STOPWORDS and len(w) > 1]
+        return self.evidence_of(predicate, content, {stem(w) for w in content})
+
+    def evidence_of(self, predicate: str, content: Sequence[str], stems: Collection[str]) -> float:
+        """``evidence`` for content words already filtered and stemmed (a sentence's, once)."""
         wanted = self.stems_of(predicate)
         if not wanted:
             return 1.0  # a bare copula ("be", "be in") has nothing to be worded by
-        words = [w for w in words if w.lower() not in STOPWORDS and len(w) > 1]
-        if not words:
+        if not content:
             return 0.0
-        stems = {stem(w) for w in words}
         best = max((wanted.get(s, 0.0) for s in stems), default=0.0)
         if best >= 1.0:
             return 1.0
         # Character similarity for wording the stems miss ("runtime" vs "run time").
         if best < 0.8:
             label = "".join(label_words(predicate))
-            if any(_similar(word.lower(), label) for word in words if len(word) >= 4):
+            if any(_similar(word.lower(), label) for word in content if len(word) >= 4):
                 return 0.8
         return best
 

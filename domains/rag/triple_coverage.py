@@ -136,6 +136,15 @@ class Sentence:
     numbers: list[float]
     starts_anaphoric: bool
     has_pronoun: bool
+    content: list[str] = field(default_factory=list)  # words that can word a predicate
+    content_stems: set[str] = field(default_factory=set)
+    _at: dict[str, list[int]] = field(default_factory=dict)
+
+    def positions(self, term: str, argument: Argument) -> list[int]:
+        """Where the argument's words are (computed once per sentence and term)."""
+        if term not in self._at:
+            self._at[term] = _positions(argument, self)
+        return self._at[term]
 
 
 @lru_cache(maxsize=65536)
@@ -170,8 +179,9 @@ def sentences_of(parsed: ParsedText) -> list[Sentence]:
                     numbers.append(value * SCALES[words[i + 1]])
                 numbers.append(value)
         first = words[0] if words else ""
+        content = [w for w in words if w not in STOPWORDS and len(w) > 1]
         out.append(Sentence(words, {stem(w) for w in words}, numbers, first in ANAPHOR_OPENERS,
-                            any(w in PRONOUNS for w in words)))
+                            any(w in PRONOUNS for w in words), content, {stem(w) for w in content}))
     return out
 
 
@@ -313,20 +323,21 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
         label = "partial" if score > 0 else "missing"
         return TripleVerdict(subject, predicate, obj, score, label, None, 0.0)
     sentence = sentences[best_k]
-    own = lexicon.evidence(predicate, sentence.words)
+    own = lexicon.evidence_of(predicate, sentence.content, sentence.content_stems)
     if linked:
-        own = max(own, lexicon.evidence(predicate, sentences[max(best_k - 1, 0)].words))
+        before = sentences[max(best_k - 1, 0)]
+        own = max(own, lexicon.evidence_of(predicate, before.content, before.content_stems))
     if not linked:
         others = {i for term, arg in arguments.items() if term not in (subject, obj)
-                  for i in _positions(arg, sentence)}
-        joined = _window(_positions(arguments[subject], sentence), _positions(arguments[obj], sentence),
+                  for i in sentence.positions(term, arg)}
+        s_at, o_at = sentence.positions(subject, arguments[subject]), sentence.positions(obj, arguments[obj])
+        joined = _window(s_at, o_at,
                          sentence, others, arguments[obj].number is not None)
         window, direct = (joined[0], not joined[1]) if joined else ([], False)
         rival = lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) if best >= 0.8 and direct else None
         if rival is not None:
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
-        if direct and _reversed(predicate, window, _positions(arguments[subject], sentence),
-                                _positions(arguments[obj], sentence), arguments, subject, obj, lexicon):
+        if direct and _reversed(predicate, window, s_at, o_at, arguments, subject, obj, lexicon):
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
         if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
             # "a dessert from Mexico": arguments joined by function words only state a
