@@ -12,8 +12,8 @@ from factcov.domains.f1.build import write_instances
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
 from factcov.errors import InputError
-from factcov.instance_files import InstanceWriter, iter_instance_file
 from factcov.inputs import load_instances
+from factcov.instance_files import InstanceWriter, iter_instance_file
 from factcov.plugins import get_domain
 
 
