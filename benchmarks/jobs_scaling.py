@@ -7,7 +7,7 @@ the CPU time of the scoring process and of its worker processes (``RUSAGE_CHILDR
 or the Dask workers' own process time), the wall-time speed-up over one process, and
 whether the four output files are byte-identical to the one-process run.
 
-    python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask]
+    python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500]
 
 On a shared machine wall time depends on what else runs: the load average is printed;
 "CPU-bound speed-up" = one-process CPU / the busiest process's CPU (parent or the
@@ -44,7 +44,8 @@ if dask == "cluster":
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     dask = cluster.scheduler_address
 wall, cpu = time.perf_counter(), time.process_time()
-score_files("f1", sys.argv[1], sys.argv[2], sys.argv[3], jobs=jobs, dask=dask, report=False)
+score_files("f1", sys.argv[1], sys.argv[2], sys.argv[3], jobs=jobs, dask=dask, chunk_size=int(sys.argv[6]),
+            report=False)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 workers = resource.getrusage(resource.RUSAGE_CHILDREN)
 workers = workers.ru_utime + workers.ru_stime
@@ -81,11 +82,11 @@ def write_inputs(folder: Path, season: int, rounds: int) -> None:
     write_jsonl_atomic(folder / "generations.jsonl", generations)
 
 
-def run(folder: Path, name: str, jobs: int, dask: str) -> dict:
+def run(folder: Path, name: str, jobs: int, dask: str, chunk_size: int) -> dict:
     out = folder / name
     done = subprocess.run(
         [sys.executable, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"), str(out),
-         str(jobs), dask],
+         str(jobs), dask, str(chunk_size)],
         capture_output=True, text=True,
     )
     if done.returncode != 0:
@@ -101,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=22)
     parser.add_argument("--dask", action="store_true", help="also a 2-worker Dask LocalCluster (scheduler address)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each configuration (the fastest kept)")
+    parser.add_argument("--chunk-size", type=int, default=500,
+                        help="generations per chunk, the same in every configuration (it sets the Parquet row "
+                             "groups); small enough that both workers get an even share of a short run")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="jobs-scaling-"))
     write_inputs(folder, args.season, args.rounds)
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{lines:,} generations (f1 {args.season}, rounds 1-{args.rounds}); load average {os.getloadavg()[0]:.1f}")
     results = {}
     for name, jobs, dask in configs * args.repeat:
-        result = run(folder, name.replace(" ", "_").replace(",", ""), jobs, dask)
+        result = run(folder, name.replace(" ", "_").replace(",", ""), jobs, dask, args.chunk_size)
         if name not in results or result["wall"] < results[name]["wall"]:
             results[name] = result
         time.sleep(0)
