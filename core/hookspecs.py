@@ -48,3 +48,17 @@ def register_commands(app: Any) -> None:
 
     Added in 0.1.
     """
+
+
+@hookspec(firstresult=True)
+def render_prompt(domain: str, instance: Any) -> list[dict[str, str]] | None:
+    """Chat messages that ask a model to write the text for one instance (``factcov generate``).
+
+    :param domain: the instance's domain name; return ``None`` for domains you do not render.
+    :param instance: the :class:`factcov.model.Instance` (its ``prompt``, ``context``, ``language``).
+    :returns: ``[{"role": "system", "content": ...}, {"role": "user", "content": ...}]`` or
+        ``None``; the first non-``None`` answer wins, and without one the core's default
+        (the instance's prompt followed by its context as JSON) is used.
+
+    Added in 0.2.
+    """

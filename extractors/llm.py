@@ -3,8 +3,9 @@
 The model is told the domain's claim types (name, key slots, value kind, description)
 and asked for JSON: ``{"claims": [{"type", "key", "value", "quote"}]}``. Answers are
 validated against the claim types (unknown types and key slots are dropped, never
-guessed) and each claim's span is where its quote occurs in the text. Responses are
-cached on disk by a hash of the request, so a rerun is deterministic and offline.
+guessed) and each claim's span is where its quote occurs in the text. Requests go through
+:class:`factcov.chat.ChatClient` (retries, backoff, the on-disk response cache keyed by
+the request), so a rerun is deterministic and offline.
 
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
@@ -14,17 +15,15 @@ Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 from factcov import hookimpl
+from factcov.chat import ChatClient
 from factcov.errors import FactcovError
 from factcov.extractor import Extractor
-from factcov.jsonl import write_text_atomic
 from factcov.model import Claim, ClaimType, Instance
 
 SYSTEM_PROMPT = (
@@ -45,7 +44,6 @@ class LLMExtractor(Extractor):
         super().__init__(language, **options)
         self.base_url = str(options.get("base_url") or os.environ.get("FACTCOV_LLM_BASE_URL", "")).rstrip("/")
         self.model = str(options.get("model") or os.environ.get("FACTCOV_LLM_MODEL", ""))
-        self.api_key = options.get("api_key") or os.environ.get("FACTCOV_LLM_API_KEY")
         cache = options.get("cache_dir") or os.environ.get("FACTCOV_LLM_CACHE")
         self.cache_dir = Path(cache) if cache else None
         self.timeout = float(options.get("timeout", 60))
@@ -55,6 +53,11 @@ class LLMExtractor(Extractor):
                 "the llm extractor needs a server and a model: set FACTCOV_LLM_BASE_URL "
                 "(an OpenAI-compatible /v1 URL) and FACTCOV_LLM_MODEL"
             )
+        # The shared client owns retries (429/5xx/timeouts) and the response cache.
+        self.client = ChatClient(
+            self.base_url, self.model, api_key=options.get("api_key"), cache_dir=self.cache_dir,
+            timeout=self.timeout, retries=self.retries,
+        )
 
     def signature(self) -> str:
         return f"llm:{self.model}"
@@ -82,34 +85,7 @@ class LLMExtractor(Extractor):
         return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
     def _complete(self, messages: list[dict[str, str]]) -> str:
-        request = {"model": self.model, "messages": messages, "temperature": 0, "response_format": {"type": "json_object"}}
-        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
-        cached = self.cache_dir / f"{digest}.json" if self.cache_dir else None
-        if cached is not None and cached.exists():
-            return json.loads(cached.read_text())["content"]
-        content = self._post(request)
-        if cached is not None:
-            write_text_atomic(cached, json.dumps({"content": content}))
-        return content
-
-    def _post(self, request: dict[str, Any]) -> str:
-        import httpx
-
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        last: Exception | None = None
-        for attempt in range(self.retries):
-            try:
-                response = httpx.post(f"{self.base_url}/chat/completions", json=request, headers=headers, timeout=self.timeout)
-                if response.status_code in (429, 500, 502, 503, 504):
-                    raise httpx.HTTPStatusError("retryable", request=response.request, response=response)
-                response.raise_for_status()
-                return response.json()["choices"][0]["message"]["content"]
-            except (httpx.TransportError, httpx.HTTPStatusError) as exc:
-                last = exc
-                if isinstance(exc, httpx.HTTPStatusError) and exc.response.status_code < 429:
-                    break
-                time.sleep(min(2**attempt * 0.5, 8))
-        raise FactcovError(f"the llm extractor could not reach {self.base_url}: {last}")
+        return self.client.complete(messages, temperature=0, response_format={"type": "json_object"}).content
 
     def _claims(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
         try:
