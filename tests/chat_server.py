@@ -85,7 +85,12 @@ def make_handler(model: ModelBehaviour):
         def do_POST(self):  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             messages = body["messages"]
-            instance = model.by_prompt.get(messages[1]["content"]) if len(messages) > 1 else None
+            if "response_format" in body:  # the llm extractor: find the instance by its data and language
+                instance = next((i for i in model.by_prompt.values() if f"Language: {i.language}." in
+                                 messages[-1]["content"] and json.dumps(i.context, ensure_ascii=False)[:4000]
+                                 in messages[-1]["content"]), None)
+            else:
+                instance = model.by_prompt.get(messages[1]["content"]) if len(messages) > 1 else None
             instance_id = instance.id if instance else "?"
             with model.lock:
                 model.requests.append((time.monotonic(), instance_id, body))
