@@ -27,13 +27,19 @@ from tests.chat_server import ChatServer, ModelBehaviour
 REPO = Path(__file__).resolve().parents[1]
 F1_DEMO = REPO / "domains" / "f1" / "demo_instances.jsonl.gz"
 WEATHER_DEMO = REPO / "domains" / "weather" / "demo_instances.jsonl"
+SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 def instances_file(tmp_path: Path, domain: str, count: int, name: str = "instances.jsonl") -> tuple[Path, list[Instance]]:
-    """The first ``count`` real demo instances of a domain (f1: built from the FastF1 laps;
-    weather: NWS forecasts), every language included."""
-    source = F1_DEMO if domain == "f1" else WEATHER_DEMO
-    chosen = list(load_instances(source, get_domain(domain)).values())[:count]
+    """The first ``count`` real instances of a domain (f1: built from the FastF1 laps; weather:
+    NWS forecasts; rag: WebNLG 2020 test triples), every language included."""
+    if domain == "rag":
+        from factcov.domains.rag import webnlg
+
+        chosen = list(webnlg.load_instances(SHARED_DATA / "webnlg2020" / "test-en.xml", range(3, 3 + count)).values())
+    else:
+        source = F1_DEMO if domain == "f1" else WEATHER_DEMO
+        chosen = list(load_instances(source, get_domain(domain)).values())[:count]
     path = tmp_path / name
     path.write_text("".join(i.model_dump_json() + "\n" for i in chosen), encoding="utf-8")
     return path, chosen
@@ -52,9 +58,9 @@ def rounds_table(outdir: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-@pytest.mark.parametrize("domain", ["f1", "weather"])
-def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path) -> None:
-    instances, chosen = instances_file(tmp_path, domain, 15)
+@pytest.mark.parametrize("domain", ["f1", "weather", "rag"])
+def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path, shared_data: Path) -> None:
+    instances, chosen = instances_file(tmp_path, domain, 15 if domain != "rag" else 8)
     gens, outdir = tmp_path / "gens.jsonl", tmp_path / "refined"
     with ChatServer(ModelBehaviour(chosen)) as server:
         assert run(["generate", "-d", domain, "-i", str(instances), "-o", str(gens), *chat_args(server)]) == 0
@@ -73,9 +79,12 @@ def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path)
     by_language: dict[str, str] = {}
     for instance in chosen:
         by_language[instance.language] = by_language.get(instance.language, "") + notes.get(instance.id, "")
-    assert by_language["en"].startswith("A checker compared") and "but the data says: " in by_language["en"]
-    assert by_language["es"].startswith("Un verificador") and "pero los datos dicen: " in by_language["es"]
-    assert by_language["pt"].startswith("Um verificador") and "mas os dados dizem: " in by_language["pt"]
+    assert set(by_language) == ({"en"} if domain == "rag" else {"en", "es", "pt"})
+    assert by_language["en"].startswith("A checker compared") and "Missing (add this): " in by_language["en"]
+    if domain != "rag":
+        assert "but the data says: " in by_language["en"]
+        assert by_language["es"].startswith("Un verificador") and "pero los datos dicen: " in by_language["es"]
+        assert by_language["pt"].startswith("Um verificador") and "mas os dados dizem: " in by_language["pt"]
     # The report has the rounds side by side, one system per round.
     summary = json.loads((outdir / "report" / "summary.json").read_text())
     assert sorted(s["system"] for s in summary["systems"]) == ["fake-1b@r0", "fake-1b@r1", "fake-1b@r2"]
