@@ -1,7 +1,8 @@
 """The hooks a factcov plugin can implement.
 
-Each hook receives a ``register`` callback (or the CLI app) and returns nothing; the
-host owns the registries. Implementations may accept fewer arguments than a spec, so
+The ``register_*`` hooks receive a ``register`` callback (or the CLI app) and return
+nothing; the host owns the registries. ``render_prompt`` returns an answer; the first
+plugin that gives one wins. Implementations may accept fewer arguments than a spec, so
 hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
 """
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -320,3 +322,37 @@ def test_regex_and_llm_extractor_agreement(tmp_path: Path, capsys) -> None:
     positions = next(row for row in result["by_type"] if row["type"] == "final_position")
     assert positions["claims_b"] == 0 < positions["claims_a"]
 
+
+
+def loop_block(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    section = text[text.index("## The loop"):]
+    return re.search(r"```bash\n(.*?)\n```", section, flags=re.S).group(1).splitlines()
+
+
+def test_the_loop_in_five_commands_as_documented(tmp_path: Path, shared_data: Path, monkeypatch) -> None:
+    commands = loop_block(REPO / "README.md")
+    assert commands == loop_block(REPO / "docs" / "cli.md")
+    assert [shlex.split(c)[1] for c in commands] == ["f1", "generate", "score", "refine", "export"]
+    monkeypatch.chdir(tmp_path)
+    model = None
+    server = None
+    try:
+        for command in commands:
+            argv = shlex.split(command.replace("../shared/data", str(shared_data)))[1:]
+            if server is None and argv[0] == "generate":
+                built = list(load_instances(tmp_path / "f1.jsonl", get_domain("f1")).values())
+                model = ModelBehaviour(built)
+                server = ChatServer(model).__enter__()
+            if "--base-url" in argv:
+                argv[argv.index("--base-url") + 1] = server.url
+                argv += ["--cache", str(tmp_path / "cache"), "-q"]
+            assert run(argv) == 0, command
+    finally:
+        if server is not None:
+            server.__exit__(None, None, None)
+    f1 = [float(row["f1"]) for row in rounds_table(tmp_path / "refined")]
+    assert f1[0] < f1[1] < f1[2]
+    summary = json.loads((tmp_path / "scored" / "summary.json").read_text())
+    assert summary["systems"][0]["system"] == "llama3.2:3b"
+    assert len(read_lines(tmp_path / "sft.jsonl")) == sum(1 for i in built if i.split == "train") == len(built)
