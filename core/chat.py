@@ -133,16 +133,20 @@ class ChatClient:
                         return
                     pending[pool.submit(self.complete, job[1], **parameters)] = job[0]
 
-            fill()
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    key = pending.pop(future)
-                    error = future.exception()
-                    if error is not None and not isinstance(error, ChatError):
-                        raise error
-                    yield key, error if error is not None else future.result()
+            try:
                 fill()
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        key = pending.pop(future)
+                        error = future.exception()
+                        if error is not None and not isinstance(error, ChatError):
+                            raise error
+                        yield key, error if error is not None else future.result()
+                    fill()
+            finally:  # interrupted (Ctrl-C, the caller failed): do not start what is queued
+                for future in pending:
+                    future.cancel()
 
     def _cache_path(self, request: dict[str, Any]) -> Path | None:
         if self.cache_dir is None:

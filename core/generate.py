@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatAnswer, ChatClient, ChatError
+from factcov.errors import InputError
 from factcov.inputs import load_instances
 from factcov.jsonl import write_jsonl_atomic
 from factcov.model import Instance
@@ -84,8 +85,13 @@ def generate_file(
 ) -> GenerateOutcome:
     domain = get_domain(domain_name)
     chosen = select(load_instances(instances_path, domain), split, limit)
+    if not chosen:
+        raise InputError("no instance to generate for" + (f" in split '{split}'" if split else ""),
+                         path=instances_path)
     system = system or client.model
     out = Path(out)
+    if out.is_dir():
+        raise InputError("is a directory, expected the generations file to write", path=out)
     outcome = GenerateOutcome(out=out, total=len(chosen))
     with ResumableJsonl(out, key=lambda r: (r["instance_id"], r["system"])) as sink:
         todo = [i for i in chosen if (i.id, system) not in sink]

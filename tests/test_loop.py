@@ -145,6 +145,25 @@ def test_faults_are_recorded_per_instance_and_retried_by_the_next_run(tmp_path: 
     assert [line["instance_id"] for line in read_lines(gens)] == [i.id for i in chosen]  # input order once complete
 
 
+def test_a_failing_revision_is_recorded_and_the_loop_goes_on(tmp_path: Path) -> None:
+    instances, chosen = instances_file(tmp_path, "f1", 6)
+    model = ModelBehaviour(chosen)
+    gens, outdir = tmp_path / "gens.jsonl", tmp_path / "refined"
+    with ChatServer(model) as server:
+        assert run(["generate", "-d", "f1", "-i", str(instances), "-o", str(gens), *chat_args(server)]) == 0
+        model.faults = {chosen[0].id: "500", chosen[1].id: "truncated"}
+        assert run(["refine", "-d", "f1", "-i", str(instances), "-g", str(gens), "-o", str(outdir), "--rounds", "2",
+                    "--retries", "1", "--no-report", *chat_args(server)]) == 0
+    rows = rounds_table(outdir)
+    assert [int(r["failed"]) for r in rows] == [0, 2, 2]
+    assert float(rows[2]["f1"]) > float(rows[0]["f1"])
+    with (outdir / "round-2" / "scores.csv").open(encoding="utf-8") as handle:
+        status = {row["instance_id"]: row["status"] for row in csv.DictReader(handle)}
+    assert "HTTP 500" in status[chosen[0].id] and "not complete JSON" in status[chosen[1].id]
+    first = read_lines(gens)[0]["text"]
+    assert read_lines(outdir / "round-2" / "generations.jsonl")[0]["text"] == first  # kept its last text
+
+
 def test_token_counts_cache_and_api_key(tmp_path: Path, monkeypatch, capsys) -> None:
     instances, chosen = instances_file(tmp_path, "f1", 4)
     model = ModelBehaviour(chosen)
@@ -178,14 +197,14 @@ sys.exit(run(sys.argv[1:]))
 
 def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     instances, chosen = instances_file(tmp_path, "f1", 30)
-    model = ModelBehaviour(chosen, delay_s=0.1)
+    model = ModelBehaviour(chosen, delay_s=0.2)
     gens = tmp_path / "gens.jsonl"
     with ChatServer(model) as server:
         args = ["generate", "-d", "f1", "-i", str(instances), "-o", str(gens), "--concurrency", "3",
                 *chat_args(server)]
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         child = subprocess.Popen([sys.executable, "-c", KILLER, *args], env=env, cwd=tmp_path)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not gens.exists() or gens.read_bytes().count(b"\n") < 8):
             time.sleep(0.02)
         os.kill(child.pid, signal.SIGKILL)

@@ -78,8 +78,11 @@ def generate(
     from factcov.generate import generate_file
 
     client = chat_client(model, base_url, api_key_env, cache, no_cache, concurrency, retries, timeout)
-    outcome = generate_file(domain, instances, out, client, system=system, split=split, limit=limit,
-                            parameters=parameters(temperature, max_tokens), quiet=quiet)
+    try:
+        outcome = generate_file(domain, instances, out, client, system=system, split=split, limit=limit,
+                                parameters=parameters(temperature, max_tokens), quiet=quiet)
+    except KeyboardInterrupt:  # what is written stays; rerunning resumes
+        raise typer.Abort() from None
     if not quiet:
         typer.echo(
             f"{out}: {outcome.written} new, {outcome.resumed} already there, {len(outcome.failed)} failed "

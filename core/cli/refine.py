@@ -38,9 +38,12 @@ def refine(
     from factcov.refine import refine_files
 
     client = chat_options.chat_client(model, base_url, api_key_env, cache, no_cache, concurrency, retries, timeout)
-    outcome = refine_files(domain, instances, generations, options.output_dir(outdir), client, rounds=rounds,
-                           extractor=extractor, parameters=chat_options.parameters(temperature, max_tokens),
-                           report=report, quiet=quiet)
+    try:
+        outcome = refine_files(domain, instances, generations, options.output_dir(outdir), client, rounds=rounds,
+                               extractor=extractor, parameters=chat_options.parameters(temperature, max_tokens),
+                               report=report, quiet=quiet)
+    except KeyboardInterrupt:  # finished rounds stay written; a rerun gets answers from the cache
+        raise typer.Abort() from None
     if quiet:
         return
     from rich.console import Console
