@@ -91,7 +91,10 @@ class ChatClient:
         self._local = threading.local()
 
     def _http(self):
-        import httpx
+        try:
+            import httpx
+        except ImportError:
+            raise ChatError("talking to a chat model needs httpx: pip install 'factcov[llm]'") from None
 
         client = getattr(self._local, "client", None)
         if client is None:
@@ -155,6 +158,7 @@ class ChatClient:
         return self.cache_dir / f"{digest}.json"
 
     def _post(self, request: dict[str, Any]) -> ChatAnswer:
+        client = self._http()  # first: a missing httpx is one clear error
         import httpx
 
         url = f"{self.base_url}/chat/completions"
@@ -162,7 +166,7 @@ class ChatClient:
         for attempt in range(self.retries):
             wait_s: float | None = None
             try:
-                response = self._http().post(url, json=request)
+                response = client.post(url, json=request)
             except httpx.TimeoutException:
                 reason = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:
