@@ -92,6 +92,8 @@ def generate_file(
     out = Path(out)
     if out.is_dir():
         raise InputError("is a directory, expected the generations file to write", path=out)
+    if out.suffix == ".gz":  # lines are appended as answers arrive: a gzip stream cannot resume
+        raise InputError("generate writes plain JSON lines (appended as answers arrive); drop '.gz'", path=out)
     outcome = GenerateOutcome(out=out, total=len(chosen))
     with ResumableJsonl(out, key=lambda r: (r["instance_id"], r["system"])) as sink:
         todo = [i for i in chosen if (i.id, system) not in sink]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,6 @@ class Track:
     text: str
     result: Result | None = None
     status: str = "in play"
-    history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -188,7 +187,6 @@ def _write_round(directory: Path, number: int, tracks: list[Track], revised: set
                             "text": track.text, "round": number, "revised": track.key in revised})
         status = f"failed: {failures[track.key]}" if track.key in failures else track.status
         scores.append({"instance_id": track.instance.id, "system": track.system, "status": status, **metrics})
-        track.history.append({"round": number, **metrics})
     write_jsonl_atomic(directory / "generations.jsonl", generations)
     if number > 0:
         write_jsonl_atomic(directory / "feedback.jsonl", notes)

@@ -375,3 +375,18 @@ def test_the_loop_in_five_commands_as_documented(tmp_path: Path, shared_data: Pa
     summary = json.loads((tmp_path / "scored" / "summary.json").read_text())
     assert summary["systems"][0]["system"] == "llama3.2:3b"
     assert len(read_lines(tmp_path / "sft.jsonl")) == sum(1 for i in built if i.split == "train") == len(built)
+
+
+def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("FACTCOV_LLM_BASE_URL", raising=False)
+    instances, _ = instances_file(tmp_path, "weather", 2)
+    assert run(["generate", "-d", "weather", "-i", str(instances), "--model", "m", "-o", str(tmp_path / "g")]) == 2
+    assert "give --base-url" in capsys.readouterr().err
+    args = ["generate", "-d", "weather", "-i", str(instances), "--model", "m", "--base-url", "http://127.0.0.1:9/v1"]
+    assert run([*args, "--split", "train", "-o", str(tmp_path / "g")]) == 2
+    assert "no instance to generate for in split 'train'" in capsys.readouterr().err
+    assert run([*args, "-o", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert run([*args, "-o", str(tmp_path / "g.jsonl.gz")]) == 2
+    assert "drop '.gz'" in capsys.readouterr().err
+    assert not (tmp_path / "g").exists()
