@@ -26,7 +26,7 @@ from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.generate import progress_bar
 from factcov.inputs import iter_generations, load_instances
-from factcov.jsonl import atomic_path, write_jsonl_atomic
+from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
 from factcov.plugins import get_domain
 from factcov.prompts import phrases, prompt_messages
@@ -173,7 +173,7 @@ def refine_files(
         table += _write_round(outdir / f"round-{number}", number, tracks, revised, failures, notes, policy)
     _write_table(outdir / "rounds.csv", table)
     if report:
-        _score_rounds(domain_name, instances_path, outdir, extractor, policy)
+        _score_rounds(domain_name, instances_path, outdir, extractor, policy, table)
     return RefineOutcome(outdir=outdir, rounds=table, failed=failed_total)
 
 
@@ -221,8 +221,9 @@ def _write_table(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def _score_rounds(domain_name: str, instances_path: str | Path, outdir: Path, extractor: str | None,
-                  policy: ScoringPolicy) -> None:
+                  policy: ScoringPolicy, table: list[dict[str, Any]]) -> None:
     """Every round as a system ``SYSTEM@rK`` in one scoring run: the report's round-by-round view."""
+    from factcov.report import write_report
     from factcov.runner import score_files
 
     combined = outdir / "all_rounds.jsonl"
@@ -235,4 +236,8 @@ def _score_rounds(domain_name: str, instances_path: str | Path, outdir: Path, ex
                 rows.append({"instance_id": row["instance_id"], "system": f"{row['system']}@r{number}",
                              "text": row["text"], "language": row["language"]})
     write_jsonl_atomic(combined, rows)
-    score_files(domain_name, instances_path, combined, outdir / "report", extractor=extractor, policy=policy)
+    report = outdir / "report"
+    score_files(domain_name, instances_path, combined, report, extractor=extractor, policy=policy, report=False)
+    # The per-round table beside the scores: the report shows it as its rounds section.
+    write_text_atomic(report / "rounds.json", json.dumps(table, ensure_ascii=False, indent=1))
+    write_report([report], report / "report.html")

@@ -90,7 +90,35 @@ def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path,
     # The report has the rounds side by side, one system per round.
     summary = json.loads((outdir / "report" / "summary.json").read_text())
     assert sorted(s["system"] for s in summary["systems"]) == ["fake-1b@r0", "fake-1b@r1", "fake-1b@r2"]
-    assert "fake-1b@r2" in (outdir / "report" / "report.html").read_text(encoding="utf-8")
+    page = (outdir / "report" / "report.html").read_text(encoding="utf-8")
+    payload = json.loads(re.search(r'id="factcov-data">(.*?)</script>', page, flags=re.S).group(1))
+    assert [row["f1"] for row in payload["runs"][0]["rounds"]] == pytest.approx(f1)
+
+
+@pytest.mark.browser
+def test_the_report_shows_the_rounds(tmp_path: Path) -> None:
+    from tests.test_report import CHROMEDRIVER, CHROMIUM, _browser, open_report
+
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    instances, chosen = instances_file(tmp_path, "weather", 6)
+    gens, outdir = tmp_path / "gens.jsonl", tmp_path / "refined"
+    with ChatServer(ModelBehaviour(chosen)) as server:
+        assert run(["generate", "-d", "weather", "-i", str(instances), "-o", str(gens), *chat_args(server)]) == 0
+        assert run(["refine", "-d", "weather", "-i", str(instances), "-g", str(gens), "-o", str(outdir),
+                    "--rounds", "2", *chat_args(server)]) == 0
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, outdir / "report" / "report.html")
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+        assert driver.find_element("id", "rounds").is_displayed()
+        rows = driver.find_elements("css selector", "#rounds-table tbody tr")
+        cells = [[td.text for td in row.find_elements("tag name", "td")] for row in rows]
+        assert [c[1] for c in cells] == ["0", "1", "2"]
+        assert cells[0][-1] == "" and cells[1][-1].startswith("+")
+        assert float(cells[2][8]) > float(cells[0][8])
+    finally:
+        driver.quit()
 
 
 def test_an_instance_leaves_the_loop_at_f1_1_or_when_nothing_changes(tmp_path: Path) -> None:
