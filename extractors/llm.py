@@ -10,18 +10,19 @@ the request), so a rerun is deterministic and offline.
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
 (``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout`` (s),
-``retries``.
+``retries``, ``concurrency`` (requests in flight when a batch of texts is extracted).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from factcov import hookimpl
-from factcov.chat import ChatClient
+from factcov.chat import ChatClient, ChatError
 from factcov.errors import FactcovError
 from factcov.extractor import Extractor
 from factcov.model import Claim, ClaimType, Instance
@@ -32,6 +33,9 @@ SYSTEM_PROMPT = (
     "Use only the claim types listed; leave out key slots the text does not say; "
     "`quote` is the exact words of the text that make the claim."
 )
+
+
+REQUEST_PARAMETERS = {"temperature": 0, "response_format": {"type": "json_object"}}
 
 
 class LLMExtractor(Extractor):
@@ -56,7 +60,7 @@ class LLMExtractor(Extractor):
         # The shared client owns retries (429/5xx/timeouts) and the response cache.
         self.client = ChatClient(
             self.base_url, self.model, api_key=options.get("api_key"), cache_dir=self.cache_dir,
-            timeout=self.timeout, retries=self.retries,
+            timeout=self.timeout, retries=self.retries, concurrency=int(options.get("concurrency", 4)),
         )
 
     def signature(self) -> str:
@@ -70,6 +74,21 @@ class LLMExtractor(Extractor):
         claim_types = {ct.name: ct for ct in get_domain(instance.domain).claim_types}
         answer = self._complete(self._messages(text, instance, claim_types.values()))
         return self._claims(answer, text, claim_types)
+
+    def extract_batch(self, texts: Sequence[str], instances: Sequence[Instance]) -> list[list[Claim]]:
+        """The texts' requests in flight ``concurrency`` at a time; claims in input order."""
+        from factcov.plugins import get_domain
+
+        types_of = {i.domain: {ct.name: ct for ct in get_domain(i.domain).claim_types} for i in instances}
+        jobs = [(n, self._messages(text, instance, types_of[instance.domain].values()))
+                for n, (text, instance) in enumerate(zip(texts, instances)) if text.strip()]
+        answers: dict[int, str] = {}
+        for n, answer in self.client.complete_many(jobs, **REQUEST_PARAMETERS):
+            if isinstance(answer, ChatError):
+                raise answer
+            answers[n] = answer.content
+        return [self._claims(answers[n], text, types_of[instance.domain]) if n in answers else []
+                for n, (text, instance) in enumerate(zip(texts, instances))]
 
     def _messages(self, text: str, instance: Instance, claim_types) -> list[dict[str, str]]:
         described = "\n".join(
@@ -85,7 +104,7 @@ class LLMExtractor(Extractor):
         return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
     def _complete(self, messages: list[dict[str, str]]) -> str:
-        return self.client.complete(messages, temperature=0, response_format={"type": "json_object"}).content
+        return self.client.complete(messages, **REQUEST_PARAMETERS).content
 
     def _claims(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
         try:
