@@ -2,8 +2,8 @@
 
 - ``chat``: ``{"id", "messages": [system, user, assistant]}``; system and user are what
   ``factcov generate`` sends (the domain's prompt rendering), the assistant turn is the
-  domain realizer's silver text of every oracle fact. TRL's ``SFTTrainer``, axolotl's
-  ``chat_template`` datasets and LLaMA-Factory's sharegpt/openai format read it as-is.
+  domain realizer's silver text of every oracle fact: TRL's conversational format, which
+  its ``SFTTrainer`` and axolotl's ``chat_template`` datasets read as-is.
 - ``preference``: ``{"id", "prompt": [system, user], "chosen": [assistant], "rejected":
   [assistant]}`` (TRL's conversational preference format, for DPO/ORPO): chosen is the
   silver text, rejected the silver text of the same facts with a third of them given a
