@@ -4,7 +4,8 @@ Each round verifies every text still in play and tells the model, in the instanc
 language, what was wrong: the contradicted claims with what the data holds (the true
 fact realized by the domain's realizer), the claims the data does not support, and the
 oracle facts the text left out (realized the same way). A text leaves the loop when its
-F1 is 1, when there is nothing left to say, or when the model returns it unchanged.
+F1 is 1, when there is nothing left to say, or when the model returns it unchanged; the
+loop ends after N rounds or when no text is left in it.
 
 DIR holds ``round-K/generations.jsonl`` (every instance, a text carried over when it
 left the loop earlier), ``round-K/scores.csv`` (P/R/F1 and status per instance),
@@ -139,6 +140,8 @@ def refine_files(
         revised: set[tuple[str, str]] = set()
         failures: dict[tuple[str, str], str] = {}
         notes: list[dict[str, Any]] = []
+        if number > 0 and not any(t.status == "in play" for t in tracks):
+            break  # every text has left the loop: later rounds would repeat this one
         if number > 0:
             asked: dict[tuple[str, str], str] = {}
             for track in tracks:
