@@ -176,6 +176,29 @@ def test_faults_are_recorded_per_instance_and_retried_by_the_next_run(tmp_path: 
     assert [line["instance_id"] for line in read_lines(gens)] == [i.id for i in chosen]  # input order once complete
 
 
+def test_the_loop_works_for_a_third_party_domain(tmp_path: Path, monkeypatch) -> None:
+    """examples/factcov-quali, loaded from its entry point like a user's installed plugin."""
+    from factcov import plugins
+
+    monkeypatch.setenv("FACTCOV_PLUGINS", "quali")
+    plugins.reset()
+    try:
+        chosen = list(plugins.get_domain("quali").example_instances())
+        instances = tmp_path / "quali.jsonl"
+        instances.write_text("".join(i.model_dump_json() + "\n" for i in chosen), encoding="utf-8")
+        gens, outdir = tmp_path / "gens.jsonl", tmp_path / "refined"
+        with ChatServer(ModelBehaviour(chosen)) as server:
+            assert run(["generate", "-d", "quali", "-i", str(instances), "-o", str(gens), *chat_args(server)]) == 0
+            assert run(["refine", "-d", "quali", "-i", str(instances), "-g", str(gens), "-o", str(outdir),
+                        "--rounds", "2", "--no-report", *chat_args(server)]) == 0
+        f1 = [float(row["f1"]) for row in rounds_table(outdir)]
+        assert f1[0] < f1[1] < f1[2], f1
+        assert run(["export", "sft", "-d", "quali", "-i", str(instances), "-o", str(tmp_path / "sft.jsonl"), "-q"]) == 0
+        assert len(read_lines(tmp_path / "sft.jsonl")) == len(chosen)
+    finally:
+        plugins.unregister_plugin("quali")  # later tests must not see it
+
+
 def test_a_failing_revision_is_recorded_and_the_loop_goes_on(tmp_path: Path) -> None:
     instances, chosen = instances_file(tmp_path, "f1", 6)
     model = ModelBehaviour(chosen)
