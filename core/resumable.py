@@ -41,8 +41,12 @@ class ResumableJsonl:
             os.close(self._lock_fd)
             self._lock_fd = None
             raise FactcovError(f"{self.path}: another run is writing this file; wait for it or choose another -o") from None
-        self._repair_and_load()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            self._repair_and_load()
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:

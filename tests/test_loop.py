@@ -444,3 +444,29 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path, monkeypatch, capsy
     assert run([*args, "-o", str(tmp_path / "g.jsonl.gz")]) == 2
     assert "drop '.gz'" in capsys.readouterr().err
     assert not (tmp_path / "g").exists()
+
+
+def test_an_output_that_is_not_jsonl_is_refused_and_left_alone(tmp_path: Path, capsys) -> None:
+    instances, _ = instances_file(tmp_path, "weather", 2)
+    gens = tmp_path / "gens.jsonl"
+    gens.write_text("not json\n", encoding="utf-8")
+    args = ["generate", "-d", "weather", "-i", str(instances), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "-o", str(gens)]
+    assert run(args) == 2
+    assert f"{gens}:1: not valid JSON" in capsys.readouterr().err
+    assert gens.read_text(encoding="utf-8") == "not json\n"
+    assert run(args) == 2  # the lock was released: the same error again, not "another run is writing"
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_a_second_writer_of_the_same_file_is_refused(tmp_path: Path) -> None:
+    from factcov.errors import FactcovError
+    from factcov.resumable import ResumableJsonl
+
+    path = tmp_path / "gens.jsonl"
+    with ResumableJsonl(path, key=lambda r: r["k"]) as first:
+        first.append({"k": 1})
+        with pytest.raises(FactcovError, match="another run is writing this file"):
+            ResumableJsonl(path, key=lambda r: r["k"]).__enter__()
+    with ResumableJsonl(path, key=lambda r: r["k"]) as again:
+        assert 1 in again and 2 not in again
