@@ -143,41 +143,51 @@ def refine_files(
         if number > 0 and not any(t.status == "in play" for t in tracks):
             break  # every text has left the loop: later rounds would repeat this one
         if number > 0:
-            asked: dict[tuple[str, str], str] = {}
-            for track in tracks:
-                if track.status != "in play":
-                    continue
-                told = feedback(domain, track.result)
-                if told is None:
-                    track.status = "nothing to correct"
-                    continue
-                asked[track.key] = told
-                notes.append({"instance_id": track.instance.id, "system": track.system, "round": number,
-                              "feedback": told})
-            by_key = {t.key: t for t in tracks}
-            jobs = ((key, prompt_messages(by_key[key].instance)
-                     + [{"role": "assistant", "content": by_key[key].text}, {"role": "user", "content": told}])
-                    for key, told in asked.items())
-            with progress_bar(len(asked), f"refine round {number}", quiet) as advance:
-                for key, answer in client.complete_many(jobs, **(parameters or {})):
-                    advance()
-                    track = by_key[key]
-                    if isinstance(answer, ChatError):
-                        failures[key] = str(answer)  # stays in play: the next round asks again
-                        continue
-                    text = answer.content.strip()
-                    if text == track.text.strip():
-                        track.status = "unchanged"
-                        continue
-                    track.text = text
-                    revised.add(key)
-            score([by_key[key] for key in sorted(revised)])
+            revised, failures, notes = _revise(domain, tracks, client, number, parameters or {}, quiet)
+            score([t for t in tracks if t.key in revised])
             failed_total += len(failures)
         table += _write_round(outdir / f"round-{number}", number, tracks, revised, failures, notes, policy)
     _write_table(outdir / "rounds.csv", table)
     if report:
         _score_rounds(domain_name, instances_path, outdir, extractor, policy, table)
     return RefineOutcome(outdir=outdir, rounds=table, failed=failed_total)
+
+
+def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int, parameters: dict[str, Any],
+            quiet: bool) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str], list[dict[str, Any]]]:
+    """One round of asking: feedback to every text in play; returns (revised, failed, feedback sent)."""
+    asked: dict[tuple[str, str], str] = {}
+    notes: list[dict[str, Any]] = []
+    for track in tracks:
+        if track.status != "in play":
+            continue
+        told = feedback(domain, track.result)
+        if told is None:
+            track.status = "nothing to correct"
+            continue
+        asked[track.key] = told
+        notes.append({"instance_id": track.instance.id, "system": track.system, "round": number, "feedback": told})
+    by_key = {t.key: t for t in tracks}
+    # The model sees the original request, its own last text and what was wrong with it.
+    jobs = ((key, prompt_messages(by_key[key].instance)
+             + [{"role": "assistant", "content": by_key[key].text}, {"role": "user", "content": told}])
+            for key, told in asked.items())
+    revised: set[tuple[str, str]] = set()
+    failures: dict[tuple[str, str], str] = {}
+    with progress_bar(len(asked), f"refine round {number}", quiet) as advance:
+        for key, answer in client.complete_many(jobs, **parameters):
+            advance()
+            track = by_key[key]
+            if isinstance(answer, ChatError):
+                failures[key] = str(answer)  # stays in play: the next round asks again
+                continue
+            text = answer.content.strip()
+            if text == track.text.strip():
+                track.status = "unchanged"
+                continue
+            track.text = text
+            revised.add(key)
+    return revised, failures, notes
 
 
 def _write_round(directory: Path, number: int, tracks: list[Track], revised: set, failures: dict,
