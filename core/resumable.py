@@ -74,7 +74,11 @@ class ResumableJsonl:
             except json.JSONDecodeError as exc:
                 raise InputError(f"not valid JSON ({exc.msg}); this file is not a resumable output of factcov",
                                  path=self.path, line=number) from None
-            self.records[self.key(record)] = record
+            try:
+                self.records[self.key(record)] = record
+            except (KeyError, TypeError, IndexError):
+                raise InputError("a line of another kind (its key fields are missing); this file is not a "
+                                 "resumable output of this command", path=self.path, line=number) from None
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self.records

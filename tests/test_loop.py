@@ -457,6 +457,9 @@ def test_an_output_that_is_not_jsonl_is_refused_and_left_alone(tmp_path: Path, c
     assert gens.read_text(encoding="utf-8") == "not json\n"
     assert run(args) == 2  # the lock was released: the same error again, not "another run is writing"
     assert "not valid JSON" in capsys.readouterr().err
+    gens.write_text('{"id": 1}\n', encoding="utf-8")
+    assert run(args) == 2
+    assert f"{gens}:1: a line of another kind" in capsys.readouterr().err
 
 
 def test_a_second_writer_of_the_same_file_is_refused(tmp_path: Path) -> None:
