@@ -118,6 +118,8 @@ def export_sft(domain_name: str, instances_path: str | Path, out: str | Path, *,
 
     if form not in ("chat", "preference"):
         raise InputError(f"--format must be 'chat' or 'preference', got '{form}'")
+    if Path(out).is_dir():
+        raise InputError("is a directory, expected the JSONL file to write", path=out)
     domain = get_domain(domain_name)
     chosen = [i for i in load_instances(instances_path, domain).values() if split is None or i.split == split]
     if not chosen:

@@ -336,6 +336,9 @@ def test_export_rejects_an_unknown_split_and_format(tmp_path: Path, capsys) -> N
     assert "no instance of split 'dev'" in capsys.readouterr().err
     assert run(["export", "sft", "-d", "f1", "-i", str(F1_DEMO), "--format", "dpo", "-o", str(tmp_path / "x")]) == 2
     assert not (tmp_path / "x").exists()
+    capsys.readouterr()
+    assert run(["export", "sft", "-d", "f1", "-i", str(F1_DEMO), "-o", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
 
 
 def test_a_plugin_renders_its_own_prompt(tmp_path: Path, mini_plugin) -> None:
