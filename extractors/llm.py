@@ -45,8 +45,8 @@ class LLMExtractor(Extractor):
     languages = ("en", "es", "pt", "fr", "de", "it")
 
     # settable with -X; api_key is not: options are written into the score signature
-    option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int,
-                    "concurrency": int}
+    # concurrency is left out on purpose: like a batch size it changes speed, not claims
+    option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int}
 
     def __init__(self, language: str = "en", **options: Any) -> None:
         super().__init__(language, **options)
