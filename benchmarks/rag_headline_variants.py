@@ -129,6 +129,10 @@ def between_entries(frame, human) -> dict[str, float]:
            for m in ("triple_coverage", "chrf++") for c in ("Correctness", "DataCoverage")}
     entry_mean = table.groupby("instance_id")["Correctness"].transform("mean")
     out["between-entry share of Correctness variance"] = entry_mean.var() / table["Correctness"].var()
+    entries["triples"] = table.groupby("instance_id")["triples"].first()
+    out["entry triple count vs Correctness"] = spearmanr(entries["triples"], entries["Correctness"]).statistic
+    for name in ("repeated_trigrams", "repeated_content"):
+        out[f"{name} vs word count"] = spearmanr(table[name], table["words"]).statistic
     return out
 
 
@@ -162,6 +166,7 @@ def main() -> None:
         rows.append({"system": generation.system, "instance_id": generation.instance_id,
                      "triple_coverage": result.coverage,
                      "triple_mean_min": sum(scores) / len(scores) + 0.5 * min(scores),
+                     "triples": len(entry_triples), "words": sum(t.pos != "PUNCT" for t in parsed_text.tokens),
                      "chrf++": chrf.sentence_score(generation.text,
                                                    references[int(generation.instance_id.split(":")[1])]).score,
                      **features(entry_triples, parsed_text)})
