@@ -20,6 +20,8 @@ Variants (precision P in 0..1, coverage R = `triple_coverage`):
 - `repeated trigrams`: share of the text's word trigrams that repeat an earlier one
   ("repeated content"); R * (1 - lam * rep);
 - `repeated content words`: the same over content-word unigrams;
+- contradicted triples weighted in: R - lam * (share of triples contradicted), a wrong
+  relation costing more than a missing one;
 - aggregation: mean + 0.5 * min over the triples instead of the mean;
 - the coverage weights `NO_EVIDENCE` and `CROSS_SENTENCE` moved off their tuned values.
 
@@ -97,6 +99,8 @@ def variants(frame) -> dict[str, object]:
     for name in ("repeated_trigrams", "repeated_content"):
         for lam in (0.3, 0.5, 1.0):
             out[f"coverage x (1 - {lam} x {name.replace('_', ' ')})"] = r * (1 - lam * frame[name])
+    for lam in (0.5, 1.0):
+        out[f"coverage - {lam} x contradicted share"] = r - lam * frame["contradicted"]
     out["mean + 0.5 min over triples"] = frame["triple_mean_min"]
     for column in frame.columns:
         if column.startswith("coverage@"):
@@ -164,7 +168,7 @@ def main() -> None:
         result = tc.cover(parsed_text, entry_triples)
         scores = [v.score for v in result.verdicts]
         rows.append({"system": generation.system, "instance_id": generation.instance_id,
-                     "triple_coverage": result.coverage,
+                     "triple_coverage": result.coverage, "contradicted": result.contradicted or 0.0,
                      "triple_mean_min": sum(scores) / len(scores) + 0.5 * min(scores),
                      "triples": len(entry_triples), "words": sum(t.pos != "PUNCT" for t in parsed_text.tokens),
                      "chrf++": chrf.sentence_score(generation.text,
