@@ -5,11 +5,16 @@ from __future__ import annotations
 import inspect
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from factcov.errors import UnknownNameError
 from factcov.knowledge import Knowledge
 from factcov.model import ClaimType, Fact, Instance
+
+if TYPE_CHECKING:  # the evaluator imports this module; these are annotations only
+    from factcov.evaluate import Result
+    from factcov.extractor import Extractor
+    from factcov.scoring import ScoringPolicy
 
 
 @runtime_checkable
@@ -31,6 +36,15 @@ class Domain:
       ``validate perturb``). The default handles ints, floats, bools, ranges, lists and
       categorical types with ``choices``.
     - ``example_instances()``: a few real instances, for contract tests and demos.
+    - ``metrics`` and ``extra_metrics(results, extractor, policy)``: per-generation
+      metrics beyond P/R/F1 (rag's faithfulness, citation support, ...). The core runner
+      calls ``extra_metrics`` on every scored chunk and writes each name in ``metrics``
+      as a column of scores.parquet and a per-system mean in summary.json, where
+      ``compare``, ``report`` and ``--fail-under`` read them. Names in ``lists`` are
+      per-generation lists of strings written the same way (rag's hallucinated
+      entities), shown but not averaged. Default: none.
+    - ``type_weights``: default per-claim-type weights of ``weighted_f1`` when the user
+      gives none (rag's GAA weighs entity and relation F1). Default: none (overall F1).
     """
 
     name: ClassVar[str]
@@ -40,6 +54,9 @@ class Domain:
     tasks: ClassVar[tuple[str, ...]] = ()
     claim_types: ClassVar[tuple[ClaimType, ...]] = ()
     default_extractor: ClassVar[str]
+    metrics: ClassVar[tuple[str, ...]] = ()
+    lists: ClassVar[tuple[str, ...]] = ()
+    type_weights: ClassVar[dict[str, float]] = {}
 
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:
@@ -80,6 +97,17 @@ class Domain:
 
     def example_instances(self) -> Iterable[Instance]:
         return ()
+
+    def extra_metrics(
+        self, results: Sequence[Result], extractor: Extractor, policy: ScoringPolicy
+    ) -> list[dict[str, Any]]:
+        """One dict per result: a float or None (undefined) per name in ``metrics``, a
+        list of strings per name in ``lists``.
+
+        ``results`` are one chunk of one language, scored with ``extractor``; a domain
+        that needs more text parsed (retrieved passages) parses it here, in one batch.
+        """
+        return [{} for _ in results]
 
 
 def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:

@@ -1,7 +1,8 @@
 """The files of a scoring run, written atomically and byte-for-byte reproducibly.
 
 OUTDIR/claims.parquet   one row per claim with its verdict
-OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts
+OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts,
+                        then the domain's extra metrics (``Domain.metrics``), one column each
 OUTDIR/systems.csv      one row per system (see ``factcov.aggregate.system_table``)
 OUTDIR/summary.json     signature, inputs, systems, per-type scores, rankings
 """
@@ -65,6 +66,16 @@ SCORE_SCHEMA = pa.schema(
 )
 
 
+def score_schema(extra_metrics: tuple[str, ...] = (), extra_lists: tuple[str, ...] = ()) -> pa.Schema:
+    """scores.parquet's columns: the core's, then a float column per domain metric and a
+    list-of-strings column per domain list."""
+    clash = [name for name in (*extra_metrics, *extra_lists) if name in SCORE_SCHEMA.names]
+    if clash:
+        raise ValueError(f"domain metrics {clash} clash with scores.parquet's own columns")
+    return pa.schema([*SCORE_SCHEMA, *((name, pa.float64()) for name in extra_metrics),
+                      *((name, pa.list_(pa.string())) for name in extra_lists)])
+
+
 def claim_rows(result: Result) -> list[dict[str, Any]]:
     rows = []
     for index, verdict in enumerate(result.verdicts):
@@ -91,7 +102,7 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
     return rows
 
 
-def score_row(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
+def score_row(result: Result, policy: ScoringPolicy, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     score = result.score
     facts_by_id = {fact.id: fact for fact in result.instance.facts}
     missed = [
@@ -109,6 +120,7 @@ def score_row(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
         "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
         "missed": canonical_json(missed),
         "text": result.generation.text,
+        **(extra or {}),
     }
 
 

@@ -43,3 +43,26 @@ def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", 
     if not console.is_terminal:  # piped or captured: room for the intervals
         console = Console(width=170)
     console.print(rich_table)
+
+
+def print_domain_metrics(table: pd.DataFrame, metrics: tuple[str, ...] | list[str]) -> None:
+    """The domain's own metrics (mean over the texts where defined, and on how many)."""
+    if not metrics or table.empty:
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    rich_table = Table(title="domain metrics (mean over texts where defined; n)")
+    rich_table.add_column("metric")
+    systems = sorted(table["system"])
+    for system in systems:
+        rich_table.add_column(escape(str(system)), justify="right")
+    rows = table.set_index("system")
+    for metric in metrics:
+        cells = [f"{_fmt(rows.loc[s, metric])} ({int(rows.loc[s, f'n_{metric}_defined'])})" for s in systems]
+        rich_table.add_row(metric, *cells)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=170)
+    console.print(rich_table)

@@ -19,12 +19,15 @@ import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from factcov.domain import Domain
 from factcov.domains.rag.claims import ENTITY, RELATION
+from factcov.domains.rag.scoring import METRICS, answer_extras, build_instances
 from factcov.extractors.normalize import canonical_entity, is_literal
 from factcov.knowledge import Knowledge
 from factcov.model import ClaimType, Fact, Generation, Instance
+from factcov.scoring import ScoringPolicy
 
 ENTITY_TYPE = ClaimType(
     name=ENTITY,
@@ -94,6 +97,20 @@ class RagDomain(Domain):
     tasks = ("qa", "data-to-text")
     claim_types = (ENTITY_TYPE, RELATION_TYPE)
     default_extractor = "rag-spacy"
+    metrics = METRICS
+    lists = ("hallucinated_entities",)
+    type_weights = {ENTITY: 0.5, RELATION: 0.5}  # GAA-ERP with alpha 0.5
+
+    def __init__(self, grounded: bool = False) -> None:
+        # ``gaa`` is GAA-ERP-G (only what the retrieved passages support) when grounded.
+        self.grounded = grounded
+
+    def extra_metrics(self, results, extractor, policy: ScoringPolicy) -> list[dict[str, Any]]:
+        """Context relevance, faithfulness, citation support/precision, coverage, GAA-ERP(-G),
+        and the entities no retrieved passage supports."""
+        scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
+        extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
+        return [{**extra.metrics, "hallucinated_entities": extra.hallucinated} for extra in extras]
 
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)
@@ -166,8 +183,6 @@ class RagDomain(Domain):
 
     def example_instances(self) -> list[Instance]:
         """The museum example's reference as an instance (one per distinct reference)."""
-        from factcov.domains.rag.scoring import build_instances
-
         answers = self._museum()
         unique = {a.reference: a for a in answers if a.reference}
         return build_instances(list(unique.values()))
