@@ -134,6 +134,7 @@ def score_run(
             "extractor": evaluator.extractor_name,
             "policy": policy.model_dump(),
             "metrics": list(extras),
+            "lists": list(domain.lists),
             "inputs": inputs,
             "n_instances": len(instances),
             "n_generations": len(metric_rows),

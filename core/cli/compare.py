@@ -65,6 +65,16 @@ def _print(result: dict) -> None:
                 f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow, _fmt(row["coverage_penalty"]),
             )
         console.print(table)
+        if domain["metrics"]:
+            extra = Table(title=f"{domain['domain']}: domain metrics",
+                          caption="mean over the texts where defined [95% CI] (n)")
+            extra.add_column("metric")
+            for row in domain["systems"]:
+                extra.add_column(escape(row["system"]), justify="right")
+            for metric in domain["metrics"]:
+                cells = [row["metrics"][metric] for row in domain["systems"]]
+                extra.add_row(metric, *(f"{_with_ci(c['mean'], c['ci'])} ({c['n_defined']})" for c in cells))
+            console.print(extra)
         ranking = domain["ranking"]
         console.print(
             f"by precision: {' > '.join(ranking['by_precision'])}\n"
