@@ -57,6 +57,9 @@ class Domain:
     metrics: ClassVar[tuple[str, ...]] = ()
     lists: ClassVar[tuple[str, ...]] = ()
     type_weights: ClassVar[dict[str, float]] = {}
+    # A configured instance that scores differently (rag's grounded GAA) names itself
+    # here; the run's signature carries it, so such runs are never pooled with others.
+    variant: str = ""
 
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:

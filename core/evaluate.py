@@ -130,5 +130,6 @@ class Evaluator:
         extractor = self.extractor_for(language).signature()
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
+            f"{'+' + self.domain.variant if self.domain.variant else ''}"
             f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"
         )

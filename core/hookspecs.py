@@ -3,6 +3,11 @@
 Each hook receives a ``register`` callback (or the CLI app) and returns nothing; the
 host owns the registries. Implementations may accept fewer arguments than a spec, so
 hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
+
+Hooks only register classes. What a domain does at scoring time — its knowledge,
+realizer, perturbations and extra per-text metrics (``Domain.metrics`` and
+``Domain.extra_metrics``, which the core runner calls on every chunk) — lives on its
+:class:`factcov.domain.Domain` subclass (docs/plugins.md lists them).
 """
 
 from __future__ import annotations

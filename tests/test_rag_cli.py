@@ -111,6 +111,7 @@ def test_settings_from_pyproject_tool_table(museum, tmp_path, monkeypatch):
     assert run(["rag", "score", "-i", museum, "-o", "out", "-q"]) == 0
     table = pd.read_parquet(tmp_path / "out" / "scores.parquet")
     assert (table["gaa"] == table["gaa_erp_g"]).all()
+    assert "domain:rag@0.1.0+grounded|" in json.loads((tmp_path / "out" / "summary.json").read_text())["signature"]
 
 
 def test_bad_setting_names_the_config_field(museum, tmp_path, monkeypatch, capsys):

@@ -104,6 +104,7 @@ class RagDomain(Domain):
     def __init__(self, grounded: bool = False) -> None:
         # ``gaa`` is GAA-ERP-G (only what the retrieved passages support) when grounded.
         self.grounded = grounded
+        self.variant = "grounded" if grounded else ""
 
     def extra_metrics(self, results, extractor, policy: ScoringPolicy) -> list[dict[str, Any]]:
         """Context relevance, faithfulness, citation support/precision, coverage, GAA-ERP(-G),
