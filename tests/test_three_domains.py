@@ -74,6 +74,12 @@ def test_validate_agreement_reads_two_rag_runs(three_runs, tmp_path, repo_root):
     museum = repo_root / "domains" / "rag" / "museum.jsonl"
     assert run(["rag", "score", "-i", str(museum), "-o", str(tmp_path / "g"), "-q", "--grounded"]) == 0
     assert run(["validate", "agreement", str(three_runs[2]), str(tmp_path / "g")]) == 0
+    from factcov.validation.agreement import compare_scorings
+
+    # grounding changes GAA, not which claims a passage supports
+    assert compare_scorings(three_runs[2], tmp_path / "g", metric="gaa")["disagreements"]
+    assert compare_scorings(three_runs[2], tmp_path / "g", metric="faithfulness")["disagreements"] == []
+    assert run(["validate", "agreement", str(three_runs[2]), str(three_runs[0]), "-m", "faithfulness"]) == 2
 
 
 @pytest.mark.browser

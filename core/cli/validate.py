@@ -107,7 +107,7 @@ def _print_perturbations(outcome) -> None:
 def agreement(
     results_a: Path = typer.Argument(..., help="OUTDIR of the first scoring.", file_okay=False),
     results_b: Path = typer.Argument(..., help="OUTDIR of the second scoring (same generations).", file_okay=False),
-    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall or f1."),
+    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or a metric of the runs' domain."),
     top: int = typer.Option(10, "--top", help="How many most-disagreeing generations to list."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
@@ -162,7 +162,9 @@ def human(
     scores: Path = typer.Option(..., "--scores", help="OUTDIR of a factcov score run.", file_okay=False),
     human_file: Path = typer.Option(..., "--human", help="Human judgments: WebNLG JSON or CSV.", dir_okay=False),
     format: str = typer.Option("auto", "--format", help="webnlg, csv or auto (by extension)."),
-    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or weighted_f1."),
+    metric: str = typer.Option(
+        "f1", "--metric", "-m", help="precision, recall, f1, weighted_f1 or a metric of the run's domain."
+    ),
     criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),

@@ -37,9 +37,10 @@ def pearson(a: np.ndarray, b: np.ndarray) -> float | None:
 
 
 def compare_scorings(outdir_a: str | Path, outdir_b: str | Path, metric: str = "f1", top: int = 10) -> dict[str, Any]:
-    if metric not in METRICS:
-        raise InputError(f"unknown metric '{metric}'; use precision, recall or f1", field="metric")
     run_a, run_b = load_run(outdir_a), load_run(outdir_b)
+    allowed = [*METRICS, *(m for m in run_a.metrics if m in run_b.metrics)]  # a domain's own (rag's) too
+    if metric not in allowed:
+        raise InputError(f"unknown metric '{metric}'; use {', '.join(allowed)}", field="metric")
     keys = ["instance_id", "system"]
     joined = run_a.scores.merge(run_b.scores, on=keys, suffixes=("_a", "_b"), how="inner")
     if joined.empty:

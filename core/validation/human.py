@@ -357,8 +357,9 @@ def correlate_run(
     from factcov.compare import load_run
 
     run = load_run(outdir)
-    if metric not in ("precision", "recall", "f1", "weighted_f1"):
-        raise InputError(f"unknown metric '{metric}'; use precision, recall, f1 or weighted_f1", field="metric")
+    allowed = ["precision", "recall", "f1", "weighted_f1", *run.metrics]  # a domain's own (rag's) too
+    if metric not in allowed:
+        raise InputError(f"unknown metric '{metric}'; use {', '.join(allowed)}", field="metric")
     metric_df = run.scores[["system", "instance_id", metric]].rename(columns={metric: "value"})
     human = load_human_judgments(human_path, format=format)
     available = sorted(human["criterion"].unique())
