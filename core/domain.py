@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from factcov.errors import UnknownNameError
 from factcov.knowledge import Knowledge
-from factcov.model import ClaimType, Fact, Instance
+from factcov.demo_systems import realized_systems
+from factcov.model import ClaimType, Fact, Generation, Instance
 
 if TYPE_CHECKING:  # the evaluator imports this module; these are annotations only
     from factcov.evaluate import Result
@@ -36,6 +39,8 @@ class Domain:
       ``validate perturb``). The default handles ints, floats, bools, ranges, lists and
       categorical types with ``choices``.
     - ``example_instances()``: a few real instances, for contract tests and demos.
+    - ``demo_instances()`` and ``demo_generations(instances)``: what ``factcov demo``
+      scores. Defaults: the example instances, and complete/terse/noisy realized texts.
     - ``metrics`` and ``extra_metrics(results, extractor, policy)``: per-generation
       metrics beyond P/R/F1 (rag's faithfulness, citation support, ...). The core runner
       calls ``extra_metrics`` on every scored chunk and writes each name in ``metrics``
@@ -93,13 +98,30 @@ class Domain:
             value = ", ".join(str(v) for v in value)
         return template.format(**fact.key, value=value)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        perturb = cls.__dict__.get("perturb")
+        if perturb is not None and "instance" not in inspect.signature(perturb).parameters:
+            cls.perturb = _with_instance(cls, perturb)  # type: ignore[method-assign]
+
     def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-        """``instance`` (optional; older plugins may not accept it) lets a domain pick a
-        plausible wrong value from the same instance, e.g. another driver of the race."""
+        """``instance`` (None when the caller has none) lets a domain pick a plausible
+        wrong value from the same instance, e.g. another driver of the race. Every caller
+        passes it; an override written for factcov 0.1 as ``perturb(fact, rng)`` still
+        works, with a DeprecationWarning when its class is defined."""
         return fact.model_copy(update={"value": perturbed_value(self.claim_type(fact.type), fact.value, rng)})
 
     def example_instances(self) -> Iterable[Instance]:
         return ()
+
+    def demo_instances(self) -> Sequence[Instance]:
+        """What ``factcov demo`` scores; by default the example instances."""
+        return list(self.example_instances())
+
+    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
+        """The demo's systems; by default ``complete``, ``terse`` and ``noisy`` texts of the
+        realizer (``factcov.demo_systems``)."""
+        return realized_systems(self, instances)
 
     def extra_metrics(
         self, results: Sequence[Result], extractor: Extractor, policy: ScoringPolicy
@@ -113,11 +135,19 @@ class Domain:
         return [{} for _ in results]
 
 
-def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-    """``domain.perturb`` with the instance when the domain's override accepts it."""
-    if "instance" in inspect.signature(domain.perturb).parameters:
-        return domain.perturb(fact, rng, instance=instance)
-    return domain.perturb(fact, rng)
+def _with_instance(cls: type, perturb: Any) -> Any:
+    """A 0.1-style ``perturb(fact, rng)`` override, callable as ``perturb(fact, rng, instance)``."""
+    warnings.warn(
+        f"{cls.__module__}.{cls.__qualname__}.perturb(fact, rng) is deprecated: add the parameter "
+        "'instance: Instance | None = None' (factcov 0.3 will call perturb(fact, rng, instance) only)",
+        DeprecationWarning, stacklevel=3,
+    )
+
+    @functools.wraps(perturb)
+    def perturb_with_instance(self: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
+        return perturb(self, fact, rng)
+
+    return perturb_with_instance
 
 
 def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> Any:

@@ -5,7 +5,11 @@ For each example instance (or the ones given) and each language:
 1. realize every oracle fact, extract, verify: precision 1 and recall 1;
 2. realize the facts with one value perturbed: that claim is contradicted (closed-world
    types) or at least not supported (open-world types), and recall drops;
-3. drop facts one at a time from the end: recall falls strictly and precision stays 1.
+3. drop facts one at a time from the end: recall falls strictly and precision stays 1;
+4. the perturbations of ``factcov validate perturb`` (drop, corrupt, add unsupported,
+   duplicate; ``factcov.validation.perturb``) on the same instances: no metric moves
+   the wrong way. One contract, whether a domain author runs it in pytest or a user runs
+   it on the command line.
 
 Raises ``AssertionError`` with the text, the claims and the missed facts on failure,
 so it reads well inside pytest.
@@ -17,10 +21,11 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.model import Instance
 from factcov.scoring import ScoringPolicy
+from factcov.validation.perturb import run_perturbations
 
 
 @dataclass
@@ -29,6 +34,7 @@ class ContractReport:
     texts: int = 0
     perturbations: int = 0
     languages: set[str] = field(default_factory=set)
+    checks: int = 0  # checks of `validate perturb` run, all passed
 
 
 def _explain(result: Result, what: str) -> str:
@@ -57,9 +63,11 @@ def check_domain(
     wanted = set(languages) if languages is not None else set(domain.languages)
     rng = random.Random(seed)
     report = ContractReport()
-    for instance in instances if instances is not None else domain.example_instances():
-        if instance.language not in wanted or not instance.facts:
-            continue
+    chosen = [
+        i for i in (instances if instances is not None else domain.example_instances())
+        if i.language in wanted and i.facts
+    ]
+    for instance in chosen:
         report.instances += 1
         report.languages.add(instance.language)
         facts = list(instance.facts)
@@ -73,7 +81,7 @@ def check_domain(
 
         for index in rng.sample(range(len(facts)), min(max_perturbations, len(facts))):
             original = facts[index]
-            wrong = perturb_fact(domain, original, rng, instance)
+            wrong = domain.perturb(original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
             report.texts += 1
@@ -102,4 +110,11 @@ def check_domain(
             )
             previous = current["recall"]
     assert report.instances, f"domain '{domain.name}' gave no instance with facts to check"
+    outcome = run_perturbations(domain, chosen, extractor=extractor, seed=seed, max_instances=len(chosen))
+    assert not outcome.violations, "\n".join(
+        f"validate perturb: {v.instance_id} {v.kind} ({v.detail}): {v.metric} expected {v.expected}, "
+        f"{v.before} -> {v.after}\n  text: {v.text!r}"
+        for v in outcome.violations[:5]
+    )
+    report.checks = len(outcome.checks)
     return report

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.language import fold
 from factcov.model import Fact, Generation, Instance
@@ -252,7 +252,7 @@ def _corrupt(
         if len(changed) == k:
             break
         try:
-            changed[index] = perturb_fact(domain, facts[index], rng, instance)
+            changed[index] = domain.perturb(facts[index], rng, instance)
         except ValueError:
             continue  # a claim type the domain cannot perturb (e.g. free text)
     if not changed:
@@ -281,7 +281,7 @@ def _unsupported_sentence(
             return sentence, f"fact of {other.id}: {fact.id} = {fact.value!r}"
     for fact in rng.sample(list(instance.facts), len(instance.facts)):
         try:
-            wrong = perturb_fact(domain, fact, rng, instance)
+            wrong = domain.perturb(fact, rng, instance)
         except ValueError:
             continue
         sentence = domain.realize([wrong], instance.language, instance)

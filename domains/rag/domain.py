@@ -167,7 +167,7 @@ class RagDomain(Domain):
             return f"{subject} is {' '.join(rest + [obj])}."
         return f"{subject} {third_person(words[0])} {' '.join(words[1:] + [obj])}."
 
-    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+    def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
         """Another value no comparator accepts: literals shift, names become a stand-in."""
         current = str(fact.value)
         if is_literal(current):
