@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from factcov import __version__
@@ -23,14 +24,23 @@ KNOWLEDGE_CACHE_SIZE = 4096
 
 @dataclass
 class Result:
+    """One scored generation, with the policy it was scored under, so its finished
+    metrics need no policy passed around (``result.metrics``)."""
+
     instance: Instance
     generation: Generation
     verdicts: list[Verdict]
     score: GenerationScore
+    policy: ScoringPolicy = field(default_factory=ScoringPolicy)
 
     @property
     def language(self) -> str:
         return self.generation.language or self.instance.language
+
+    @cached_property
+    def metrics(self) -> dict[str, float | None]:
+        """precision, recall, f1 and weighted_f1 under the evaluator's policy."""
+        return self.score.metrics(self.policy)
 
 
 ExtractorFactory = Callable[[str], Extractor]
@@ -113,7 +123,9 @@ class Evaluator:
                 instance, generation = pairs[index]
                 knowledge = self.knowledge_of(instance)
                 verdicts = self.verifier.verify_all(claims, knowledge)
-                results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts))
+                results[index] = Result(
+                    instance, generation, verdicts, score_generation(instance.facts, verdicts), self.policy
+                )
         return [r for r in results if r is not None]
 
     def evaluate_text(self, instance: Instance, text: str, system: str = "text") -> Result:

@@ -102,7 +102,9 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
     return rows
 
 
-def score_row(result: Result, policy: ScoringPolicy, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def score_row(result: Result, policy: ScoringPolicy | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One scores.parquet row; ``policy`` defaults to the one the result was scored under."""
+    policy = policy or result.policy
     score = result.score
     facts_by_id = {fact.id: fact for fact in result.instance.facts}
     missed = [
@@ -116,7 +118,7 @@ def score_row(result: Result, policy: ScoringPolicy, extra: dict[str, Any] | Non
         "language": result.language,
         "split": result.instance.split,
         **{k: v for k, v in score.total.as_dict(policy).items() if k not in ("precision", "recall", "f1")},
-        **score.metrics(policy),
+        **(result.metrics if policy == result.policy else score.metrics(policy)),
         "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
         "missed": canonical_json(missed),
         "text": result.generation.text,

@@ -171,7 +171,7 @@ def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     extras = extra_metrics(evaluator, results)
     for result, extra in zip(results, extras):
         rows.claims.extend(claim_rows(result))
-        rows.scores.append(score_row(result, evaluator.policy, extra))
+        rows.scores.append(score_row(result, extra=extra))
         for type_, counts in result.score.by_type.items():
             rows.type_counts[result.generation.system][type_].add(counts)
     rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}

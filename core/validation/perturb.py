@@ -174,7 +174,7 @@ def _evaluate(evaluator: Evaluator, pairs: list[tuple[Instance, str]]) -> list[R
 
 
 def _metrics(result: Result, evaluator: Evaluator) -> dict[str, float | None]:
-    values: dict[str, float | None] = dict(result.score.metrics(evaluator.policy))
+    values: dict[str, float | None] = dict(result.metrics)
     values["contradicted"] = float(result.score.total.contradicted)
     values["unverifiable"] = float(result.score.total.unverifiable)
     return values
