@@ -26,10 +26,9 @@ def evaluator_spec(evaluator: Any) -> tuple:
     )
 
 
-def score_chunk_on_worker(spec: tuple, chunk: list) -> Any:
+def score_chunk_on_worker(spec: tuple, chunk: list, score_chunk: Callable[[Any, list], Any]) -> Any:
     from factcov.evaluate import Evaluator
     from factcov.plugins import get_domain
-    from factcov.runner import rows_of_chunk
     from factcov.scoring import ScoringPolicy
 
     if spec not in _evaluators:
@@ -38,11 +37,15 @@ def score_chunk_on_worker(spec: tuple, chunk: list) -> Any:
             get_domain(domain), extractor=extractor,
             policy=ScoringPolicy.model_validate_json(policy), extractor_options=dict(options),
         )
-    return rows_of_chunk(_evaluators[spec], chunk)
+    return score_chunk(_evaluators[spec], chunk)
 
 
 @contextmanager
-def dask_chunk_scorer(evaluator: Any, address: str, window: int = 8) -> Iterator[Callable[[Iterable[list]], Iterator[Any]]]:
+def dask_chunk_scorer(
+    evaluator: Any, address: str, score_chunk: Callable[[Any, list], Any], window: int = 8
+) -> Iterator[Callable[[Iterable[list]], Iterator[Any]]]:
+    """``score_chunk(evaluator, chunk)`` run on the cluster (the runner passes its own, so
+    this module needs nothing from the runner; the function travels by reference)."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -56,7 +59,7 @@ def dask_chunk_scorer(evaluator: Any, address: str, window: int = 8) -> Iterator
     def score(chunks: Iterable[list]) -> Iterator[Any]:
         in_flight: deque = deque()
         for chunk in chunks:
-            in_flight.append(client.submit(score_chunk_on_worker, spec, chunk, pure=False))
+            in_flight.append(client.submit(score_chunk_on_worker, spec, chunk, score_chunk, pure=False))
             if len(in_flight) >= window:
                 yield in_flight.popleft().result()
         while in_flight:

@@ -7,24 +7,17 @@ import inspect
 import random
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from factcov.demo_systems import realized_systems
 from factcov.errors import UnknownNameError
 from factcov.knowledge import Knowledge
-from factcov.demo_systems import realized_systems
 from factcov.model import ClaimType, Fact, Generation, Instance
 
 if TYPE_CHECKING:  # the evaluator imports this module; these are annotations only
     from factcov.evaluate import Result
     from factcov.extractor import Extractor
     from factcov.scoring import ScoringPolicy
-
-
-@runtime_checkable
-class Oracle(Protocol):
-    """Enumerates the complete, relevant fact set of one instance from its raw data."""
-
-    def facts(self, raw: Any) -> list[Fact]: ...
 
 
 class Domain:

@@ -19,7 +19,6 @@ Scalar = Union[str, int, float, bool, None]
 Value = Union[Scalar, list[Scalar]]
 Key = dict[str, Scalar]
 
-VERDICTS = ("supported", "contradicted", "unverifiable")
 VerdictLabel = Literal["supported", "contradicted", "unverifiable"]
 
 

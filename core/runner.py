@@ -13,11 +13,12 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import ranking_summary, system_table
-from factcov.errors import InputError
 from factcov.domain import Domain
+from factcov.errors import InputError
 from factcov.evaluate import Evaluator, ExtractorFactory, Result
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
+from factcov.model import Generation, Instance
 from factcov.outputs import (
     CLAIM_SCHEMA,
     ParquetStream,
@@ -29,7 +30,6 @@ from factcov.outputs import (
     write_systems_csv,
 )
 from factcov.plugins import get_domain
-from factcov.model import Generation, Instance
 from factcov.scoring import Counts, ScoringPolicy
 
 SCORE_COLUMNS = (
@@ -223,7 +223,7 @@ def _chunk_scorer(
     if dask:
         from factcov.distributed import dask_chunk_scorer
 
-        with dask_chunk_scorer(evaluator, dask) as score:
+        with dask_chunk_scorer(evaluator, dask, rows_of_chunk) as score:
             yield score
         return
     if jobs <= 1:

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from factcov.domains.rag.answers import score_answers
 from factcov.domains.rag.claims import ENTITY, RELATION
 from factcov.domains.rag.inputs import Answer
-from factcov.domains.rag.answers import score_answers
 
 
 @pytest.fixture(scope="module")

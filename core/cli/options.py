@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
+
 import typer
 
 from factcov.errors import InputError
@@ -15,12 +16,12 @@ GENERATIONS = typer.Option(..., "--generations", "-g", help="Generations JSONL (
 EXTRACTOR = typer.Option(None, "--extractor", "-x", help="Extractor backend; default: the domain's.")
 
 
-class Unverifiable(str, Enum):
+class Unverifiable(StrEnum):
     count = "count"
     ignore = "ignore"
 
 
-class Average(str, Enum):
+class Average(StrEnum):
     macro = "macro"
     micro = "micro"
 
