@@ -1,7 +1,9 @@
 """The files of a scoring run, written atomically and byte-for-byte reproducibly.
 
-OUTDIR/claims.parquet   one row per claim with its verdict
-OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts,
+OUTDIR/claims.parquet   one row per claim with its verdict (value as JSON and, where its
+                        type allows, as value_number/value_text), the generation's id and meta
+OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts
+                        (JSON and the list missed_ids), the generation's id and meta,
                         then the domain's extra metrics (``Domain.metrics``), one column each
 OUTDIR/systems.csv      one row per system (see ``factcov.aggregate.system_table``)
 OUTDIR/summary.json     signature, inputs, systems, per-type scores, rankings
@@ -40,6 +42,11 @@ CLAIM_SCHEMA = pa.schema(
         ("expected", pa.string()),
         ("fact_id", pa.string()),
         ("extractor", pa.string()),
+        # typed copies of ``value`` where its type allows (``value`` stays canonical JSON)
+        ("value_number", pa.float64()),
+        ("value_text", pa.string()),
+        ("generation_id", pa.string()),
+        ("meta", pa.string()),
     ]
 )
 SCORE_SCHEMA = pa.schema(
@@ -62,6 +69,9 @@ SCORE_SCHEMA = pa.schema(
         ("by_type", pa.string()),
         ("missed", pa.string()),
         ("text", pa.string()),
+        ("missed_ids", pa.list_(pa.string())),
+        ("generation_id", pa.string()),
+        ("meta", pa.string()),
     ]
 )
 
@@ -76,7 +86,20 @@ def score_schema(extra_metrics: tuple[str, ...] = (), extra_lists: tuple[str, ..
                       *((name, pa.list_(pa.string())) for name in extra_lists)])
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _passed_through(result: Result) -> dict[str, Any]:
+    """The generation's own id and meta (canonical JSON), for joins with the user's data."""
+    meta = result.generation.meta
+    return {"generation_id": result.generation.id, "meta": None if meta is None else canonical_json(meta)}
+
+
 def claim_rows(result: Result) -> list[dict[str, Any]]:
+    passed = _passed_through(result)
     rows = []
     for index, verdict in enumerate(result.verdicts):
         claim = verdict.claim
@@ -97,6 +120,9 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
                 "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
                 "fact_id": verdict.fact.id if verdict.fact is not None else None,
                 "extractor": claim.extractor,
+                "value_number": _number(claim.value),
+                "value_text": claim.value if isinstance(claim.value, str) else None,
+                **passed,
             }
         )
     return rows
@@ -122,6 +148,8 @@ def score_row(result: Result, policy: ScoringPolicy | None = None, extra: dict[s
         "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
         "missed": canonical_json(missed),
         "text": result.generation.text,
+        "missed_ids": list(score.missed_ids),
+        **_passed_through(result),
         **(extra or {}),
     }
 

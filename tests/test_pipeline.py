@@ -95,3 +95,40 @@ def test_a_hook_returning_a_non_number_is_refused(weather_demo, tmp_path):
 
 def test_the_base_domain_adds_no_metrics():
     assert Domain.metrics == () and Domain.lists == () and Domain.type_weights == {}
+
+
+def test_generation_id_and_meta_pass_through_to_both_tables(weather_demo, tmp_path):
+    from factcov.jsonl import iter_models
+    from factcov.model import Generation
+
+    rows = [g for _, g in iter_models(weather_demo / "generations.jsonl", Generation)]
+    labelled = tmp_path / "generations.jsonl"
+    from factcov.jsonl import write_jsonl_atomic
+
+    write_jsonl_atomic(labelled, [
+        g.model_copy(update={"id": f"g{i}", "meta": {"annotator": "ana", "score": i % 5, "tags": ["a"]}})
+        for i, g in enumerate(rows)
+    ])
+    score_files("weather", weather_demo / "instances.jsonl", labelled, tmp_path / "o", report=False)
+    scores = pd.read_parquet(tmp_path / "o" / "scores.parquet")
+    assert scores["generation_id"].tolist() == [f"g{i}" for i in range(len(rows))]
+    assert json.loads(scores["meta"][3]) == {"annotator": "ana", "score": 3, "tags": ["a"]}
+    claims = pd.read_parquet(tmp_path / "o" / "claims.parquet")
+    joined = claims.merge(scores[["instance_id", "system", "generation_id"]], on=["instance_id", "system"])
+    assert (joined["generation_id_x"] == joined["generation_id_y"]).all() and len(joined) == len(claims)
+
+
+def test_claim_values_and_missed_facts_are_typed_columns(weather_demo, tmp_path):
+    score_files("weather", weather_demo / "instances.jsonl", weather_demo / "generations.jsonl", tmp_path / "o",
+                report=False)
+    claims = pd.read_parquet(tmp_path / "o" / "claims.parquet")
+    values = claims["value"].map(json.loads)
+    numeric = values.map(lambda v: isinstance(v, (int, float)) and not isinstance(v, bool))
+    assert numeric.any() and (claims.loc[numeric, "value_number"] == values[numeric].astype(float)).all()
+    assert claims.loc[~numeric, "value_number"].isna().all()
+    text = values.map(lambda v: isinstance(v, str))
+    assert text.any() and (claims.loc[text, "value_text"] == values[text]).all()
+    scores = pd.read_parquet(tmp_path / "o" / "scores.parquet")
+    for missed, ids in zip(scores["missed"], scores["missed_ids"]):
+        assert [m["id"] for m in json.loads(missed)] == list(ids)
+    assert scores["generation_id"].isna().all() and scores["meta"].isna().all()
