@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.compare",
     "factcov.cli.validate",
     "factcov.cli.report",
+    "factcov.cli.new_domain",
 )
 
 
