@@ -13,6 +13,7 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import ranking_summary, system_table
+from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
 from factcov.evaluate import Evaluator, ExtractorFactory, Result
@@ -114,7 +115,7 @@ def score_run(
     scores_out = ParquetStream(outdir / "scores.parquet", score_schema(extras, tuple(domain.lists)))
     chunks = chunked(pairs, chunk_size)
     try:
-        with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
+        with console_progress("scoring", "generations", progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
                 scores_out.write(rows.scores)
@@ -241,30 +242,3 @@ def _write_report(outdir: Path) -> None:
     write = getattr(report, "write_report", None)
     if write is not None:
         write([outdir], outdir / "report.html")
-
-
-class _progress:
-    """A rich progress counter on stderr when asked for; a no-op otherwise."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __enter__(self):
-        if not self.enabled:
-            return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            SpinnerColumn(), TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("generations"), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task("score", total=None)
-        return lambda n: self._progress.advance(task, n)
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self._progress.__exit__(*exc)
-        return False

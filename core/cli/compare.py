@@ -7,19 +7,12 @@ from pathlib import Path
 
 import typer
 
+from factcov.cli.console import fmt as _fmt
+from factcov.cli.console import with_interval as _with_ci
+
 
 def register(app: typer.Typer) -> None:
     app.command("compare")(compare)
-
-
-def _fmt(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
-
-
-def _with_ci(value: float | None, interval: list[float] | None) -> str:
-    if interval is None:
-        return _fmt(value)
-    return f"{_fmt(value)} [{interval[0]:.3f}, {interval[1]:.3f}]"
 
 
 def compare(
@@ -43,11 +36,12 @@ def compare(
 
 
 def _print(result: dict) -> None:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(width=max(140, Console().width))
+    from factcov.cli.console import console as wide_console
+
+    console = wide_console(140)
     for domain in result["domains"]:
         table = Table(
             title=f"{domain['domain']}: {domain['n_generations']} generations, {domain['n_instances']} instances, "

@@ -6,11 +6,7 @@ import math
 
 import pandas as pd
 
-
-def _fmt(value: object) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
+from factcov.cli.console import fmt as _fmt
 
 
 def _interval(row: pd.Series, metric: str, average: str) -> str:

@@ -8,6 +8,9 @@ from pathlib import Path
 import typer
 
 from factcov.cli import options
+from factcov.cli.console import console as _console
+from factcov.cli.console import fmt as _fmt
+from factcov.cli.console import interval as _ci
 
 validate_app = typer.Typer(
     help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments.",
@@ -17,24 +20,6 @@ validate_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(validate_app, name="validate")
-
-
-def _fmt(value: object, digits: int = 3) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def _ci(interval: list[float] | None) -> str:
-    return "—" if not interval else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
-
-
-def _console():
-    from rich.console import Console
-
-    return Console(width=max(120, Console().width))
 
 
 @validate_app.command("perturb")
