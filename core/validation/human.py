@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from factcov.aggregate import kendall_tau, spearman
 from factcov.errors import InputError
+from factcov.validation.stats import kendall, spearman
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
 CSV_COLUMNS = ("system", "instance_id", "criterion", "score")
@@ -166,7 +166,7 @@ def correlate(
         statistic = _segment_statistic(pairs)
     result["n"] = len(x)
     result["spearman"] = spearman(x, y)
-    result["kendall"] = _kendall(x, y)
+    result["kendall"] = kendall(x, y)
     result["spearman_ci"], result["kendall_ci"] = statistic(n_boot, seed)
     return result
 
@@ -195,21 +195,6 @@ def _system_means(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return means["value"].to_numpy(), means["score"].to_numpy()
 
 
-def _kendall(x: np.ndarray, y: np.ndarray) -> float | None:
-    # factcov.aggregate.kendall_tau is O(n^2) in memory; above a few hundred pairs use
-    # scipy's O(n log n) tau-b (the same statistic) when it is installed.
-    if len(x) > 400:
-        try:
-            from scipy.stats import kendalltau
-        except ImportError:
-            return kendall_tau(x, y)
-        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        keep = ~(np.isnan(x) | np.isnan(y))
-        tau = kendalltau(x[keep], y[keep]).statistic
-        return None if np.isnan(tau) else float(tau)
-    return kendall_tau(x, y)
-
-
 def _interval(values: list[float | None]) -> list[float] | None:
     defined = np.array([v for v in values if v is not None], dtype=float)
     if defined.size == 0:
@@ -225,7 +210,7 @@ def _bootstrap(draw, n_boot: int, seed: int) -> tuple[list[float] | None, list[f
     for _ in range(max(n_boot, 0)):
         x, y = draw(rng)
         rhos.append(spearman(x, y))
-        taus.append(_kendall(x, y))
+        taus.append(kendall(x, y))
     return _interval(rhos), _interval(taus)
 
 
