@@ -26,6 +26,8 @@ import numpy as np
 import pandas as pd
 
 from factcov.errors import InputError
+from factcov.validation.human import chosen_criteria, csv_records, run_metric
+from factcov.validation.stats import percentile_interval
 
 LABEL_COLUMNS = ("system", "instance_id", "criterion", "label")
 POSITIVE_WORDS = ("true", "yes", "1", "correct", "faithful", "supported", "good", "pass", "positive")
@@ -44,26 +46,11 @@ def is_label_file(path: str | Path) -> bool:
 def load_labels(path: str | Path) -> pd.DataFrame:
     """Labels as a table system, instance_id, criterion, label; errors name line and field."""
     path = Path(path)
-    rows: list[tuple[str, str, str, str]] = []
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            missing = [c for c in LABEL_COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise InputError(f"missing column(s) {', '.join(missing)}; the header must be "
-                                 f"{','.join(LABEL_COLUMNS)}", path=path, line=1)
-            for record in reader:
-                values = []
-                for column in LABEL_COLUMNS:
-                    value = (record[column] or "").strip()
-                    if not value:
-                        raise InputError("empty value", path=path, line=reader.line_num, field=column)
-                    values.append(value)
-                rows.append(tuple(values))  # type: ignore[arg-type]
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8; re-encode the file as UTF-8", path=path) from None
-    if not rows:
-        raise InputError("no labels in the file (only a header?)", path=path)
+    rows = []
+    for line, record in csv_records(path, LABEL_COLUMNS, "labels"):
+        if not record["label"]:
+            raise InputError("empty value", path=path, line=line, field="label")
+        rows.append(tuple(record[c] for c in LABEL_COLUMNS))
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 
 
@@ -101,14 +88,6 @@ def _positive_label(labels: list[str], positive: str | None) -> str:
     return readable[0]
 
 
-def _interval(values: list[float | None]) -> list[float] | None:
-    defined = np.array([v for v in values if v is not None], dtype=float)
-    if defined.size == 0:
-        return None
-    low, high = np.quantile(defined, [0.025, 0.975])
-    return [float(low), float(high)]
-
-
 def discriminate(
     metric_df: pd.DataFrame, labels: pd.DataFrame, positive: str | None = None, n_boot: int = 1000, seed: int = 0
 ) -> dict[str, Any]:
@@ -131,7 +110,7 @@ def discriminate(
         result.update({
             "kind": "binary", "positive": chosen,
             "auc": roc_auc(values, is_positive),
-            "auc_ci": _interval([roc_auc(values[d], is_positive[d]) for d in draws]),
+            "auc_ci": percentile_interval([roc_auc(values[d], is_positive[d]) for d in draws]),
             "spearman": None if np.isnan(rho) else float(rho),
         })
         return result
@@ -139,7 +118,7 @@ def discriminate(
     for name in names:
         member = (pairs["label"] == name).to_numpy()
         per_label[name] = {"auc": roc_auc(values, member),
-                           "auc_ci": _interval([roc_auc(values[d], member[d]) for d in draws])}
+                           "auc_ci": percentile_interval([roc_auc(values[d], member[d]) for d in draws])}
     aucs = [v["auc"] for v in per_label.values() if v["auc"] is not None]
     result.update({"kind": "categorical", "per_label": per_label,
                    "auc": sum(aucs) / len(aucs) if aucs else None})
@@ -157,20 +136,9 @@ def discriminate_run(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """``discriminate`` a run's per-generation metric for each labelled criterion."""
-    from factcov.compare import load_run
-
-    run = load_run(outdir)
-    allowed = ["precision", "recall", "f1", "weighted_f1", *run.metrics]
-    if metric not in allowed:
-        raise InputError(f"unknown metric '{metric}'; use {', '.join(allowed)}", field="metric")
-    metric_df = run.scores[["system", "instance_id", metric]].rename(columns={metric: "value"})
+    metric_df = run_metric(outdir, metric)
     labels = load_labels(labels_path)
-    available = sorted(labels["criterion"].unique())
-    wanted = list(criteria) if criteria else available
-    for criterion in wanted:
-        if criterion not in available:
-            raise InputError(f"no criterion '{criterion}'; available: {', '.join(available)}",
-                             path=labels_path, field="criterion")
+    wanted = chosen_criteria(labels, criteria, labels_path)
     return [
         {"criterion": criterion, "metric": metric,
          **discriminate(metric_df, labels[labels["criterion"] == criterion], positive, n_boot, seed)}

@@ -48,3 +48,12 @@ def pearson(a, b) -> float | None:
     from scipy.stats import pearsonr
 
     return _defined(pearsonr, a, b)
+
+
+def percentile_interval(values: Sequence[float | None], level: float = 0.95) -> list[float] | None:
+    """The central ``level`` interval of bootstrap replicates (undefined ones left out)."""
+    defined = np.array([v for v in values if v is not None], dtype=float)
+    if defined.size == 0:
+        return None
+    low, high = np.quantile(defined, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return [float(low), float(high)]
