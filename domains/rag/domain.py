@@ -23,6 +23,7 @@ from typing import Any
 
 from factcov.domain import Domain
 from factcov.domains.rag.claims import ENTITY, RELATION
+from factcov.domains.rag.extractors import RagExtractor
 from factcov.domains.rag.scoring import METRICS, answer_extras, build_instances
 from factcov.extractors.normalize import canonical_entity, is_literal
 from factcov.knowledge import Knowledge
@@ -109,6 +110,10 @@ class RagDomain(Domain):
     def extra_metrics(self, results, extractor, policy: ScoringPolicy) -> list[dict[str, Any]]:
         """Context relevance, faithfulness, citation support/precision, coverage, GAA-ERP(-G),
         and the entities no retrieved passage supports."""
+        if not isinstance(extractor, RagExtractor):
+            # The passage metrics read parses (sentences, the instance's entity index) only
+            # the rag extractors give; another backend's run leaves them undefined.
+            return [{} for _ in results]
         scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
         extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
         return [{**extra.metrics, "hallucinated_entities": extra.hallucinated} for extra in extras]
