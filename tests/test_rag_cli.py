@@ -119,3 +119,18 @@ def test_bad_setting_names_the_config_field(museum, tmp_path, monkeypatch, capsy
     (tmp_path / "factcov.toml").write_text("[rag]\nalpha = 2\n")
     assert run(["rag", "score", "-i", museum, "-o", "out"]) == 2
     assert "rag.alpha" in capsys.readouterr().err
+
+
+def test_instances_without_passages_leave_the_passage_metrics_undefined(shared_data, tmp_path):
+    """WebNLG data-to-text instances through `factcov score -d rag`: GAA-ERP is defined,
+    faithfulness and the other passage metrics are not (nothing was retrieved), never 0."""
+    from tests.test_validate_human import score_webnlg_sample
+
+    run_dir = score_webnlg_sample(shared_data, tmp_path / "webnlg", entries=5)
+    scores = pd.read_parquet(run_dir / "scores.parquet")
+    for name in ("faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
+                 "gaa_erp_g"):
+        assert scores[name].isna().all(), name
+    assert scores["gaa_erp"].notna().all()
+    assert (scores["gaa"] == scores["gaa_erp"]).all() and (scores["gaa"] == scores["weighted_f1"]).all()
+    assert all(len(h) == 0 for h in scores["hallucinated_entities"])

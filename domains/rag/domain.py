@@ -47,6 +47,9 @@ RELATION_TYPE = ClaimType(
     templates={"en": "{subject} {predicate} {value}."},
 )
 MUSEUM_FILE = Path(__file__).with_name("museum.jsonl")
+# Undefined for an instance that holds no retrieved passages (not built from an answer).
+PASSAGE_METRICS = ("faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
+                   "gaa_erp_g")
 # Fictional names a perturbed entity takes: they share no word with real ones.
 STAND_INS = ("Zorbania", "Quillmoor", "Vextrel", "Ombrath", "Kestrava")
 PREPOSITIONS = {"in", "on", "at", "of", "by", "for", "to", "from", "with", "since", "until"}
@@ -116,7 +119,14 @@ class RagDomain(Domain):
             return [{} for _ in results]
         scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
         extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
-        return [{**extra.metrics, "hallucinated_entities": extra.hallucinated} for extra in extras]
+        out = []
+        for result, extra in zip(results, extras):
+            if "contexts" in result.instance.context:
+                out.append({**extra.metrics, "hallucinated_entities": extra.hallucinated})
+            else:  # not an answer with passages (WebNLG data-to-text): nothing was retrieved to check
+                metrics = {k: v for k, v in extra.metrics.items() if k not in PASSAGE_METRICS}
+                out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})
+        return out
 
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)
