@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from factcov import __version__
@@ -13,34 +11,14 @@ from factcov.domain import Domain
 from factcov.errors import UnknownNameError
 from factcov.extractor import Extractor
 from factcov.knowledge import Knowledge
-from factcov.model import Generation, Instance, Verdict
+from factcov.model import Generation, Instance
 from factcov.plugins import extractors as extractor_registry
 from factcov.plugins import get_extractor, load_plugins
-from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
+from factcov.result import Result
+from factcov.scoring import ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
 KNOWLEDGE_CACHE_SIZE = 4096
-
-
-@dataclass
-class Result:
-    """One scored generation, with the policy it was scored under, so its finished
-    metrics need no policy passed around (``result.metrics``)."""
-
-    instance: Instance
-    generation: Generation
-    verdicts: list[Verdict]
-    score: GenerationScore
-    policy: ScoringPolicy = field(default_factory=ScoringPolicy)
-
-    @property
-    def language(self) -> str:
-        return self.generation.language or self.instance.language
-
-    @cached_property
-    def metrics(self) -> dict[str, float | None]:
-        """precision, recall, f1 and weighted_f1 under the evaluator's policy."""
-        return self.score.metrics(self.policy)
 
 
 ExtractorFactory = Callable[[str], Extractor]
