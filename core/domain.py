@@ -43,6 +43,7 @@ class Domain:
       entities), shown but not averaged. Default: none.
     - ``type_weights``: default per-claim-type weights of ``weighted_f1`` when the user
       gives none (rag's GAA weighs entity and relation F1). Default: none (overall F1).
+    - ``configure(settings)``: the domain configured by its factcov.toml table.
     """
 
     name: ClassVar[str]
@@ -58,6 +59,8 @@ class Domain:
     # A configured instance that scores differently (rag's grounded GAA) names itself
     # here; the run's signature carries it, so such runs are never pooled with others.
     variant: str = ""
+    # Options the default extractor is built with (a configured rag domain's spaCy model).
+    extractor_options: dict[str, Any] = {}
 
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:
@@ -106,6 +109,16 @@ class Domain:
 
     def example_instances(self) -> Iterable[Instance]:
         return ()
+
+    def configure(self, settings: dict[str, Any]) -> Domain:
+        """This domain with the settings of its own table of factcov.toml (``[<name>]``).
+
+        ``factcov score`` calls it with the table (empty when there is none); a domain with
+        settings validates them (errors name ``<name>.<field>``) and returns a configured
+        instance, which may set ``default_extractor``, ``extractor_options``,
+        ``type_weights`` and ``variant``. Default: no settings, this domain unchanged.
+        """
+        return self
 
     def demo_instances(self) -> Sequence[Instance]:
         """What ``factcov demo`` scores; by default the example instances."""

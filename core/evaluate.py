@@ -56,7 +56,9 @@ class Evaluator:
                 [n for n, (c, _) in extractor_registry.entries.items() if domain.name in c.domains or "*" in c.domains],
             )
         self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
-        self.extractor_options = extractor_options or {}
+        # A configured domain's options go with its own default extractor only.
+        defaults = domain.extractor_options if self.extractor_name == domain.default_extractor else {}
+        self.extractor_options = extractor_options or dict(defaults)
         self.verifier = Verifier()
         self._knowledge: OrderedDict[str, Knowledge] = OrderedDict()
 

@@ -134,3 +134,28 @@ def test_instances_without_passages_leave_the_passage_metrics_undefined(shared_d
     assert scores["gaa_erp"].notna().all()
     assert (scores["gaa"] == scores["gaa_erp"]).all() and (scores["gaa"] == scores["weighted_f1"]).all()
     assert all(len(h) == 0 for h in scores["hallucinated_entities"])
+
+
+def test_factcov_score_reads_the_rag_table_like_the_alias(museum, tmp_path, monkeypatch):
+    """One factcov.toml: [rag] configures `factcov score -d rag` as it does `factcov rag score`."""
+    from factcov.domains.rag.inputs import iter_answers
+    from factcov.domains.rag.scoring import iter_pairs
+    from factcov.jsonl import write_jsonl_atomic
+    from factcov.plugins import get_extractor
+
+    pairs = list(iter_pairs(iter_answers(museum), get_extractor("rag-spacy", "en")))
+    write_jsonl_atomic(tmp_path / "instances.jsonl", [i for i, _ in pairs])
+    write_jsonl_atomic(tmp_path / "generations.jsonl", [g for _, g in pairs])
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "factcov.toml").write_text("[rag]\nalpha = 1.0\ngrounded = true\n")
+    assert run(["score", "-d", "rag", "-i", "instances.jsonl", "-g", "generations.jsonl", "-o", "a", "-q",
+                "--no-report"]) == 0
+    assert run(["rag", "score", "-i", museum, "-o", "b", "-q", "--no-report"]) == 0
+    a, b = (pd.read_parquet(tmp_path / d / "scores.parquet") for d in ("a", "b"))
+    pd.testing.assert_frame_equal(a, b)
+    assert (a["weighted_f1"].fillna(-1) == a["entity_f1"].fillna(-1)).all()  # alpha 1: GAA is entity F1
+    assert (a["gaa"] == a["gaa_erp_g"]).all()
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert "rag@0.1.0+grounded" in summary["signature"] and "weights:entity=1" in summary["signature"]
+    (tmp_path / "factcov.toml").write_text('[rag]\nbackend = "bert"\n')
+    assert run(["score", "-d", "rag", "-i", "instances.jsonl", "-g", "generations.jsonl", "-o", "c", "-q"]) == 2

@@ -31,11 +31,15 @@ def score(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Write claims.parquet, scores.parquet, systems.csv, summary.json (and report.html)."""
+    from factcov.cli.config import config_table
     from factcov.cli.gate import check_gates, gate_metrics
     from factcov.plugins import get_domain
     from factcov.runner import score_files
 
-    plugin = get_domain(domain)  # the name is looked up here, once; the run gets the domain
+    # The name is looked up here, once; the run gets the domain, configured by its own
+    # table of factcov.toml ([rag] for rag; none for f1 and weather).
+    plugin = get_domain(domain)
+    plugin = plugin.configure(config_table(plugin.name)[0])
     policy = options.build_policy(unverifiable, average, weight, seed, bootstrap,
                                   default_weights=dict(plugin.type_weights) or None)
     options.check_weights(policy, [ct.name for ct in plugin.claim_types])

@@ -39,19 +39,19 @@ def score(
     from factcov.cli.score import print_outcome
     from factcov.domains.rag.domain import RagDomain
     from factcov.domains.rag.inputs import iter_answers
-    from factcov.domains.rag.scoring import gaa_policy, iter_pairs
+    from factcov.domains.rag.scoring import iter_pairs
     from factcov.domains.rag.settings import load_settings
     from factcov.plugins import get_extractor
     from factcov.runner import score_run
 
     settings = load_settings(backend=backend, alpha=alpha, grounded=grounded, model=model,
                              n_process=n_process, stanza_dir=stanza_dir)
-    domain = RagDomain(grounded=settings.grounded)
+    # the same configured domain `factcov score -d rag` builds from [rag], options on top
+    domain = RagDomain().configure(settings.model_dump())
     gates = options.gates(fail_under, gate_metrics(domain.metrics), settings.fail_under)
-    policy = options.build_policy(unverifiable, None, None, seed, bootstrap,
-                                  default_weights=gaa_policy(settings.alpha).type_weights)
+    policy = options.build_policy(unverifiable, None, None, seed, bootstrap, default_weights=domain.type_weights)
     options.check_weights(policy, [ct.name for ct in domain.claim_types])
-    extractor = get_extractor(settings.extractor_name(), "en", **settings.extractor_options())
+    extractor = get_extractor(domain.default_extractor, "en", **domain.extractor_options)
     instances: dict = {}
 
     def pairs():

@@ -110,6 +110,19 @@ class RagDomain(Domain):
         self.grounded = grounded
         self.variant = "grounded" if grounded else ""
 
+    def configure(self, settings: dict[str, Any]) -> RagDomain:
+        """The [rag] table: backend and its options, alpha (the GAA weights), grounded."""
+        from factcov.domains.rag.settings import settings_of
+
+        if not settings:
+            return self
+        parsed = settings_of(settings)
+        domain = RagDomain(grounded=parsed.grounded)
+        domain.default_extractor = parsed.extractor_name()
+        domain.extractor_options = parsed.extractor_options()
+        domain.type_weights = {ENTITY: parsed.alpha, RELATION: 1.0 - parsed.alpha}
+        return domain
+
     def extra_metrics(self, results, extractor, policy: ScoringPolicy) -> list[dict[str, Any]]:
         """Context relevance, faithfulness, citation support/precision, coverage, GAA-ERP(-G),
         and the entities no retrieved passage supports."""

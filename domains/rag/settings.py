@@ -22,10 +22,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factcov.cli.config import validated
 from factcov.errors import InputError
+from factcov.jsonl import validation_error
 
 
 class RagSettings(BaseModel):
@@ -57,3 +58,12 @@ class RagSettings(BaseModel):
 def load_settings(directory: Path | None = None, **overrides: Any) -> RagSettings:
     """The [rag] table of factcov.toml (or [tool.factcov.rag]), then the given overrides."""
     return validated(RagSettings, "rag", overrides, directory)
+
+
+def settings_of(table: dict[str, Any]) -> RagSettings:
+    """A [rag] table already read (``Domain.configure``); errors name ``rag.<field>``."""
+    try:
+        return RagSettings.model_validate(table)
+    except ValidationError as exc:
+        error = validation_error(exc, "settings", 0)
+        raise InputError(error.message, field=f"rag.{error.field}") from None
