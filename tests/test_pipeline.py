@@ -132,3 +132,18 @@ def test_claim_values_and_missed_facts_are_typed_columns(weather_demo, tmp_path)
     for missed, ids in zip(scores["missed"], scores["missed_ids"]):
         assert [m["id"] for m in json.loads(missed)] == list(ids)
     assert scores["generation_id"].isna().all() and scores["meta"].isna().all()
+
+
+@pytest.mark.parametrize(("toml", "message"), [
+    ("score = 5\n", "'score' must be a table"),
+    ("[scor]\nseed = 1\n", "unknown table(s) scor"),
+    (b"[score]\nseed = '\xe9'\n", "not UTF-8"),
+    ("[score\n", "not valid TOML"),
+])
+def test_a_bad_factcov_toml_names_the_file(weather_demo, tmp_path, monkeypatch, capsys, toml, message):
+    config = tmp_path / "factcov.toml"
+    config.write_bytes(toml if isinstance(toml, bytes) else toml.encode())
+    monkeypatch.chdir(tmp_path)
+    assert score(weather_demo, "out") == 2
+    err = capsys.readouterr().err
+    assert message in err and "factcov.toml" in err

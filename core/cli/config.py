@@ -38,15 +38,40 @@ def config_table(name: str, directory: Path | None = None) -> tuple[dict[str, An
         path = directory / filename
         if not path.is_file():
             continue
-        try:
-            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"not valid TOML: {exc}", path=path) from None
-        for key in (*prefix, name):
+        data: Any = _read(path)
+        if filename == "factcov.toml":
+            _check_tables(data, path)
+        keys = (*prefix, name)
+        for depth, key in enumerate(keys):
             data = data.get(key, {}) if isinstance(data, dict) else {}
+            if not isinstance(data, dict):
+                raise InputError(f"'{'.'.join(keys[: depth + 1])}' must be a table, got {type(data).__name__}",
+                                 path=path)
         if data:
             return data, path
     return {}, None
+
+
+def _read(path: Path) -> Any:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"not valid TOML: {exc}", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 (byte {exc.start}); TOML files are UTF-8", path=path) from None
+    except (OSError, RecursionError) as exc:
+        raise InputError(f"cannot read: {exc}", path=path) from None
+
+
+def _check_tables(data: dict[str, Any], path: Path) -> None:
+    """A misspelled table ([ragg]) would otherwise be ignored in silence."""
+    from factcov.plugins import domains, load_plugins
+
+    load_plugins()
+    known = {"score", *domains.names()}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise InputError(f"unknown table(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}", path=path)
 
 
 def validated(model: type[BaseModel], name: str, overrides: dict[str, Any], directory: Path | None = None) -> Any:
