@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -95,7 +95,7 @@ class ScoreSettings(BaseModel):
     weights: dict[str, float] = Field(default_factory=dict)
     seed: int = 0
     bootstrap: int = Field(default=1000, ge=0)
-    fail_under: dict[str, float] = Field(default_factory=dict)
+    fail_under: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = Field(default_factory=dict)
 
 
 def score_settings(directory: Path | None = None, **overrides: Any) -> ScoreSettings:
