@@ -135,6 +135,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "rank_f1": float(row["rank_f1"]),
                 "rank_change": float(row["rank_change"]),
                 "claims_per_text": float(row["claims_per_text"]),
+                "out_of_scope": int(row.get("out_of_scope", 0)),
                 "facts_per_instance": float(row["facts_per_instance"]),
                 "metrics": {
                     m: {"mean": _num(row[m]), "n_defined": int(row[f"n_{m}_defined"]), "ci": _ci(row, m)}

@@ -120,6 +120,12 @@ class Evaluator:
         """
         language = self._first_language(extractor_registry.get(self.extractor_name))
         extractor = self.extractor_for(language).signature()
+        # Declared options (the ones -X sets) change results: runs differing in one are not
+        # comparable. Undeclared ones passed from Python (aliases, batch sizes) stay out, as before.
+        declared = extractor_registry.get(self.extractor_name).option_types
+        signed = sorted((k, v) for k, v in self.extractor_options.items() if k in declared)
+        if signed:
+            extractor += "{" + ",".join(f"{k}={v}" for k, v in signed) + "}"
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
             f"{'+' + self.domain.variant if self.domain.variant else ''}"

@@ -42,6 +42,7 @@ CLAIM_SCHEMA = pa.schema(
         ("expected", pa.string()),
         ("fact_id", pa.string()),
         ("extractor", pa.string()),
+        ("out_of_scope", pa.string()),
         # typed copies of ``value`` where its type allows (``value`` stays canonical JSON)
         ("value_number", pa.float64()),
         ("value_text", pa.string()),
@@ -62,6 +63,7 @@ SCORE_SCHEMA = pa.schema(
         ("unverifiable", pa.int32()),
         ("n_facts", pa.int32()),
         ("covered", pa.int32()),
+        ("out_of_scope", pa.int32()),
         ("precision", pa.float64()),
         ("recall", pa.float64()),
         ("f1", pa.float64()),
@@ -120,6 +122,7 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
                 "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
                 "fact_id": verdict.fact.id if verdict.fact is not None else None,
                 "extractor": claim.extractor,
+                "out_of_scope": claim.out_of_scope,
                 "value_number": _number(claim.value),
                 "value_text": claim.value if isinstance(claim.value, str) else None,
                 **passed,

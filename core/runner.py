@@ -34,7 +34,7 @@ from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 
 SCORE_COLUMNS = (
-    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered",
+    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope",
     "precision", "recall", "f1", "weighted_f1",
 )
 

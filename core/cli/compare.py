@@ -69,6 +69,10 @@ def _print(result: dict) -> None:
                 cells = [row["metrics"][metric] for row in domain["systems"]]
                 extra.add_row(metric, *(f"{_with_ci(c['mean'], c['ci'])} ({c['n_defined']})" for c in cells))
             console.print(extra)
+        from factcov.cli.tables import out_of_scope_note
+
+        if note := out_of_scope_note(domain["systems"]):
+            console.print(note, markup=False, highlight=False)
         ranking = domain["ranking"]
         console.print(
             f"by precision: {' > '.join(ranking['by_precision'])}\n"

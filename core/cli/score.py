@@ -19,6 +19,7 @@ def score(
     generations: Path = options.GENERATIONS,
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     unverifiable: options.Unverifiable | None = options.UNVERIFIABLE,
     average: options.Average | None = options.AVERAGE,
     weight: list[str] | None = options.WEIGHTS,
@@ -46,7 +47,10 @@ def score(
     gates = options.gates(fail_under, gate_metrics(plugin.metrics))
     outcome = score_files(
         plugin, instances, generations, options.output_dir(outdir),
-        extractor=extractor, policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
+        extractor=extractor, policy=policy,
+        extractor_options=options.parse_extractor_options(extractor_option, extractor or plugin.default_extractor,
+                                                          domain),
+        jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if not quiet:
         print_outcome(outcome, domain)
