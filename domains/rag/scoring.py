@@ -33,7 +33,7 @@ from factcov.verifier import Verifier
 METRICS = (
     "gaa", "entity_precision", "entity_recall", "entity_f1", "relation_precision", "relation_recall",
     "relation_f1", "faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
-    "gaa_erp", "gaa_erp_g",
+    "gaa_erp", "gaa_erp_g", "triple_coverage", "entity_coverage", "triple_contradicted",
 )
 
 
@@ -59,6 +59,7 @@ def to_instance(answer: Answer, reference_claims: Sequence[Claim]) -> Instance:
             "citations": [c.model_dump(exclude_none=True) for c in answer.citations],
             "required_facts": list(answer.required_facts),
             "reference": answer.reference,
+            "reference_triples": [list(t) for t in answer.reference_triples] if answer.reference_triples else None,
             "surfaces": surfaces,
         },
         facts=facts_of(reference_claims),
@@ -76,6 +77,7 @@ def answer_of(instance: Instance, generation: Generation) -> Answer:
         "id": instance.id, "question": instance.prompt, "answer": generation.text,
         "reference": context.get("reference"), "contexts": context.get("contexts", []),
         "citations": context.get("citations", []), "required_facts": context.get("required_facts", []),
+        "reference_triples": context.get("reference_triples"),
         "system": generation.system,
     })
 
@@ -160,7 +162,7 @@ def answer_extras(
             policy=policy, grounding=grounding,
             required=[extract_claims(p, index, extractor.name) for p in parsed_required],
             answer_knowledge=Knowledge(facts_of(claims), claim_types), sentence_of_claim=sentence_of_claim,
-            grounded=grounded,
+            grounded=grounded, parsed_answer=parsed_answer,
         )
         hallucinated = sorted({str(c.value) for c in claims if c.type == ENTITY and not grounding.retrieved_supports(c)})
         out.append(AnswerExtras(metrics, grounded_verdicts, grounded_score, hallucinated, sentence_of_claim))
