@@ -1,10 +1,11 @@
 """The hooks a factcov plugin can implement.
 
-Each hook receives a ``register`` callback (or the CLI app) and returns nothing; the
-host owns the registries. Implementations may accept fewer arguments than a spec, so
+The ``register_*`` hooks receive a ``register`` callback (or the CLI app) and return
+nothing; the host owns the registries. ``render_prompt`` returns an answer; the first
+plugin that gives one wins. Implementations may accept fewer arguments than a spec, so
 hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
 
-Hooks only register classes. What a domain does at scoring time — its knowledge,
+The ``register_*`` hooks only register classes. What a domain does at scoring time — its knowledge,
 realizer, perturbations and extra per-text metrics (``Domain.metrics`` and
 ``Domain.extra_metrics``, which the core runner calls on every chunk) — lives on its
 :class:`factcov.domain.Domain` subclass (docs/plugins.md lists them).
@@ -52,4 +53,18 @@ def register_commands(app: Any) -> None:
         ``app.command()``. Import heavy libraries inside the commands, not here.
 
     Added in 0.1.
+    """
+
+
+@hookspec(firstresult=True)
+def render_prompt(domain: str, instance: Any) -> list[dict[str, str]] | None:
+    """Chat messages that ask a model to write the text for one instance (``factcov generate``).
+
+    :param domain: the instance's domain name; return ``None`` for domains you do not render.
+    :param instance: the :class:`factcov.model.Instance` (its ``prompt``, ``context``, ``language``).
+    :returns: ``[{"role": "system", "content": ...}, {"role": "user", "content": ...}]`` or
+        ``None``; the first non-``None`` answer wins, and without one the core's default
+        (the instance's prompt followed by its context as JSON) is used.
+
+    Added in 0.2.
     """

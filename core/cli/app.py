@@ -26,6 +26,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.validate",
     "factcov.cli.report",
     "factcov.cli.new_domain",
+    "factcov.cli.generate",
+    "factcov.cli.refine",
+    "factcov.cli.export",
 )
 
 
