@@ -216,6 +216,7 @@ def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[
         return table
     for metric in METRICS:
         table[metric] = table[f"{policy.average}_{metric}"]
+    table["weighted_f1"] = table["macro_weighted_f1"]  # per-type weights are defined per text
     for metric in extra_metrics:
         table[metric] = table[f"macro_{metric}"]
     table["rank_precision"] = average_ranks(table["precision"].astype(float))
