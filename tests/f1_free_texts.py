@@ -80,7 +80,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
      "Verstappen went soft to hard on lap 17, then back onto softs on lap 37 for the final stint, and "
      "won comfortably.",
      [("compound_change", _d("VER"), ["SOFT", "HARD"]), ("pit_lap", _d("VER"), 17), ("pit_lap", _d("VER"), 37),
-      ("stint_compound", _d("VER"), "SOFT"), ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
+      ("stint_compound", _d("VER", stint=3), "SOFT"), ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
     (f"{B24}:tyre_strategy:ALO:en",
      "Alonso's first set of softs lasted until lap 15; he then ran two sets of hards, with his second "
      "stop coming on lap 41, and finished ninth.",
@@ -135,11 +135,11 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
     (f"{B23}:undercut:GAS:HUL:en",
      "Gasly pitted on lap 9, two laps before Hülkenberg, and the undercut worked: he gained 10.1 seconds "
      "on the Haas.",
-     [("pit_lap", _d("GAS"), 9), ("undercut", _d("GAS"), True), ("time_gained", _d("GAS"), 10.1)]),
+     [("pit_lap", _d("GAS"), 9), ("undercut", _d("GAS"), True), ("time_gained", _d("GAS", rival="HUL"), 10.1)]),
     (f"{B23}:undercut:NOR:ALB:en",
      "Norris boxed on lap 10, a lap before Albon, but the undercut failed and he lost 8.2 seconds to the "
      "Williams.",
-     [("pit_lap", _d("NOR"), 10), ("undercut", _d("NOR"), False), ("time_gained", _d("NOR"), -8.2)]),
+     [("pit_lap", _d("NOR"), 10), ("undercut", _d("NOR"), False), ("time_gained", _d("NOR", rival="ALB"), -8.2)]),
     (f"{B23}:undercut:TSU:SAR:en",
      "Tsunoda undercut Sargeant successfully: stopping on lap 10 against Sargeant's lap 12 was worth "
      "4.6 seconds.",
@@ -171,7 +171,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
      "Verstappen usó dos juegos de blandos y terminó con duros: paró en las vueltas 14 y 36 y ganó la "
      "carrera.",
      [("stint_compound", _d("VER", stint=1), "SOFT"), ("stint_compound", _d("VER", stint=2), "SOFT"),
-      ("stint_compound", _d("VER"), "HARD"), ("pit_lap", _d("VER"), 14), ("pit_lap", _d("VER"), 36),
+      ("stint_compound", _d("VER", stint=3), "HARD"), ("pit_lap", _d("VER"), 14), ("pit_lap", _d("VER"), 36),
       ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
     (f"{B23}:tyre_strategy:PER:es",
      "Pérez hizo una estrategia blando-blando-duro, con paradas en las vueltas 17 y 34, y fue segundo.",
@@ -204,7 +204,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
      "Verstappen pasó de blandos a duros en la vuelta 17 y volvió a los blandos en la 37 para el último "
      "relevo. Ganó.",
      [("compound_change", _d("VER"), ["SOFT", "HARD"]), ("pit_lap", _d("VER"), 17), ("pit_lap", _d("VER"), 37),
-      ("stint_compound", _d("VER"), "SOFT"), ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
+      ("stint_compound", _d("VER", stint=3), "SOFT"), ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
     (f"{B24}:race_summary:es",
      "Max Verstappen ganó por delante de Sergio Pérez y Carlos Sainz. Leclerc fue cuarto, Russell quinto "
      "y Lando Norris sexto.",
@@ -232,7 +232,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
       ("final_position", _d("ALB"), 15)]),
     (f"{B23}:undercut:GAS:ZHO:es",
      "Gasly paró en la vuelta 9, tres antes que Zhou, y el undercut funcionó: le sacó 8,8 segundos.",
-     [("pit_lap", _d("GAS"), 9), ("undercut", _d("GAS"), True), ("time_gained", _d("GAS"), 8.8)]),
+     [("pit_lap", _d("GAS"), 9), ("undercut", _d("GAS"), True), ("time_gained", _d("GAS", rival="ZHO"), 8.8)]),
     (f"{B23}:overcut:ALO:HAM:es",
      "Alonso alargó su primer relevo hasta la vuelta 14, dos más que Hamilton, pero el overcut no "
      "funcionó: perdió 3,8 segundos.",
@@ -263,7 +263,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
      "Verstappen usou dois jogos de macios antes de terminar com os duros: parou nas voltas 14 e 36 e "
      "venceu a corrida.",
      [("stint_compound", _d("VER", stint=1), "SOFT"), ("stint_compound", _d("VER", stint=2), "SOFT"),
-      ("stint_compound", _d("VER"), "HARD"), ("pit_lap", _d("VER"), 14), ("pit_lap", _d("VER"), 36),
+      ("stint_compound", _d("VER", stint=3), "HARD"), ("pit_lap", _d("VER"), 14), ("pit_lap", _d("VER"), 36),
       ("winner", {}, "VER"), ("final_position", _d("VER"), 1)]),
     (f"{B23}:tyre_strategy:PER:pt",
      "Pérez fez a estratégia macio-macio-duro, com paradas nas voltas 17 e 34, e chegou em segundo.",
@@ -292,7 +292,7 @@ FREE_TEXTS: list[tuple[str, str, list[Expected]]] = [
      "Pérez foi de macios para duros na volta 12 e voltou aos macios na volta 36; terminou em segundo, "
      "atrás de Verstappen.",
      [("compound_change", _d("PER"), ["SOFT", "HARD"]), ("pit_lap", _d("PER"), 12), ("pit_lap", _d("PER"), 36),
-      ("stint_compound", _d("PER"), "SOFT"), ("final_position", _d("PER"), 2)]),
+      ("stint_compound", _d("PER", stint=3), "SOFT"), ("final_position", _d("PER"), 2)]),
     (f"{B24}:race_summary:pt",
      "Max Verstappen venceu, com Sergio Pérez em segundo e Carlos Sainz em terceiro. Leclerc foi o quarto, "
      "Russell o quinto e Lando Norris o sexto.",
