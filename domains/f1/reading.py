@@ -15,9 +15,11 @@ from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
 # "sobre Norris entrando en boxes": a gerund after an object is the sentence subject's
-_GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)\b")
+_GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)(?:se|lo|la|le)?\b")
 # "Verstappen, with fresh softs, ...": words set off after a driver are about him
 _APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
+# "behind him, who was 18th": a relative clause about the other driver of the pair
+_PRONOUN_RELATIVE = re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$")
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 
@@ -97,6 +99,10 @@ class TextReader:
         since = before[-1].end if before else sentence.start
         if any(since <= s and e <= position for s, e in self.unresolved):
             return None  # "... and the Finn finished sixth" with two Finns in the race
+        if before and _PRONOUN_RELATIVE.search(self.folded, before[-1].end, position):
+            # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
+            acting = [m for m in before if not self.is_object(m, sentence)]
+            return self.other_driver(acting[0].code if acting else sentence.topic)
         if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
         if before and not self.folded[before[-1].end: position].strip() and not _GERUND.match(self.folded, position):
