@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -15,8 +14,7 @@ from factcov.report import build_payload, write_report
 from factcov.report.render import embed_json
 from tests.test_compare import HOSTILE, make_mini_run, mini_generations
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+from tests.browser import CHROMEDRIVER, CHROMIUM, require_browser
 
 
 @pytest.fixture
@@ -117,8 +115,7 @@ def open_report(driver, path: Path) -> None:
 
 @pytest.mark.browser
 def test_the_report_in_headless_chromium(mini_run, tmp_path):
-    if not CHROMIUM.exists() or shutil.which("chromedriver") is None and not CHROMEDRIVER.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from selenium.webdriver.support.ui import Select
 
     claims = pd.read_parquet(mini_run / "claims.parquet")
@@ -157,8 +154,7 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
 
 @pytest.mark.browser
 def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from tests.test_validate_human import score_webnlg_sample
 
     run = score_webnlg_sample(shared_data, tmp_path / "webnlg", entries=12)
@@ -192,8 +188,7 @@ def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
 
 @pytest.mark.browser
 def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from selenium.webdriver.support.ui import Select
 
     a = make_mini_run(tmp_path, "a")

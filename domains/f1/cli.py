@@ -8,6 +8,7 @@ import typer
 
 from factcov.errors import InputError
 
+LAP_SUFFIXES = (".csv", ".csv.gz", ".parquet")
 app = typer.Typer(help="Formula 1 strategy explanations: build the benchmark, count it.", no_args_is_help=True)
 
 
@@ -22,7 +23,8 @@ def _ints(text: str | None, option: str) -> list[int] | None:
 
 @app.command("build")
 def build(
-    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet); repeat the option."),
+    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet) or directories of them; "
+                                    "several after one --laps, or repeat the option."),
     ergast: Path = typer.Option(..., "--ergast", help="Directory of the Ergast CSV tables."),
     out: Path = typer.Option(..., "--out", "-o", help="Instances file (JSON lines; gzipped if it ends in .gz)."),
     seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
@@ -36,7 +38,9 @@ def build(
 
     from factcov.domains.f1.build import iter_race_instances, write_instances
     from factcov.domains.f1.instances import LANGUAGES
+    from factcov.inputs import files_in
 
+    laps = files_in(laps, LAP_SUFFIXES, "--laps")
     wanted = [lang.strip() for lang in languages.split(",") if lang.strip()]
     unknown = [lang for lang in wanted if lang not in LANGUAGES]
     if unknown or not wanted:
