@@ -134,3 +134,18 @@ def test_stints_after_a_red_flag_tyre_change_are_no_stop_change(imola_2021: dict
     found = _read(imola_2021["f1:2021:2:tyre_strategy:HAM:en"],
                   "Hamilton started on inters and switched to mediums at his first stop.")
     assert not [c for c in found if c[0] == "compound_change"]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Lewis Hamilton won the Bahrain Grand Prix ahead of Verstappen and Bottas, with two stops."),
+        ("es", "Hamilton ganó por delante de Verstappen y Bottas, con dos paradas."),
+        ("pt", "Hamilton venceu à frente de Verstappen e Bottas, com duas paradas."),
+    ],
+)
+def test_a_driver_listed_after_an_object_is_no_subject(shared_data: Path, language: str, text: str) -> None:
+    # found by the example project: "with two stops" was Bottas's (the last name), not the winner's
+    bahrain = {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))}
+    found = _read(bahrain[f"f1:2021:1:race_summary:{language}"], text)
+    assert [c for c in found if c[0] == "stop_count"] == [("stop_count", {"driver": "HAM"}, 2)]

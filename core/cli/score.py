@@ -31,6 +31,9 @@ def score(
     dask: str | None = typer.Option(None, "--dask", help="Score on a Dask cluster: scheduler address, or 'local'."),
     report: bool = typer.Option(True, "--report/--no-report", help="Also write report.html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    output_format: str = typer.Option(
+        "table", "--format", help="'table' (for people) or 'json' (the run's summary.json on stdout, for scripts)."
+    ),
 ) -> None:
     """Write claims.parquet, scores.parquet, systems.csv, summary.json (and report.html)."""
     from factcov.cli.gate import check_gates, parse_gates
@@ -38,6 +41,10 @@ def score(
     from factcov.plugins import get_domain
     from factcov.runner import score_files
 
+    if output_format not in ("table", "json"):
+        from factcov.errors import InputError
+
+        raise InputError(f"--format must be 'table' or 'json', got '{output_format}'")
     policy = options.build_policy(unverifiable, average, weight, seed, bootstrap)
     options.check_weights(policy, [ct.name for ct in get_domain(domain).claim_types])
     gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
@@ -45,8 +52,11 @@ def score(
         domain, instances, generations, options.output_dir(outdir),
         extractor=extractor, policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
-    if not quiet:
+    if output_format == "json":  # only the summary on stdout: a script pipes it to jq or json.loads
+        typer.echo((outcome.outdir / "summary.json").read_text(encoding="utf-8").rstrip("\n"))
+    elif not quiet:
         print_system_table(outcome.systems, f"{domain}: {outcome.summary['n_generations']} generations",
                            policy.average, outcome.summary["signature"])
+    if not quiet:
         typer.echo(f"wrote {outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]})

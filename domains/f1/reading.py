@@ -152,7 +152,12 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
         window = self.folded[max(sentence.start, mention.start - 30): mention.start]
-        return bool((marker or self.lex.object_marker).search(window))
+        if (marker or self.lex.object_marker).search(window):
+            return True
+        # "ahead of Verstappen and Bottas": a driver listed after an object is one too
+        previous = self.previous_mention(sentence, mention.start)
+        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: mention.start]))
+                and self.is_object(previous, sentence, marker))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
         return next((m for m in sentence.mentions if m.start >= position), None)
