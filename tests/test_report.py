@@ -12,9 +12,8 @@ import pytest
 from factcov.cli.app import run as cli
 from factcov.report import build_payload, write_report
 from factcov.report.render import embed_json
-from tests.test_compare import HOSTILE, make_mini_run, mini_generations
-
 from tests.browser import CHROMEDRIVER, CHROMIUM, require_browser
+from tests.test_compare import HOSTILE, make_mini_run, mini_generations
 
 
 @pytest.fixture
