@@ -307,15 +307,18 @@ MOVE_ATTEMPT = {"en": r"tried|try|attempt(?:ed)?|went for|going for|opted for",
                 "es": r"intent\w*|prob\w*|busc\w*|opto por|apost\w*",
                 "pt": r"tent\w*|busc\w*|optou|apost\w*"}
 GAIN = {
-    "en": r"gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won|took (?:out)?|a gain of|gaining"
-    r"|(?:was|were|proved) worth",
-    "es": r"gan(?:o|ando|a|ado)|recort\w*|recuper\w*|saco|sacado|descont\w*|una ganancia de",
-    "pt": r"ganh(?:ou|ando|a|ado|o)|recuper\w*|tirou|tirado|descont\w*|um ganho de",
+    # "the undercut gained him 10 seconds": "him" is who gained, not a rival
+    "en": r"(?:gained|earned|won) (?:him|her|them)|gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won"
+    r"|took (?:out)?|a gain of|gaining|(?:was|were|proved) worth",
+    "es": r"(?:le |les )?(?:hizo|hicieron) ganar|gan(?:o|ando|a|ado)|recort\w*|recuper\w*|saco|sacado|descont\w*"
+    r"|una ganancia de",
+    "pt": r"(?:o |a |os )?(?:fez|fizeram) ganhar|(?:lhe )?rendeu|ganh(?:ou|ando|a|ado|o)|recuper\w*|tirou|tirado"
+    r"|descont\w*|um ganho de",
 }
 LOSS = {
-    "en": r"lost|losing|loses|gave away|gave up|shed|dropped|conceded",
-    "es": r"perdi(?:o|endo)|cedio|dejo|entrego",
-    "pt": r"perdeu|perdendo|cedeu|deixou",
+    "en": r"cost (?:him|her|them)|lost|losing|loses|gave away|gave up|shed|dropped|conceded",
+    "es": r"(?:le |les )?(?:costo|hizo perder)|perdi(?:o|endo)|cedio|dejo|entrego",
+    "pt": r"(?:lhe )?custou|(?:o |a )?fez perder|perdeu|perdendo|cedeu|deixou",
 }
 SECONDS = {"en": r"s\b|secs?\b|seconds?", "es": r"s\b|segs?\b|segundos?", "pt": r"s\b|segs?\b|segundos?"}
 GAIN_RIVAL = {

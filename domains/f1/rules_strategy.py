@@ -22,7 +22,8 @@ _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
 _SEQUENCE_CUE = re.compile(
-    r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)\s+(?:was|were|fue|foi|:)?|:)\s*$"
+    r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
+    r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
 )
 
 
@@ -280,10 +281,12 @@ class StrategyRules(TextReader):
             self.emit("stint_compound", {"driver": driver}, value, start, end)  # stints and stops differ
             return
         self.emit("stint_compound", {"driver": driver, "stint": stop + 1}, value, start, end)
-        before = [c for c in self.claims if c.type == "stint_compound"
-                  and c.key == {"driver": driver, "stint": stop}]
+        # stint n's compound: read as such, or as what the change at stop n-1 fitted
+        before = [c.value for c in self.claims if c.type == "stint_compound" and c.key == {"driver": driver, "stint": stop}]
+        before += [c.value[1] for c in self.claims if c.type == "compound_change"
+                   and c.key == {"driver": driver, "stop": stop - 1}]
         if before:
-            self.emit("compound_change", {"driver": driver, "stop": stop}, [before[-1].value, value], start, end)
+            self.emit("compound_change", {"driver": driver, "stop": stop}, [before[-1], value], start, end)
 
     def one_stop_line(self, sentence: Sentence, group: list[tuple[int, int, str]]) -> bool:
         """'Stop 2 (lap 28): Hard → Hard', 'Volta 19: duro → duro': the change at one stop
