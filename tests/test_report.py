@@ -231,8 +231,8 @@ def many_close_systems(n_instances: int = 40) -> list[dict]:
 
 
 def write_many_systems_report(tmp_path: Path) -> Path:
-    from tests.test_compare import mini_instances, write_jsonl
     from factcov.runner import score_files
+    from tests.test_compare import mini_instances, write_jsonl
 
     instances = write_jsonl(tmp_path / "many-instances.jsonl", mini_instances(40))
     texts = write_jsonl(tmp_path / "many-generations.jsonl", many_close_systems())
