@@ -237,6 +237,8 @@ class StrategyRules(TextReader):
     def listed_sequences(self, sentence: Sentence, used: list[tuple[int, int]]) -> list[list[tuple[int, int, str]]]:
         """Three or more sets listed with commas after a sequence cue ("Zhou's race was
         soft, hard, soft, soft"): one sequence, bare words included."""
+        if "," not in self.folded[sentence.start: sentence.end]:
+            return []  # a list of three or more has a comma
         words = [(m.start(), m.end(), self.lex.compound_values[" ".join(m.group(0).split())])
                  for m in self.lex.compound.finditer(self.folded, sentence.start, sentence.end)
                  if " ".join(m.group(0).split()) in self.lex.compound_values
