@@ -59,6 +59,8 @@ def find_thresholds(start: str | Path) -> dict[str, float]:
                 table = tomllib.loads(path.read_text(encoding="utf-8")).get("thresholds", {})
             except tomllib.TOMLDecodeError as exc:
                 raise InputError(f"not valid TOML: {exc}", path=path) from None
+            if not isinstance(table, dict):
+                raise InputError("[thresholds] is a table: metric = number", path=path, field="thresholds")
             unknown = sorted(set(table) - set(METRICS))
             if unknown:
                 raise InputError(f"unknown metric {unknown[0]!r}; thresholds take {', '.join(METRICS)}",
@@ -68,6 +70,11 @@ def find_thresholds(start: str | Path) -> dict[str, float]:
                 raise InputError("a threshold is a number from 0 to 1", path=path, field=f"thresholds.{bad[0]}")
             return {k: float(v) for k, v in table.items()}
     return {}
+
+
+def _number(value: Any) -> float | None:
+    """A metric as a float; None when undefined (None or NaN)."""
+    return None if value is None or value != value else float(value)
 
 
 def _as_run(run_or_texts: Any) -> Any:
@@ -120,7 +127,7 @@ def check_scores(run_or_texts: Any, *, f1: float | None = None, precision: float
     current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]  # the running test's id
     check = ScoreCheck(label or current or "scores", thresholds, {})
     for row in table.to_dict("records"):
-        values = {m: (None if row.get(m) is None or row.get(m) != row.get(m) else float(row[m])) for m in METRICS}
+        values = {m: _number(row.get(m, row.get(f"macro_{m}"))) for m in METRICS}  # weighted_f1: a macro mean
         check.systems[str(row["system"])] = values
         below = [f"{m} {'undefined' if values[m] is None else f'{values[m]:.3f}'} < {t:.3f}"
                  for m, t in thresholds.items() if values[m] is None or values[m] < t]

@@ -90,3 +90,17 @@ def test_a_run_directory_is_gated_like_texts(tmp_path, monkeypatch):
     assert assert_scores(tmp_path / "out", precision=0.95, thresholds_from=tmp_path).passed
     with pytest.raises(AssertionError, match=r"(?s)recall 0\.\d+ < 0\.990.*missed: "):
         assert_scores(run, recall=0.99, thresholds_from=tmp_path)
+
+
+def test_any_domain_and_weighted_f1_can_be_gated(tmp_path):
+    weather = get_domain("weather")
+    instance = next(i for i in weather.example_instances() if i.language == "en")
+    text = weather.realize(instance.facts, "en", instance)
+    check = assert_scores([(instance, text)], f1=1.0, weighted_f1=1.0, thresholds_from=tmp_path)
+    assert check.systems["text"]["weighted_f1"] == 1.0
+
+
+def test_thresholds_must_be_a_table(tmp_path):
+    (tmp_path / "factcov.toml").write_text("thresholds = 0.8\n", encoding="utf-8")
+    with pytest.raises(InputError, match="is a table"):
+        find_thresholds(tmp_path)
