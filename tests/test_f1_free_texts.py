@@ -34,7 +34,6 @@ KNOWN: dict[int, tuple[list[Read], list[Read]]] = {
     12: ([("neutralization", {"kind": "VSC"}, [41, 41]), ("neutralization", {"kind": "VSC"}, [42, 42])],
          [("winner", {}, "VER"), ("final_position", {"driver": "VER"}, 1), ("final_position", {"driver": "PER"}, 2),
           ("final_position", {"driver": "ALO"}, 3), ("neutralization", {"kind": "VSC"}, [41, 42])]),
-    14: ([], [("defense", {"driver": "HAM", "attacker": "RUS"}, 5)]),  # "kept his team-mate behind"
     15: ([], [("final_position", {"driver": "GAS"}, 9), ("final_position", {"driver": "ALB"}, 10)]),
     18: ([], [("final_position", {"driver": "SAR"}, 20)]),  # "was last, in 20th"
     22: ([], [("time_gained", {"driver": "DEV"}, -6.7)]),  # "6.7 seconds worse off"
@@ -178,3 +177,23 @@ def test_a_driver_listed_after_an_object_is_no_subject(shared_data: Path, langua
     bahrain = {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))}
     found = _read(bahrain[f"f1:2021:1:race_summary:{language}"], text)
     assert [c for c in found if c[0] == "stop_count"] == [("stop_count", {"driver": "HAM"}, 2)]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Hamilton kept his team-mate behind for five laps."),
+        ("es", "Hamilton contuvo a su compañero de equipo durante cinco vueltas."),
+        ("pt", "Hamilton segurou o seu companheiro de equipe por cinco voltas."),
+    ],
+)
+def test_a_team_mate_in_a_pair_of_team_mates_is_the_other_one(bahrain_2022_2024: dict[str, Instance],
+                                                              language: str, text: str) -> None:
+    found = _read(bahrain_2022_2024[f"f1:2023:1:defense:HAM:RUS:{language}"], text)
+    assert found == [("defense", {"driver": "HAM", "attacker": "RUS"}, 5)]
+
+
+def test_a_team_mate_outside_a_pair_of_team_mates_names_nobody(bahrain_2022_2024: dict[str, Instance]) -> None:
+    # Gasly (Alpine) and De Vries (AlphaTauri) are no team-mates: "his team-mate" is neither
+    found = _read(bahrain_2022_2024["f1:2023:1:defense:GAS:DEV:en"], "Gasly finished ahead of his team-mate.")
+    assert not [c for c in found if c[0] == "final_position" and c[1]["driver"] == "DEV"]

@@ -407,6 +407,11 @@ FILLER_BEFORE_NAME = {  # "his team-mate Giovinazzi", "the Ferrari of Leclerc", 
     "es": r"(?:(?:su|el|la|companero|compatriota|rival|de|equipo)\s+){0,3}",
     "pt": r"(?:(?:seu|sua|o|a|companheiro|compatriota|rival|de|equipe)\s+){0,3}",
 }
+TEAMMATE = {  # "Hamilton kept his team-mate behind": the other driver of a pair of team-mates
+    "en": r"team-?\s?mate",
+    "es": r"companero(?:\s+de\s+equipo)?",
+    "pt": r"companheiro(?:\s+de\s+equipe)?",
+}
 MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|jugada",
              "pt": r"tentativa|jogada|manobra"}
 POSSESSIVE = {"en": r"of", "es": r"de|del", "pt": r"de|do|da"}  # "el undercut de Hamilton"
@@ -511,6 +516,7 @@ class Lexicon:
     neutralization: re.Pattern[str]
     retired_words: re.Pattern[str]
     podium_third: re.Pattern[str]
+    teammate: re.Pattern[str]
     copula_place: re.Pattern[str]
     podium_list: re.Pattern[str]
     finished_words: re.Pattern[str]
@@ -642,6 +648,7 @@ def lexicon(language: str) -> Lexicon:
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
         stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         podium_third=re.compile(rf"\b(?:{PODIUM_THIRD[language]})\b"),
+        teammate=re.compile(rf"\b(?:{TEAMMATE[language]})\b"),
         copula_place=c(rf"\b{COPULA_PLACE[language]}(?={PLACE_END[language]})"),
         podium_list=re.compile(rf"\b(?:{PODIUM_LIST[language]})\s*$"),
         retired_words=re.compile(rf"\b(?:{RETIRED_WORDS[language]})\b"),

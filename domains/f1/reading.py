@@ -54,9 +54,9 @@ class TextReader:
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
         index = driver_index(context)
-        self.mentions = index.find(text, self.folded)
-        self.unresolved = index.unresolved(self.folded, self.mentions)
         self.pair = _pair(focus)
+        self.mentions = self.with_teammates(index.find(text, self.folded))
+        self.unresolved = index.unresolved(self.folded, self.mentions)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.claims: list[Claim] = []
         self._seen: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
@@ -78,6 +78,26 @@ class TextReader:
             if acting:
                 topic = acting[0].code
             start = end
+
+    def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
+        """'Hamilton kept his team-mate behind': in a decision between two team-mates, the
+        team-mate of the pair driver named last before it (else of the focus driver)."""
+        if self.pair is None:
+            return mentions
+        teams = {d.get("code"): d.get("team") for d in self.race.get("drivers", [])}
+        if not teams.get(self.pair[0]) or teams.get(self.pair[0]) != teams.get(self.pair[1]):
+            return mentions
+        added = []
+        for match in self.lex.teammate.finditer(self.folded):
+            if any(m.start < match.end() and match.start() < m.end for m in mentions):
+                continue
+            if any(0 <= m.start - match.end() <= 2 for m in mentions):
+                continue  # "his team-mate Giovinazzi": the name that follows is the mention
+            before = [m.code for m in mentions if m.end <= match.start() and m.code in self.pair]
+            other = self.other_driver(before[-1] if before else self.focus_driver)
+            if other is not None:
+                added.append(Mention(match.start(), match.end(), other))
+        return sorted([*mentions, *added], key=lambda m: m.start)
 
     # --- helpers ------------------------------------------------------------------
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
