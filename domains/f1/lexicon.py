@@ -72,7 +72,10 @@ PIT_VERBS = {
     r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
     r"|(?:brought|brings|bring|called|calls|pulled) (?:\S+ ){1,2}?in(?!\s+(?:the|to|front|a)\b)"
     r"|(?:went|moved|switched|returned|went back|came back|headed back) (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})"
-    r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to",
+    r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to"
+    # "took a second set of hards on lap 15", "then back onto softs on lap 37": a set fitted
+    r"|took (?:a |another |one more )?(?:(?:fresh|new|second|third|fourth) )?set of (?={COMP})"
+    r"|back (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})",
     "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas|ado)"
     r"|volvi\w* a (?:los |las )?(?={COMP})|llam\w* (?:a )?(?:\S+ ){1,2}?para (?:poner|montar)"
     r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|mont(?:o|ar)|puso|poner|calzo"
