@@ -117,13 +117,17 @@ def check_scores(run_or_texts: Any, *, f1: float | None = None, precision: float
     given = {"precision": precision, "recall": recall, "f1": f1, "weighted_f1": weighted_f1}
     thresholds = {**find_thresholds(thresholds_from), **{k: v for k, v in given.items() if v is not None}}
     if not thresholds:
-        raise ValueError(f"assert_scores needs a threshold: f1=, precision=, recall= or [thresholds] in {THRESHOLD_FILE}")
+        from factcov.errors import InputError
+
+        raise InputError(f"assert_scores needs a threshold: f1=, precision=, recall= or [thresholds] in {THRESHOLD_FILE}")
     run = _as_run(run_or_texts)
     table = run.systems
     if system is not None:
         table = table[table["system"] == system]
         if table.empty:
-            raise ValueError(f"no system {system!r} in this run; systems: {', '.join(map(str, run.systems['system']))}")
+            from factcov.errors import UnknownNameError
+
+            raise UnknownNameError("system of this run", system, [str(s) for s in run.systems["system"]])
     current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]  # the running test's id
     check = ScoreCheck(label or current or "scores", thresholds, {})
     for row in table.to_dict("records"):

@@ -64,7 +64,7 @@ def test_thresholds_come_from_the_nearest_factcov_toml(tmp_path):
 
 def test_a_check_without_any_threshold_says_how_to_give_one(tmp_path):
     instance = next(iter(get_domain("f1").example_instances()))
-    with pytest.raises(ValueError, match="needs a threshold"):
+    with pytest.raises(InputError, match="needs a threshold"):
         assert_scores([(instance, "Hamilton won.")], thresholds_from=tmp_path)
 
 
@@ -104,3 +104,11 @@ def test_thresholds_must_be_a_table(tmp_path):
     (tmp_path / "factcov.toml").write_text("thresholds = 0.8\n", encoding="utf-8")
     with pytest.raises(InputError, match="is a table"):
         find_thresholds(tmp_path)
+
+
+def test_an_unknown_system_lists_the_runs_systems(tmp_path):
+    from factcov.errors import UnknownNameError
+
+    instance = next(iter(get_domain("f1").example_instances()))
+    with pytest.raises(UnknownNameError, match="unknown system of this run 'gpt'; available: text"):
+        assert_scores([(instance, "Hamilton won.")], f1=0.1, system="gpt", thresholds_from=tmp_path)
