@@ -157,18 +157,18 @@ def assert_scores(run_or_texts: Any, *, f1: float | None = None, precision: floa
 
 
 @pytest.fixture
-def factcov_thresholds(pytestconfig: pytest.Config) -> dict[str, float]:
-    """The ``[thresholds]`` of the project's factcov.toml (at pytest's rootdir or above)."""
-    return find_thresholds(pytestconfig.rootpath)
+def factcov_thresholds(request: pytest.FixtureRequest) -> dict[str, float]:
+    """The ``[thresholds]`` of the factcov.toml nearest above the test file."""
+    return find_thresholds(request.path.parent)
 
 
 @pytest.fixture
 def factcov_assert_scores(request: pytest.FixtureRequest) -> Callable[..., ScoreCheck]:
-    """``assert_scores`` with thresholds from the project's factcov.toml and the test's name as label."""
-    rootpath = request.config.rootpath
+    """``assert_scores`` with the thresholds of the factcov.toml nearest above the test file."""
+    folder = request.path.parent
 
     def bound(run_or_texts: Any, **options: Any) -> ScoreCheck:
-        options.setdefault("thresholds_from", rootpath)
+        options.setdefault("thresholds_from", folder)
         options.setdefault("label", request.node.nodeid)
         return assert_scores(run_or_texts, **options)
 

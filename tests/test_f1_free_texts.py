@@ -21,6 +21,7 @@ from factcov.domains.f1.source import race
 from factcov.evaluate import Evaluator
 from factcov.model import Instance
 from tests.f1_free_texts import FREE_TEXTS, HELD_OUT, Read, score
+from tests.test_f1_extract import Decisions, is_withheld
 
 # index -> (claims read that the text does not say, expected claims not read), measured
 KNOWN: dict[int, tuple[list[Read], list[Read]]] = {
@@ -53,13 +54,23 @@ ACCEPTED_MARK = re.compile(r"after the grammar work:\s+P (\d\.\d{3}),\s+R (\d\.\
 HELD_OUT_MARK = re.compile(r"held-out after:\s+P (\d\.\d{3}),\s+R (\d\.\d{3})")
 
 
+def _false_contradictions(instance: Instance, text: str) -> list[Any]:
+    """Contradicted claims of a true text. A decision the oracle withholds since issue #9
+    (a confounded undercut, a defense without a pace margin) is no fact of the race, so its
+    claims are not checked: a gain read without its rival can then meet the driver's gain on
+    another rival (see docs/extractors.md)."""
+    verdicts = Evaluator(F1Domain()).evaluate_text(instance, text).verdicts
+    return [v for v in verdicts if v.label == "contradicted" and not is_withheld(instance, v.claim)]
+
+
 def _key(claims: list[Read]) -> list[str]:
     return sorted(repr(c) for c in claims)
 
 
 @pytest.fixture(scope="module")
 def bahrain_2022_2024(shared_data: Path) -> dict[str, Instance]:
-    return {i.id: i for season in (2022, 2023, 2024) for i in race_instances(race(shared_data / "f1", season, 1))}
+    # a decision the oracle no longer lists (issue #9) is read with a stand-in of its focus
+    return Decisions({i.id: i for season in (2022, 2023, 2024) for i in race_instances(race(shared_data / "f1", season, 1))})
 
 
 def _read(instance: Instance, text: str) -> list[Read]:
@@ -79,8 +90,7 @@ def test_free_text_reads_what_it_says(bahrain_2022_2024: dict[str, Instance], in
     known_wrong, known_missed = KNOWN.get(index, ([], []))
     assert _key(wrong) == _key(known_wrong), f"read but not said: {wrong}"
     assert _key(missed) == _key(known_missed), f"not read: {missed}"
-    verdicts = Evaluator(F1Domain()).evaluate_text(instance, text).verdicts
-    assert not [v for v in verdicts if v.label == "contradicted"]  # every text is true
+    assert not _false_contradictions(instance, text)  # every text is true
 
 
 @pytest.mark.parametrize(("index", "instance_id", "text", "expected"),
@@ -93,8 +103,7 @@ def test_held_out_text_reads_what_it_says(bahrain_2022_2024: dict[str, Instance]
     known_wrong, known_missed = KNOWN_HELD_OUT.get(index, ([], []))
     assert _key(wrong) == _key(known_wrong), f"read but not said: {wrong}"
     assert _key(missed) == _key(known_missed), f"not read: {missed}"
-    verdicts = Evaluator(F1Domain()).evaluate_text(instance, text).verdicts
-    assert not [v for v in verdicts if v.label == "contradicted"]
+    assert not _false_contradictions(instance, text)
 
 
 @pytest.mark.parametrize(("texts", "mark"), [(FREE_TEXTS, ACCEPTED_MARK), (HELD_OUT, HELD_OUT_MARK)],
@@ -113,7 +122,7 @@ def test_the_figures_in_the_docs_are_measured(bahrain_2022_2024: dict[str, Insta
 
 @pytest.fixture(scope="module")
 def imola_2021(shared_data: Path) -> dict[str, Instance]:
-    return {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 2))}
+    return Decisions({i.id: i for i in race_instances(race(shared_data / "f1", 2021, 2))})
 
 
 @pytest.mark.parametrize(
@@ -156,11 +165,14 @@ def test_another_set_at_the_second_stop_is_that_stops_change(bahrain_2022_2024: 
         ("compound_change", {"driver": "ALO", "stop": 2}, ["HARD", "HARD"])])
 
 
-def test_stints_after_a_red_flag_tyre_change_are_no_stop_change(imola_2021: dict[str, Instance]) -> None:
-    # Imola 2021: Hamilton changed tyres under the red flag, so stint n+1 does not follow stop n
-    found = _read(imola_2021["f1:2021:2:tyre_strategy:HAM:en"],
-                  "Hamilton started on inters and switched to mediums at his first stop.")
-    assert not [c for c in found if c[0] == "compound_change"]
+def test_stints_after_a_red_flag_tyre_change_are_no_stop_change(shared_data: Path) -> None:
+    # Baku 2021: tyres changed under the red flag count as a stint without a stop, so
+    # "at his first stop" names no stint number and no change is inferred from it
+    baku = {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 6))}
+    found = _read(baku["f1:2021:6:tyre_strategy:GIO:en"],
+                  "Giovinazzi started on softs and switched to hards at his first stop.")
+    assert _key(found) == _key([("stint_compound", {"driver": "GIO", "stint": 1}, "SOFT"),
+                                ("stint_compound", {"driver": "GIO"}, "HARD")])
 
 
 @pytest.mark.parametrize(
@@ -173,7 +185,7 @@ def test_stints_after_a_red_flag_tyre_change_are_no_stop_change(imola_2021: dict
 )
 def test_a_driver_listed_after_an_object_is_no_subject(shared_data: Path, language: str, text: str) -> None:
     # found by the example project: "with two stops" was Bottas's (the last name), not the winner's
-    bahrain = {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))}
+    bahrain = Decisions({i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))})
     found = _read(bahrain[f"f1:2021:1:race_summary:{language}"], text)
     assert [c for c in found if c[0] == "stop_count"] == [("stop_count", {"driver": "HAM"}, 2)]
 
