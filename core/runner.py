@@ -31,7 +31,7 @@ from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 
 SCORE_COLUMNS = (
-    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered",
+    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope",
     "precision", "recall", "f1", "weighted_f1",
 )
 
@@ -56,6 +56,7 @@ def score_files(
     dask: str | None = None,
     progress: bool = False,
     report: bool = True,
+    extractor_options: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Score every generation; write claims.parquet, scores.parquet, systems.csv, summary.json.
 
@@ -67,7 +68,7 @@ def score_files(
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name)
-    evaluator = Evaluator(domain, extractor=extractor, policy=policy)
+    evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)
     instances = load_instances(instances_path, domain)

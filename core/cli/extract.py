@@ -21,15 +21,18 @@ def extract(
     generations: Path = options.GENERATIONS,
     output: Path | None = typer.Option(None, "--output", "-o", help="claims.jsonl to write; stdout if omitted."),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
 ) -> None:
-    """Write one line per claim: instance_id, system, type, key, value, span, text, verdict, expected."""
+    """Write one line per claim: instance_id, system, type, key, value, span, statement_span, out_of_scope,
+    text, verdict, expected."""
     from factcov.evaluate import Evaluator
     from factcov.inputs import iter_generations, load_instances
     from factcov.jsonl import chunked, write_jsonl_atomic
     from factcov.plugins import get_domain
 
     the_domain = get_domain(domain)
-    evaluator = Evaluator(the_domain, extractor=extractor)
+    evaluator = Evaluator(the_domain, extractor=extractor,
+                          extractor_options=options.parse_extractor_options(extractor_option, extractor, domain))
     known = load_instances(instances, the_domain)
 
     def rows():
@@ -44,6 +47,8 @@ def extract(
                         "key": claim.key,
                         "value": claim.value,
                         "span": list(claim.span) if claim.span else None,
+                        "statement_span": list(claim.statement_span) if claim.statement_span else None,
+                        "out_of_scope": claim.out_of_scope,
                         "text": claim.text,
                         "verdict": verdict.label,
                         "expected": verdict.expected if verdict.label == "contradicted" else None,

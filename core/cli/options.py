@@ -14,6 +14,10 @@ DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov dom
 INSTANCES = typer.Option(..., "--instances", "-i", help="Instances JSONL (gzip allowed).", dir_okay=False)
 GENERATIONS = typer.Option(..., "--generations", "-g", help="Generations JSONL (gzip allowed).", dir_okay=False)
 EXTRACTOR = typer.Option(None, "--extractor", "-x", help="Extractor backend; default: the domain's.")
+EXTRACTOR_OPTIONS = typer.Option(
+    None, "--extractor-option", "-X",
+    help="Extractor option KEY=VALUE (repeatable); checked by the extractor, written into the signature.",
+)
 UNVERIFIABLE = typer.Option(
     "count", "--unverifiable", help="'count': unverifiable claims lower precision; 'ignore': left out."
 )
@@ -38,6 +42,23 @@ def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
         if not sep or not name.strip():
             raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'")
     return weights
+
+
+def parse_extractor_options(pairs: list[str] | None, extractor: str | None, domain: str) -> dict[str, object]:
+    """``-X key=value`` pairs, typed and checked by the extractor that will read them."""
+    if not pairs:
+        return {}
+    from factcov.plugins import extractors, get_domain, load_plugins
+
+    load_plugins()
+    name = extractor or get_domain(domain).default_extractor
+    raw: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"-X expects KEY=VALUE, got '{pair}'")
+        raw[key.strip()] = value.strip()
+    return extractors.get(name).parse_options(raw)
 
 
 def build_policy(

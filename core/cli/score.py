@@ -19,6 +19,7 @@ def score(
     generations: Path = options.GENERATIONS,
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     unverifiable: str = options.UNVERIFIABLE,
     average: str = options.AVERAGE,
     weight: list[str] | None = options.WEIGHTS,
@@ -50,7 +51,8 @@ def score(
     gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
     outcome = score_files(
         domain, instances, generations, options.output_dir(outdir),
-        extractor=extractor, policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
+        extractor=extractor, policy=policy,
+        extractor_options=options.parse_extractor_options(extractor_option, extractor, domain), jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if output_format == "json":  # only the summary on stdout: a script pipes it to jq or json.loads
         typer.echo((outcome.outdir / "summary.json").read_text(encoding="utf-8").rstrip("\n"))
