@@ -12,11 +12,6 @@ from collections.abc import Sequence
 
 import typer
 
-try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover
-    from click import exceptions as click_exceptions
-
 from factcov import __version__
 from factcov.errors import FactcovError
 
@@ -30,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.compare",
     "factcov.cli.validate",
     "factcov.cli.report",
+    "factcov.cli.new_domain",
     "factcov.cli.generate",
     "factcov.cli.refine",
     "factcov.cli.export",
@@ -79,17 +75,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     except FactcovError as error:
         _print_error(str(error))
         return error.exit_code
-    except click_exceptions.NoArgsIsHelpError as error:
-        typer.echo(error.ctx.get_help() if error.ctx else str(error), err=True)
-        return 2
-    except click_exceptions.ClickException as error:
-        error.show()
-        return 2
     except typer.Exit as error:
         return error.exit_code
     except typer.Abort:
         _print_error("aborted")
         return 130
+    except typer.TyperException as error:
+        # Usage errors of the command line (typer's public base of click's exceptions):
+        # each shows itself (a missing argument, or the help of a group called bare).
+        error.show()  # type: ignore[attr-defined]
+        return 2
     except BrokenPipeError:
         return 0
     return result if isinstance(result, int) else 0
