@@ -92,7 +92,7 @@ def _utf16(text: str, offset: int) -> int:
 def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     if not keys:
         return {}
-    claims = run.claims(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
+    claims = run.claims_of(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
     if claims.empty:
         return {}
     wanted = pd.DataFrame(sorted(keys), columns=["instance_id", "system"])
