@@ -27,6 +27,7 @@ from factcov.outputs import (
     write_summary,
     write_systems_csv,
 )
+from factcov.outdir import RunDirectory, write_manifest
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 
@@ -71,12 +72,13 @@ def score_files(
     policy = evaluator.policy
     outdir = Path(outdir)
     instances = load_instances(instances_path, domain)
-    outdir.mkdir(parents=True, exist_ok=True)
+    run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
+    staging = run_dir.staging
 
     metric_rows: list[tuple] = []
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
-    claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
-    scores_out = ParquetStream(outdir / "scores.parquet", SCORE_SCHEMA)
+    claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
+    scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
     chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size)
     try:
         with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
@@ -108,16 +110,19 @@ def score_files(
             },
             "rankings": ranking_summary(table),
         }
-        write_systems_csv(outdir / "systems.csv", table)
-        write_summary(outdir / "summary.json", summary)
+        write_systems_csv(staging / "systems.csv", table)
+        write_summary(staging / "summary.json", summary)
+        claims_out.close()
+        scores_out.close()
+        if report:
+            _write_report(staging)
+        run_dir.commit()
     except BaseException as exc:
         claims_out.abort(exc)
         scores_out.abort(exc)
         raise
-    claims_out.close()
-    scores_out.close()
-    if report:
-        _write_report(outdir)
+    finally:
+        run_dir.close()
     return RunOutcome(outdir, summary, table)
 
 
@@ -175,6 +180,7 @@ def _write_report(outdir: Path) -> None:
 
     write = getattr(report, "write_report", None)
     if write is not None:
+        write_manifest(outdir)  # the report reads the staged run like any reader; commit rewrites it
         write([outdir], outdir / "report.html")
 
 

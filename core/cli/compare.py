@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from factcov.limits import MAX_BOOTSTRAP
+
 
 def register(app: typer.Typer) -> None:
     app.command("compare")(compare)
@@ -25,8 +27,8 @@ def _with_ci(value: float | None, interval: list[float] | None) -> str:
 def compare(
     outdirs: list[Path] = typer.Argument(..., help="OUTDIRs of `factcov score` (one or several domains).",
                                          file_okay=False),
-    bootstrap: int | None = typer.Option(None, "--bootstrap", help="Bootstrap resamples; default: the run's."),
-    seed: int | None = typer.Option(None, "--seed", help="Bootstrap seed; default: the run's."),
+    bootstrap: int | None = typer.Option(None, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples; default: the run's."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Bootstrap seed; default: the run's."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Per system P, R, F1 with 95% CIs; rank by precision vs by F1; the coverage penalty."""

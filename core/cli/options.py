@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import typer
+from pydantic import ValidationError
 
 from factcov.errors import InputError
+from factcov.limits import MAX_BOOTSTRAP
 from factcov.scoring import ScoringPolicy
 
 DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov domains`).")
@@ -20,8 +23,10 @@ AVERAGE = typer.Option("macro", "--average", help="Headline system average: 'mac
 WEIGHTS = typer.Option(
     None, "--weight", "-w", help="Per-claim-type weight of weighted_f1, TYPE=W (repeatable)."
 )
-SEED = typer.Option(0, "--seed", help="Seed of the bootstrap.")
-BOOTSTRAP = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for confidence intervals.")
+SEED = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap (0 or more).")
+BOOTSTRAP = typer.Option(
+    1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,})."
+)
 
 
 def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
@@ -31,11 +36,14 @@ def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         try:
-            weights[name.strip()] = float(value)
+            weight = float(value)
         except ValueError:
             raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'") from None
         if not sep or not name.strip():
             raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'")
+        if not math.isfinite(weight) or weight < 0:
+            raise InputError(f"--weight expects a finite weight of 0 or more, got '{pair}'")
+        weights[name.strip()] = weight
     return weights
 
 
@@ -46,13 +54,17 @@ def build_policy(
         raise InputError(f"--unverifiable must be 'count' or 'ignore', got '{unverifiable}'")
     if average not in ("macro", "micro"):
         raise InputError(f"--average must be 'macro' or 'micro', got '{average}'")
-    return ScoringPolicy(
-        unverifiable=unverifiable,  # type: ignore[arg-type]
-        average=average,  # type: ignore[arg-type]
-        type_weights=parse_weights(weights),
-        seed=seed,
-        bootstrap_samples=bootstrap,
-    )
+    try:
+        return ScoringPolicy(
+            unverifiable=unverifiable,  # type: ignore[arg-type]
+            average=average,  # type: ignore[arg-type]
+            type_weights=parse_weights(weights),
+            seed=seed,
+            bootstrap_samples=bootstrap,
+        )
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise InputError(f"{error['msg']} (policy field {'.'.join(map(str, error['loc']))})") from None
 
 
 def check_weights(policy: ScoringPolicy, claim_types: list[str]) -> None:
@@ -64,6 +76,6 @@ def check_weights(policy: ScoringPolicy, claim_types: list[str]) -> None:
 
 
 def output_dir(path: Path) -> Path:
-    if path.exists() and not path.is_dir():
-        raise InputError("output exists and is not a directory", path=path)
-    return path
+    from factcov.outdir import check_output_dir
+
+    return check_output_dir(path)

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from factcov.cli import options
+from factcov.limits import MAX_BOOTSTRAP
 
 validate_app = typer.Typer(
     help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments.",
@@ -44,9 +45,9 @@ def perturb(
         None, "--instances", "-i", dir_okay=False, help="Instances JSONL; default: the domain's example instances."
     ),
     extractor: str | None = options.EXTRACTOR,
-    seed: int = typer.Option(0, "--seed", help="Seed of the perturbations."),
-    k: int | None = typer.Option(None, "--k", help="Facts dropped/corrupted/repeated per text; default a third."),
-    max_instances: int = typer.Option(50, "--max-instances", help="Perturb at most this many instances."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the perturbations."),
+    k: int | None = typer.Option(None, "--k", min=1, help="Facts dropped/corrupted/repeated per text; default a third."),
+    max_instances: int = typer.Option(50, "--max-instances", min=1, help="Perturb at most this many instances."),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON instead of a table."),
 ) -> None:
     """Damage complete, correct texts in known ways; exit 1 if a metric moves the wrong way."""
@@ -108,7 +109,7 @@ def agreement(
     results_a: Path = typer.Argument(..., help="OUTDIR of the first scoring.", file_okay=False),
     results_b: Path = typer.Argument(..., help="OUTDIR of the second scoring (same generations).", file_okay=False),
     metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall or f1."),
-    top: int = typer.Option(10, "--top", help="How many most-disagreeing generations to list."),
+    top: int = typer.Option(10, "--top", min=0, help="How many most-disagreeing generations to list."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """How much two scorings of the same generations agree (e.g. two extractors)."""
@@ -164,8 +165,8 @@ def human(
     format: str = typer.Option("auto", "--format", help="webnlg, csv or auto (by extension)."),
     metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or weighted_f1."),
     criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
-    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Correlation of factcov scores with human judgments, system and segment level, with CIs."""
