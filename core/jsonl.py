@@ -128,6 +128,23 @@ def parse_json_line(line: str, path: str | Path, number: int | None = None) -> A
     return obj
 
 
+def parse_json_document(handle: IO[bytes], path: str | Path) -> Any:
+    """A whole JSON file (a GeoJSON forecast, an API answer) read with the hazards of
+    ``parse_json_line`` checked, a damaged gzip stream and non-UTF-8 bytes naming the file."""
+    try:
+        data = handle.read(MAX_LINE_BYTES + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"damaged or truncated gzip data ({exc}); re-create the file", path=path) from None
+    if len(data) > MAX_LINE_BYTES:
+        raise LimitExceeded(f"JSON document larger than {MAX_LINE_BYTES // (1024 * 1024)} MiB (the limit)", path=path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=path, line=line) from None
+    return parse_json_line(text, path)
+
+
 def _read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, bytes]]:
     """Numbered raw lines, each at most MAX_LINE_BYTES; a damaged gzip stream names the file."""
     number = 0

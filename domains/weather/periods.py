@@ -23,7 +23,7 @@ from typing import Any
 
 from factcov.domains.weather.vocabulary import COMPASS
 from factcov.errors import InputError
-from factcov.jsonl import iter_json_lines, open_binary
+from factcov.jsonl import iter_json_lines, open_binary, parse_json_document
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*to\s*(\d+(?:\.\d+)?))?\s*(mph|km/h|kt|knots)?\s*$", re.IGNORECASE)
 _GRID_URL = re.compile(r"/gridpoints/([A-Z]{3})/(\d+),(\d+)/forecast")
@@ -197,7 +197,8 @@ def grid_source(grid: str | None) -> str | None:
 def source_of_response(response: dict[str, Any], fallback: str) -> str:
     """Office and grid point from the forecast URL when known; else the JSONL's source.grid
     plus the issue time (which keeps successive issues of one point apart); else ``fallback``."""
-    properties = response.get("properties") or {}
+    properties = response.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
     for url in (response.get("id"), properties.get("@id"), properties.get("forecast")):
         match = _GRID_URL.search(url) if isinstance(url, str) else None
         if match:
@@ -240,7 +241,7 @@ def _is_json_document(path: Path) -> bool:
     try:
         json.loads(first)
         return False
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not one complete object on the first line
         return True
 
 
@@ -249,10 +250,7 @@ def iter_file_periods(path: str | Path) -> Iterator[Period]:
     path = Path(path)
     if _is_json_document(path):
         with open_binary(path) as handle:
-            try:
-                document = json.load(handle)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON: {exc.msg}", path=path, line=exc.lineno) from None
+            document = parse_json_document(handle, path)
         if not isinstance(document, dict):
             raise InputError("expected a JSON object (an NWS forecast)", path=path)
         yield from _periods_of_response(document, source_of_response(document, _stem(path)), _Where(path, None, ""))
