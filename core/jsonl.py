@@ -153,7 +153,8 @@ def _read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, byte
             raw = handle.readline(MAX_LINE_BYTES + 1)
         except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
             detail = "truncated gzip stream" if isinstance(exc, EOFError) else f"damaged gzip data ({exc})"
-            raise InputError(f"{detail} after line {number}; re-create or re-download the file", path=path) from None
+            raise InputError(f"{detail} after {number} complete lines; re-create or re-download the file",
+                             path=path) from None
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", path=path, line=number + 1) from None
         if not raw:
@@ -273,6 +274,13 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
     from factcov.outdir import apply_umask, fault, sweep_temporaries
 
     destination = Path(destination)
+    if destination.is_dir():
+        raise InputError("is a directory; give a file name to write", path=destination)
+    for parent in destination.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise InputError(f"cannot write under '{parent}', which is a file", path=destination)
+            break
     destination.parent.mkdir(parents=True, exist_ok=True)
     sweep_temporaries(destination.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.{os.getpid()}.", suffix=".tmp", dir=destination.parent)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,12 +34,12 @@ class RagSettings(BaseModel):
     alpha: float = Field(default=0.5, ge=0.0, le=1.0)
     grounded: bool = False
     model: str | None = None
-    n_process: int = Field(default=1, ge=1)
+    n_process: int = Field(default=1, ge=1, le=64)
     batch_size: int = Field(default=256, ge=1)
     stanza_dir: str | None = None
     stanza_paths: dict[str, str] = Field(default_factory=dict)
     aliases: dict[str, str] = Field(default_factory=dict)
-    fail_under: dict[str, float] = Field(default_factory=dict)
+    fail_under: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = Field(default_factory=dict)
 
     def extractor_name(self) -> str:
         if self.backend not in ("spacy", "stanza"):
@@ -53,6 +53,10 @@ class RagSettings(BaseModel):
                 "aliases": self.aliases}
 
 
+# Top-level tables factcov.toml may hold.
+KNOWN_TABLES = {"rag"}
+
+
 def config_table(directory: Path) -> tuple[dict[str, Any], Path | None]:
     """The [rag] table of factcov.toml, else [tool.factcov.rag] of pyproject.toml, else {}."""
     for name, keys in (("factcov.toml", ("rag",)), ("pyproject.toml", ("tool", "factcov", "rag"))):
@@ -63,8 +67,20 @@ def config_table(directory: Path) -> tuple[dict[str, Any], Path | None]:
             data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise InputError(f"not valid TOML: {exc}", path=path) from None
-        for key in keys:
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8 (byte {exc.start}); TOML files are UTF-8", path=path) from None
+        except (OSError, RecursionError) as exc:
+            raise InputError(f"cannot read: {exc}", path=path) from None
+        if name == "factcov.toml":
+            unknown = sorted(set(data) - KNOWN_TABLES)
+            if unknown:  # a misspelled [ragg] would otherwise be ignored in silence
+                raise InputError(f"unknown table(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_TABLES))}",
+                                 path=path)
+        for depth, key in enumerate(keys):
             data = data.get(key, {}) if isinstance(data, dict) else {}
+            if not isinstance(data, dict):
+                raise InputError(f"'{'.'.join(keys[: depth + 1])}' must be a table, got {type(data).__name__}",
+                                 path=path)
         if data:
             return data, path
     return {}, None
