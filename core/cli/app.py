@@ -98,6 +98,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 141
+    except SystemExit as exit_:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to EPIPE is sys.exit(1)
+            _silence_stdout()
+            return 141
+        raise
     except OSError as error:
         _debug_traceback()
         code, message = describe_os_error(error)

@@ -114,6 +114,8 @@ class NWSClient:
                     raise TimeoutError(f"no complete answer within {self.timeout:g} s")
                 chunk = response.read1(1 << 16)
                 if not chunk:
+                    if getattr(response, "length", None):  # the server closed before its Content-Length
+                        raise http.client.IncompleteRead(b"".join(chunks), response.length)
                     break
                 size += len(chunk)
                 if size > self.max_bytes:
