@@ -145,7 +145,7 @@ def parse_json_document(handle: IO[bytes], path: str | Path) -> Any:
     return parse_json_line(text, path)
 
 
-def _read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, bytes]]:
+def read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, bytes]]:
     """Numbered raw lines, each at most MAX_LINE_BYTES; a damaged gzip stream names the file."""
     number = 0
     while True:
@@ -193,7 +193,7 @@ def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
     """Yield (line number, object) for each non-blank line; raise InputError on bad lines."""
     seen_any = False
     with open_binary(path) as handle:
-        for number, raw in _read_lines(handle, path):
+        for number, raw in read_lines(handle, path):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:

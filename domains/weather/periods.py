@@ -23,7 +23,7 @@ from typing import Any
 
 from factcov.domains.weather.vocabulary import COMPASS
 from factcov.errors import InputError
-from factcov.jsonl import iter_json_lines, open_binary, parse_json_document
+from factcov.jsonl import iter_json_lines, open_binary, parse_json_document, read_lines
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*to\s*(\d+(?:\.\d+)?))?\s*(mph|km/h|kt|knots)?\s*$", re.IGNORECASE)
 _GRID_URL = re.compile(r"/gridpoints/([A-Z]{3})/(\d+),(\d+)/forecast")
@@ -235,7 +235,7 @@ def _is_json_document(path: Path) -> bool:
     """True for a pretty-printed JSON document; a JSON-lines file (or a one-line document,
     which reads the same way) has a complete object on its first line."""
     with open_binary(path) as handle:
-        first = handle.readline()
+        first = next(read_lines(handle, path), (0, b""))[1]
     if not first.lstrip().startswith(b"{"):
         return False
     try:
