@@ -46,10 +46,10 @@ class MiniExtractor(Extractor):
     description = "reads the mini domain's sentences"
     domains = ("mini",)
     languages = ("en",)
-    _count = re.compile(r"(\w+): (\d+)\.")
-    _colour = re.compile(r"(\w+) are (\w+)\.")
+    _count = re.compile(r"\b(\w+): (\d+)\.")
+    _colour = re.compile(r"\b(\w+) are (\w+)\.")
     _window = re.compile(r"window (\d+)(?:-(\d+))?\.")
-    _note = re.compile(r"(\w+) note (\w+)\.")
+    _note = re.compile(r"\b(\w+) note (\w+)\.")
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         claims = []
