@@ -125,7 +125,7 @@
   // so tied systems sit on separate rows instead of on top of each other.
   function places(systems, field) {
     var sorted = systems.slice().sort(function (a, b) { return a[field] - b[field] || (a.system < b.system ? -1 : 1); });
-    var place = {};
+    var place = Object.create(null);  // no prototype: a system may be named "__proto__"
     sorted.forEach(function (s, i) { place[s.system] = i; });
     return place;
   }
@@ -161,7 +161,7 @@
     values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
   }
   function unique(field) {
-    var seen = {};
+    var seen = Object.create(null);
     run().generations.forEach(function (g) { seen[g[field]] = true; });
     return Object.keys(seen).sort();
   }
@@ -241,6 +241,10 @@
     var text = el("p", { class: "text" });
     var unplaced = placeClaims(text, g);
     box.appendChild(text);
+    if (g.text_chars > g.text.length) {
+      box.appendChild(el("p", { class: "unplaced" }, "Text cut at " + g.text.length + " of " + g.text_chars +
+        " characters for this page; claims.parquet has every claim."));
+    }
     g.claims.forEach(function (c, i) { if (!c.span) unplaced.push(i); });
     if (unplaced.length) {
       var line = el("p", { class: "unplaced" }, "Claims without a place in the text: ");
