@@ -235,3 +235,15 @@ def test_a_bad_factcov_toml_is_exit_2_naming_the_file(world, tmp_path, monkeypat
     assert run(["rag", "score", "-i", str(world["answers"]), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert message in err and str(config) in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("citation", "field"), [({"sentence": 99}, "citations.0.sentence"),
+                                                  ({"claim": 999}, "citations.0.claim")])
+def test_rag_citations_past_the_answer_are_refused(tmp_path, capsys, citation, field):
+    answer = _lines(MUSEUM, 1)[0]
+    answer["citations"] = [{**citation, "context_id": answer["contexts"][0]["id"]}]
+    path = _write(tmp_path / "cited.jsonl", [json.dumps(answer)])
+    assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: field '{field}'" in err and err.count("\n") == 1
+    assert not (tmp_path / "out" / "summary.json").exists()

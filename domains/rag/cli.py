@@ -37,7 +37,12 @@ def score(
     gates = {**settings.fail_under, **parse_gates(fail_under, METRICS)}
     parse_gates([f"{k}={v}" for k, v in gates.items()], METRICS)  # config names checked too
     extractor = get_extractor(settings.extractor_name(), "en", **settings.extractor_options())
-    results = list(score_answers(iter_answers(input), extractor, alpha=settings.alpha, grounded=settings.grounded))
+    try:
+        results = list(score_answers(iter_answers(input), extractor, alpha=settings.alpha, grounded=settings.grounded))
+    except InputError as error:  # checks made while scoring (citation targets) name the answer, not the file
+        if error.path is not None:
+            raise
+        raise InputError(error.message, path=input, field=error.field) from None
     signature = (f"factcov-rag|extractor:{extractor.signature()}|alpha:{settings.alpha:g}"
                  f"|grounded:{settings.grounded}")
     summary = write_outputs(outdir, results, settings.model_dump(exclude={"fail_under"}), signature)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from factcov.domains.rag.claims import ENTITY, RELATION, InstanceIndex, extract_claims, facts_of
 from factcov.domains.rag.domain import RagDomain
 from factcov.domains.rag.extractors import RagExtractor
-from factcov.domains.rag.inputs import Answer
+from factcov.domains.rag.inputs import Answer, check_citation_targets
 from factcov.domains.rag.metrics import Grounding, rag_metrics
 from factcov.extractors.parsed import ParsedText
 from factcov.jsonl import chunked
@@ -152,6 +152,7 @@ def score_answers(
             grounded_score = score_generation(grounded_relevant, grounded_verdicts)
             parsed_answer: ParsedText = pieces["answer"]  # type: ignore[assignment]
             sentence_of_claim = [parsed_answer.sentence_of(c.span[0]) if c.span else 0 for c in claims]
+            check_citation_targets(answer, len(parsed_answer.sentences), len(claims))
             metrics = rag_metrics(
                 answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
                 policy=policy, grounding=grounding, required=required, answer_knowledge=Knowledge(
