@@ -84,6 +84,11 @@ class EnvironmentFailure(FactcovError):
         super().__init__(f"{self.path}: {message}" if self.path else message)
 
 
+class ExtractionFailed(EnvironmentFailure):
+    """An extractor could not read one text (a model server's answer that is not the
+    JSON asked for, too large, too slow). The text counts as an extraction failure."""
+
+
 class OutdirBusy(EnvironmentFailure):
     """Another run holds the lock of the OUTDIR this run would write."""
 

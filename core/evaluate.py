@@ -27,6 +27,7 @@ class Result:
     generation: Generation
     verdicts: list[Verdict]
     score: GenerationScore
+    extraction_error: str | None = None  # the extractor could not read the text (see FailedExtraction)
 
     @property
     def language(self) -> str:
@@ -92,7 +93,8 @@ class Evaluator:
                 instance, generation = pairs[index]
                 knowledge = self.knowledge_of(instance)
                 verdicts = self.verifier.verify_all(claims, knowledge)
-                results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts))
+                results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts),
+                                        getattr(claims, "reason", None))
         return [r for r in results if r is not None]
 
     def evaluate_text(self, instance: Instance, text: str, system: str = "text") -> Result:

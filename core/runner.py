@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from factcov.outputs import (
     write_summary,
     write_systems_csv,
 )
+from factcov.extraction_failures import ExtractionFailures
 from factcov.outdir import RunDirectory, write_manifest
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
@@ -76,6 +77,7 @@ def score_files(
     staging = run_dir.staging
 
     metric_rows: list[tuple] = []
+    failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
     scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
@@ -90,6 +92,7 @@ def score_files(
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
+                failures.add(rows.failures)
         if not metric_rows:
             raise InputError("no generations to score", path=generations_path)
         table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
@@ -109,7 +112,9 @@ def score_files(
                 for system, types in sorted(type_counts.items())
             },
             "rankings": ranking_summary(table),
+            "extraction_failures": failures.summary(),
         }
+        failures.check(len(metric_rows))
         write_systems_csv(staging / "systems.csv", table)
         write_summary(staging / "summary.json", summary)
         claims_out.close()
@@ -131,6 +136,7 @@ class ChunkRows:
     claims: list[dict[str, Any]]
     scores: list[dict[str, Any]]
     type_counts: dict[str, dict[str, Counts]]
+    failures: list[tuple[str, str, str]] = field(default_factory=list)  # (instance, system, reason)
 
 
 def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
@@ -138,6 +144,8 @@ def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     for result in evaluator.evaluate(chunk):
         rows.claims.extend(claim_rows(result))
         rows.scores.append(score_row(result, evaluator.policy))
+        if result.extraction_error is not None:
+            rows.failures.append((result.instance.id, result.generation.system, result.extraction_error))
         for type_, counts in result.score.by_type.items():
             rows.type_counts[result.generation.system][type_].add(counts)
     rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}

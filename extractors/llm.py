@@ -8,23 +8,28 @@ cached on disk by a hash of the request, so a rerun is deterministic and offline
 
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
-(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout`` (s),
-``retries``.
+(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout``
+(``FACTCOV_LLM_TIMEOUT``, seconds for a whole request, body included; default 60),
+``retries``. An answer that is not the JSON asked for, larger than 32 MiB or later than
+the timeout raises ExtractionFailed: the run counts the text as a failure (summary.json
+``extraction_failures``) instead of scoring it as a text without claims.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from pathlib import Path
 from typing import Any
 
 from factcov import hookimpl
-from factcov.errors import FactcovError
+from factcov.errors import EnvironmentFailure, ExtractionFailed, FactcovError, InputError
 from factcov.extractor import Extractor
 from factcov.jsonl import write_text_atomic
+from factcov.limits import MAX_HTTP_BODY_BYTES
 from factcov.model import Claim, ClaimType, Instance
 
 SYSTEM_PROMPT = (
@@ -48,7 +53,9 @@ class LLMExtractor(Extractor):
         self.api_key = options.get("api_key") or os.environ.get("FACTCOV_LLM_API_KEY")
         cache = options.get("cache_dir") or os.environ.get("FACTCOV_LLM_CACHE")
         self.cache_dir = Path(cache) if cache else None
-        self.timeout = float(options.get("timeout", 60))
+        self.timeout = float(options.get("timeout") or os.environ.get("FACTCOV_LLM_TIMEOUT") or 60)
+        if not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise InputError(f"the llm timeout (FACTCOV_LLM_TIMEOUT) must be seconds above 0, got {self.timeout}")
         self.retries = int(options.get("retries", 3))
         if not self.base_url or not self.model:
             raise FactcovError(
@@ -99,26 +106,49 @@ class LLMExtractor(Extractor):
         last: Exception | None = None
         for attempt in range(self.retries):
             try:
-                response = httpx.post(f"{self.base_url}/chat/completions", json=request, headers=headers, timeout=self.timeout)
-                if response.status_code in (429, 500, 502, 503, 504):
-                    raise httpx.HTTPStatusError("retryable", request=response.request, response=response)
-                response.raise_for_status()
-                return response.json()["choices"][0]["message"]["content"]
+                return self._post_once(httpx, request, headers)
+            except httpx.TimeoutException:  # the time budget of this text is spent: count it, do not retry
+                raise ExtractionFailed(f"the llm server did not answer within {self.timeout:g} s") from None
             except (httpx.TransportError, httpx.HTTPStatusError) as exc:
                 last = exc
                 if isinstance(exc, httpx.HTTPStatusError) and exc.response.status_code < 429:
                     break
                 time.sleep(min(2**attempt * 0.5, 8))
-        raise FactcovError(f"the llm extractor could not reach {self.base_url}: {last}")
+        raise EnvironmentFailure(f"the llm extractor could not reach {self.base_url}: {last}")
+
+    def _post_once(self, httpx: Any, request: dict[str, Any], headers: dict[str, str]) -> str:
+        """One request under a total deadline (a trickling server cannot hold it) and a body cap."""
+        deadline = time.monotonic() + self.timeout
+        url = f"{self.base_url}/chat/completions"
+        with httpx.stream("POST", url, json=request, headers=headers, timeout=self.timeout) as response:
+            if response.status_code in (429, 500, 502, 503, 504):
+                raise httpx.HTTPStatusError("retryable", request=response.request, response=response)
+            response.raise_for_status()
+            body = bytearray()
+            for chunk in response.iter_raw():
+                body += chunk
+                if len(body) > MAX_HTTP_BODY_BYTES:
+                    raise ExtractionFailed(f"the llm server's answer is larger than {MAX_HTTP_BODY_BYTES >> 20} MiB")
+                if time.monotonic() > deadline:
+                    raise ExtractionFailed(f"the llm server did not answer within {self.timeout:g} s")
+        try:
+            content = json.loads(bytes(body))["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
+            raise ExtractionFailed("the llm server's answer is not an OpenAI chat completion") from None
+        if not isinstance(content, str):
+            raise ExtractionFailed("the llm server's message content is not text")
+        return content
 
     def _claims(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
         try:
             items = json.loads(answer).get("claims", [])
-        except (json.JSONDecodeError, AttributeError):
-            return []
+        except (ValueError, AttributeError, RecursionError):
+            raise ExtractionFailed(f"the model did not answer with a JSON object: {answer[:80]!r}") from None
+        if not isinstance(items, list):
+            raise ExtractionFailed(f"the model's 'claims' is a {type(items).__name__}, not a list")
         claims = []
         cursor = 0
-        for item in items if isinstance(items, list) else []:
+        for item in items:
             if not isinstance(item, dict) or item.get("type") not in claim_types:
                 continue
             claim_type = claim_types[item["type"]]

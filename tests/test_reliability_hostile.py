@@ -238,3 +238,91 @@ def test_a_full_disk_is_exit_3_and_keeps_the_earlier_run(small_disk, capsys, min
     assert "No space left on device" in err and err.count("\n") == 1
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert [p.name for p in small_disk.iterdir()] == ["out"]
+
+
+# --- the llm extractor's server ---------------------------------------------------
+
+
+class _HostileChat(socketserver.BaseRequestHandler):
+    """An OpenAI-compatible endpoint whose answer is chosen by the model name in the request."""
+
+    def handle(self) -> None:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += self.request.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += self.request.recv(65536)
+        model = json.loads(body)["model"]
+        send = self.request.sendall
+        answers = {
+            "not-json": "Sure! Here are the claims: apples 3",
+            "claims-not-list": json.dumps({"claims": {"type": "count"}}),
+            "good": json.dumps({"claims": [{"type": "count", "key": {"item": "apples"}, "value": 3,
+                                            "quote": "apples: 3."}]}),
+        }
+        try:
+            if model == "silent":
+                time.sleep(30)
+                return
+            if model == "huge":
+                send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                while True:
+                    send(b"10000\r\n" + b" " * 65536 + b"\r\n")
+            payload = json.dumps({"choices": [{"message": {"content": answers[model]}}]}).encode()
+            send(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(payload)
+                 + payload)
+        except OSError:
+            pass
+
+
+@pytest.fixture(scope="module")
+def chat_server() -> Iterator[str]:
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _HostileChat)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+@pytest.mark.parametrize("model", ["not-json", "claims-not-list", "silent"])
+def test_llm_answers_that_are_not_claims_are_counted_and_fail_the_run(chat_server, mini_plugin, tmp_path, monkeypatch,
+                                                                      capsys, model):
+    from tests.test_cli_core import GENERATIONS, INSTANCES, write_jsonl
+
+    monkeypatch.setenv("FACTCOV_LLM_BASE_URL", chat_server)
+    monkeypatch.setenv("FACTCOV_LLM_TIMEOUT", "1")
+    instances = write_jsonl(tmp_path / "i.jsonl", INSTANCES)
+    generations = write_jsonl(tmp_path / "g.jsonl", [g for g in GENERATIONS if g["text"]])
+    args = ["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-x", "llm", "-q", "--no-report"]
+    monkeypatch.setenv("FACTCOV_LLM_MODEL", "good")
+    assert run([*args, "-o", str(tmp_path / "out")]) == 0
+    before = (tmp_path / "out" / "summary.json").read_bytes()
+    assert json.loads(before)["extraction_failures"]["count"] == 0
+    monkeypatch.setenv("FACTCOV_LLM_MODEL", model)
+    started = time.monotonic()
+    assert run([*args, "-o", str(tmp_path / "out")]) == 3
+    assert time.monotonic() - started < 20  # 1 s per text, not the server's 30
+    err = capsys.readouterr().err
+    assert "the extractor failed on 5 of 5 texts" in err and err.count("\n") == 1
+    assert (tmp_path / "out" / "summary.json").read_bytes() == before
+    # allowed past the threshold, the failures are in the summary, not hidden as 0 claims
+    monkeypatch.setenv("FACTCOV_MAX_EXTRACTION_FAILURES", "1")
+    assert run([*args, "-o", str(tmp_path / "out2")]) == 0
+    failures = json.loads((tmp_path / "out2" / "summary.json").read_text())["extraction_failures"]
+    assert failures["count"] == 5 and failures["by_system"] == {"complete": 2, "terse": 1, "wrong": 2}
+    from factcov.report import build_payload
+
+    assert build_payload([tmp_path / "out2"])["runs"][0]["extraction_failures"]["count"] == 5
+
+
+def test_an_endless_llm_answer_stops_at_the_body_cap(chat_server, mini_plugin, monkeypatch):
+    from factcov.errors import ExtractionFailed
+    from factcov.plugins import get_extractor
+    from tests.test_llm_extractor import INSTANCE
+
+    monkeypatch.setattr("factcov.extractors.llm.MAX_HTTP_BODY_BYTES", 1 << 20)
+    extractor = get_extractor("llm", "en", base_url=chat_server, model="huge", timeout=20)
+    with pytest.raises(ExtractionFailed, match="larger than 1 MiB"):
+        extractor.extract("apples: 3.", INSTANCE)

@@ -162,6 +162,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "path": str(run.path),
         "domain": run.domain,
         "signature": run.signature,
+        "extraction_failures": run.summary.get("extraction_failures") or {"count": 0},
         "extractor": run.summary.get("extractor"),
         "average": run.summary.get("policy", {}).get("average", "macro"),
         "n_generations": int(len(scores)),

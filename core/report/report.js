@@ -278,6 +278,11 @@
         r.explorer.shown + " of " + r.explorer.total + " in this run; systems cut: " +
         r.explorer.capped_systems.join(", ") + ". Every claim is in claims.parquet.";
     }
+    var failed = r.extraction_failures || { count: 0 };
+    if (failed.count) {
+      note += " The extractor could not read " + failed.count + " text(s); they count as texts without claims: " +
+        Object.keys(failed.by_system || {}).map(function (s) { return s + " " + failed.by_system[s]; }).join(", ") + ".";
+    }
     document.getElementById("explorer-note").textContent = note;
   }
 
