@@ -221,3 +221,25 @@ def test_threads_cannot_share_an_outdir_either(tmp_path):
     thread.join()
     holder.close()
     assert len(errors) == 1 and "another factcov run" in str(errors[0])
+
+
+def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
+    import signal
+    import time
+
+    instances, old, _ = inputs
+    out = tmp_path / "out"
+    assert run(_score_args(instances, old, out)) == 0
+    before = _snapshot(out)
+    slow = write_jsonl(tmp_path / "slow.jsonl",
+                       [{**g, "system": f"s{n}-{g['system']}"} for n in range(3000) for g in GENERATIONS])
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "FACTCOV_PLUGINS": ""}
+    process = subprocess.Popen([sys.executable, "-m", "tests.cli_process", *_score_args(instances, slow, out)],
+                               env=environment, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not any(".staging-" in p.name for p in tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 128 + signal.SIGTERM
+    assert _snapshot(out) == before
+    assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == []

@@ -162,7 +162,15 @@ def _print_error(message: str) -> None:
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]factcov: error:[/] {escape(message)}")
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM unwinds like an exception, so staging directories are removed and the lock released."""
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
     code = run()
     try:
         sys.stdout.flush()
