@@ -145,6 +145,12 @@ def parse_json_document(handle: IO[bytes], path: str | Path) -> Any:
     return parse_json_line(text, path)
 
 
+def read_json_file(path: str | Path) -> Any:
+    """A whole JSON file (gzip allowed), every hazard an InputError naming it."""
+    with open_binary(path) as handle:
+        return parse_json_document(handle, path)
+
+
 def read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, bytes]]:
     """Numbered raw lines, each at most MAX_LINE_BYTES; a damaged gzip stream names the file."""
     number = 0
@@ -271,16 +277,12 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
     0600). With ``keep_empty=False`` an empty result raises InputError and leaves an
     existing ``destination`` untouched (a builder never replaces data with nothing).
     """
-    from factcov.outdir import apply_umask, fault, sweep_temporaries
+    from factcov.outdir import apply_umask, check_no_file_above, fault, sweep_temporaries
 
     destination = Path(destination)
     if destination.is_dir():
         raise InputError("is a directory; give a file name to write", path=destination)
-    for parent in destination.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise InputError(f"cannot write under '{parent}', which is a file", path=destination)
-            break
+    check_no_file_above(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
     sweep_temporaries(destination.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.{os.getpid()}.", suffix=".tmp", dir=destination.parent)

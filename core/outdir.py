@@ -98,12 +98,17 @@ def check_output_dir(path: Path) -> Path:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise InputError("output exists and is not a directory", path=path)
+    check_no_file_above(path)
+    return path
+
+
+def check_no_file_above(path: Path) -> None:
+    """InputError when the nearest existing ancestor of ``path`` is a file (``-o notes.txt/out``)."""
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise InputError(f"cannot create a directory under '{parent}', which is a file", path=path)
-            break
-    return path
+                raise InputError(f"cannot write under '{parent}', which is a file", path=path)
+            return
 
 
 @contextlib.contextmanager

@@ -15,8 +15,10 @@ from factcov import __version__
 from factcov.aggregate import ranking_summary, system_table
 from factcov.errors import InputError
 from factcov.evaluate import Evaluator
+from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
+from factcov.outdir import RunDirectory, write_manifest
 from factcov.outputs import (
     CLAIM_SCHEMA,
     SCORE_SCHEMA,
@@ -27,8 +29,6 @@ from factcov.outputs import (
     write_summary,
     write_systems_csv,
 )
-from factcov.extraction_failures import ExtractionFailures
-from factcov.outdir import RunDirectory, write_manifest
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 

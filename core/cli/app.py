@@ -98,7 +98,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 141
-    except SystemExit as exit_:
+    except SystemExit:
         if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to EPIPE is sys.exit(1)
             _silence_stdout()
             return 141
