@@ -52,6 +52,7 @@ def score_files(
     outdir: str | Path,
     *,
     extractor: str | None = None,
+    extractor_options: dict[str, Any] | None = None,
     policy: ScoringPolicy | None = None,
     chunk_size: int = 2000,
     jobs: int = 1,
@@ -69,7 +70,7 @@ def score_files(
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name)
-    evaluator = Evaluator(domain, extractor=extractor, policy=policy)
+    evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)
     instances = load_instances(instances_path, domain)

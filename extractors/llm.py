@@ -9,7 +9,7 @@ cached on disk by a hash of the request, so a rerun is deterministic and offline
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
 (``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout``
-(``FACTCOV_LLM_TIMEOUT``, seconds for a whole request, body included; default 60),
+(``-X timeout=S`` on the command line or ``FACTCOV_LLM_TIMEOUT``, seconds for a whole request, body included; default 60),
 ``retries``. An answer that is not the JSON asked for, larger than 32 MiB or later than
 the timeout raises ExtractionFailed: the run counts the text as a failure (summary.json
 ``extraction_failures``) instead of scoring it as a text without claims.
@@ -53,9 +53,16 @@ class LLMExtractor(Extractor):
         self.api_key = options.get("api_key") or os.environ.get("FACTCOV_LLM_API_KEY")
         cache = options.get("cache_dir") or os.environ.get("FACTCOV_LLM_CACHE")
         self.cache_dir = Path(cache) if cache else None
-        self.timeout = float(options.get("timeout") or os.environ.get("FACTCOV_LLM_TIMEOUT") or 60)
+        raw_timeout = options.get("timeout")
+        if raw_timeout is None:
+            raw_timeout = os.environ.get("FACTCOV_LLM_TIMEOUT") or 60
+        try:
+            self.timeout = float(raw_timeout)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.timeout = math.nan
         if not (math.isfinite(self.timeout) and self.timeout > 0):
-            raise InputError(f"the llm timeout (FACTCOV_LLM_TIMEOUT) must be seconds above 0, got {self.timeout}")
+            raise InputError(f"the llm timeout (-X timeout=S or FACTCOV_LLM_TIMEOUT) must be seconds above 0, "
+                             f"got {raw_timeout!r}")
         self.retries = int(options.get("retries", 3))
         if not self.base_url or not self.model:
             raise FactcovError(

@@ -292,10 +292,10 @@ def test_llm_answers_that_are_not_claims_are_counted_and_fail_the_run(chat_serve
     from tests.test_cli_core import GENERATIONS, INSTANCES, write_jsonl
 
     monkeypatch.setenv("FACTCOV_LLM_BASE_URL", chat_server)
-    monkeypatch.setenv("FACTCOV_LLM_TIMEOUT", "1")
     instances = write_jsonl(tmp_path / "i.jsonl", INSTANCES)
     generations = write_jsonl(tmp_path / "g.jsonl", [g for g in GENERATIONS if g["text"]])
-    args = ["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-x", "llm", "-q", "--no-report"]
+    args = ["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-x", "llm", "-X", "timeout=1",
+            "-q", "--no-report"]
     monkeypatch.setenv("FACTCOV_LLM_MODEL", "good")
     assert run([*args, "-o", str(tmp_path / "out")]) == 0
     before = (tmp_path / "out" / "summary.json").read_bytes()
@@ -326,3 +326,17 @@ def test_an_endless_llm_answer_stops_at_the_body_cap(chat_server, mini_plugin, m
     extractor = get_extractor("llm", "en", base_url=chat_server, model="huge", timeout=20)
     with pytest.raises(ExtractionFailed, match="larger than 1 MiB"):
         extractor.extract("apples: 3.", INSTANCE)
+
+
+@pytest.mark.parametrize("timeout", ["-1", "0", "nan", "abc"])
+def test_an_llm_timeout_that_is_not_a_positive_number_is_a_usage_error(chat_server, mini_plugin, tmp_path,
+                                                                        monkeypatch, capsys, timeout):
+    from tests.test_cli_core import GENERATIONS, INSTANCES, write_jsonl
+
+    monkeypatch.setenv("FACTCOV_LLM_BASE_URL", chat_server)
+    monkeypatch.setenv("FACTCOV_LLM_MODEL", "good")
+    instances = write_jsonl(tmp_path / "i.jsonl", INSTANCES)
+    generations = write_jsonl(tmp_path / "g.jsonl", GENERATIONS)
+    assert run(["extract", "-d", "mini", "-i", str(instances), "-g", str(generations), "-x", "llm",
+                "-X", f"timeout={timeout}"]) == 2
+    assert "llm timeout" in capsys.readouterr().err

@@ -21,6 +21,7 @@ def extract(
     generations: Path = options.GENERATIONS,
     output: Path | None = typer.Option(None, "--output", "-o", help="claims.jsonl to write; stdout if omitted."),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
 ) -> None:
     """Write one line per claim: instance_id, system, type, key, value, span, text, verdict, expected."""
     from factcov.evaluate import Evaluator
@@ -29,7 +30,8 @@ def extract(
     from factcov.plugins import get_domain
 
     the_domain = get_domain(domain)
-    evaluator = Evaluator(the_domain, extractor=extractor)
+    evaluator = Evaluator(the_domain, extractor=extractor,
+                          extractor_options=options.parse_extractor_options(extractor_option))
     known = load_instances(instances, the_domain)
 
     def rows():

@@ -16,6 +16,10 @@ DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov dom
 INSTANCES = typer.Option(..., "--instances", "-i", help="Instances JSONL (gzip allowed).", dir_okay=False)
 GENERATIONS = typer.Option(..., "--generations", "-g", help="Generations JSONL (gzip allowed).", dir_okay=False)
 EXTRACTOR = typer.Option(None, "--extractor", "-x", help="Extractor backend; default: the domain's.")
+EXTRACTOR_OPTIONS = typer.Option(
+    None, "--extractor-option", "-X",
+    help="KEY=VALUE passed to the extractor (repeatable), e.g. -X timeout=20 for llm; VALUE is read as JSON if it parses.",
+)
 UNVERIFIABLE = typer.Option(
     "count", "--unverifiable", help="'count': unverifiable claims lower precision; 'ignore': left out."
 )
@@ -27,6 +31,22 @@ SEED = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap (0 or more).
 BOOTSTRAP = typer.Option(
     1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,})."
 )
+
+
+def parse_extractor_options(pairs: list[str] | None) -> dict[str, object]:
+    """``-X timeout=20 -X model=m`` -> {"timeout": 20, "model": "m"} (JSON values where they parse)."""
+    import json
+
+    parsed: dict[str, object] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--extractor-option expects KEY=VALUE, got '{pair}'")
+        try:
+            parsed[key.strip()] = json.loads(value, parse_constant=lambda name: value)
+        except ValueError:
+            parsed[key.strip()] = value
+    return parsed
 
 
 def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:

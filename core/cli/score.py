@@ -19,6 +19,7 @@ def score(
     generations: Path = options.GENERATIONS,
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     unverifiable: str = options.UNVERIFIABLE,
     average: str = options.AVERAGE,
     weight: list[str] | None = options.WEIGHTS,
@@ -43,7 +44,7 @@ def score(
     gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
     outcome = score_files(
         domain, instances, generations, options.output_dir(outdir),
-        extractor=extractor, policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
+        extractor=extractor, extractor_options=options.parse_extractor_options(extractor_option), policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if not quiet:
         print_system_table(outcome.systems, f"{domain}: {outcome.summary['n_generations']} generations",
