@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -257,13 +257,21 @@ def iter_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:
             raise validation_error(exc, path, number) from None
 
 
-def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def chunked(
+    items: Iterable[T], size: int, weight: Callable[[T], int] | None = None, budget: int | None = None
+) -> Iterator[list[T]]:
+    """Lists of at most ``size`` items, and, with ``weight``, of at most ``budget`` total
+    weight (a chunk of a few huge texts closes early, so memory follows the text, not the count)."""
     chunk: list[T] = []
+    total = 0
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        if weight is not None:
+            total += weight(item)
+        if len(chunk) >= size or (budget is not None and total >= budget):
             yield chunk
             chunk = []
+            total = 0
     if chunk:
         yield chunk
 

@@ -20,5 +20,8 @@ MAX_INT_DIGITS = 300
 MAX_BOOTSTRAP = 100_000
 # Characters of one text embedded in report.html's explorer (claims past it are listed, not highlighted).
 REPORT_TEXT_CHARS = 20_000
+# Characters of generation text scored in one chunk (besides the chunk's count): a few
+# near-limit texts make a chunk of their own, so peak memory stays bounded by this.
+CHUNK_TEXT_CHARS = 2_000_000
 # Bytes of one HTTP answer (weather fetch, llm extractor).
 MAX_HTTP_BODY_BYTES = 32 * 1024 * 1024

@@ -18,6 +18,7 @@ from factcov.evaluate import Evaluator
 from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
+from factcov.limits import CHUNK_TEXT_CHARS
 from factcov.outdir import RunDirectory, write_manifest
 from factcov.outputs import (
     CLAIM_SCHEMA,
@@ -82,7 +83,8 @@ def score_files(
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
     scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
-    chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size)
+    chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size,
+                     weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
     try:
         with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):

@@ -243,3 +243,12 @@ def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
     assert process.wait(timeout=60) == 128 + signal.SIGTERM
     assert _snapshot(out) == before
     assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == []
+
+
+def test_chunks_close_early_on_large_texts_so_memory_follows_the_text():
+    from factcov.jsonl import chunked
+
+    sizes = [10, 10, 900, 5, 1000, 10]
+    chunks = list(chunked(sizes, 100, weight=lambda n: n, budget=1000))
+    assert chunks == [[10, 10, 900, 5, 1000], [10]]
+    assert list(chunked(sizes, 2)) == [[10, 10], [900, 5], [1000, 10]]

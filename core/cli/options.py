@@ -43,7 +43,7 @@ def parse_extractor_options(pairs: list[str] | None) -> dict[str, object]:
         if not sep or not key.strip():
             raise InputError(f"--extractor-option expects KEY=VALUE, got '{pair}'")
         try:
-            parsed[key.strip()] = json.loads(value, parse_constant=lambda name: value)
+            parsed[key.strip()] = json.loads(value, parse_constant=lambda name, text=value: text)
         except ValueError:
             parsed[key.strip()] = value
     return parsed
