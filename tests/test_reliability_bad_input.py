@@ -247,3 +247,31 @@ def test_rag_citations_past_the_answer_are_refused(tmp_path, capsys, citation, f
     err = capsys.readouterr().err
     assert f"{path}: field '{field}'" in err and err.count("\n") == 1
     assert not (tmp_path / "out" / "summary.json").exists()
+
+
+@pytest.mark.parametrize("damage", ["truncated-gzip", "wrong-columns", "not-utf8"])
+def test_f1_build_names_a_damaged_lap_file(shared_data, tmp_path, capsys, damage):
+    laps = tmp_path / {"truncated-gzip": "laps.csv.gz", "wrong-columns": "laps.csv", "not-utf8": "laps.csv"}[damage]
+    if damage == "truncated-gzip":
+        laps.write_bytes((shared_data / "f1" / "laps" / "2018.csv.gz").read_bytes()[:5000])
+    elif damage == "wrong-columns":
+        laps.write_text("a,b\n1,2\n")
+    else:
+        laps.write_bytes(b"\xff\xfe\x00Driver,LapNumber\n")
+    out = tmp_path / "existing.jsonl"
+    out.write_text("kept\n")
+    assert run(["f1", "build", "--laps", str(laps), "--ergast", str(shared_data / "f1" / "ergast"),
+                "-o", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert str(laps) in err and err.count("\n") == 1
+    assert out.read_text() == "kept\n"
+
+
+def test_an_eof_anywhere_is_bad_input_not_an_interrupt(world, monkeypatch, capsys):
+    def truncated(*args, **kwargs):
+        raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+
+    monkeypatch.setattr("factcov.runner.score_files", truncated)
+    assert run(["score", "-d", "weather", "-i", str(world["instances"]), "-g", str(world["generations"]),
+                "-o", str(world["root"] / "o5"), "-q"]) == 2
+    assert "input ended early" in capsys.readouterr().err

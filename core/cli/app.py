@@ -92,7 +92,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 2
     except typer.Exit as error:
         return error.exit_code
-    except (typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt) as error:
+        if isinstance(error.__cause__, EOFError):  # click turns any EOFError (a truncated gzip) into Abort
+            _debug_traceback()
+            _print_error(f"an input ended early (truncated or damaged file): {error.__cause__}; nothing was written")
+            return 2
         _print_error("interrupted; outputs already in place are unchanged")
         return 130
     except BrokenPipeError:
