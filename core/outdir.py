@@ -248,6 +248,8 @@ class RunDirectory:
 
     def __init__(self, outdir: str | Path) -> None:
         self.outdir = check_output_dir(Path(outdir))
+        if self.outdir.is_symlink():  # swap the directory it points to; the user's link stays a link
+            self.outdir = self.outdir.resolve()
         self.outdir.mkdir(parents=True, exist_ok=True)
         self._lock = _locked(self.outdir)
         self._lock.__enter__()

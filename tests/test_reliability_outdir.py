@@ -252,3 +252,14 @@ def test_chunks_close_early_on_large_texts_so_memory_follows_the_text():
     chunks = list(chunked(sizes, 100, weight=lambda n: n, budget=1000))
     assert chunks == [[10, 10, 900, 5, 1000], [10]]
     assert list(chunked(sizes, 2)) == [[10, 10], [900, 5], [1000, 10]]
+
+
+def test_an_outdir_given_as_a_symlink_stays_a_symlink(inputs, tmp_path):
+    instances, old, new = inputs
+    target = tmp_path / "real"
+    link = tmp_path / "link"
+    assert run(_score_args(instances, old, target)) == 0
+    link.symlink_to(target)
+    assert run(_score_args(instances, new, link)) == 0
+    assert link.is_symlink() and _systems(link) == {"complete", "terse", "wrong"}
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.suffix == ".jsonl") == ["link", "real"]

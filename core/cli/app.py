@@ -137,7 +137,7 @@ def describe_os_error(error: OSError) -> tuple[int, str]:
     where = error.filename if error.filename is not None else None
     reason = error.strerror or str(error) or type(error).__name__
     if error.errno == errno.ENOSPC:
-        reason += " (disk full; nothing half-written was left in place)"
+        reason += " (disk full; nothing half-written was left in place)" if where else " (disk full)"
     line = f"{where}: {reason}" if where is not None else reason
     return (2 if error.errno in _USAGE_ERRNOS else 3), line
 
