@@ -174,7 +174,7 @@ def write_manifest(folder: Path) -> None:
     files = {
         entry.name: {"bytes": entry.stat().st_size, "sha256": _sha256(Path(entry.path))}
         for entry in sorted(os.scandir(folder), key=lambda e: e.name)
-        if entry.is_file() and entry.name in RUN_OUTPUTS and entry.name != MANIFEST
+        if entry.is_file() and entry.name != MANIFEST and not _TEMP_FILE.match(entry.name)
     }
     path = folder / MANIFEST
     path.write_text(json.dumps({"files": files}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -207,10 +207,10 @@ def verify(outdir: Path) -> None:
             )
 
 
-def _carry_over(old: Path, new: Path) -> None:
+def _carry_over(old: Path, new: Path, outputs: tuple[str, ...]) -> None:
     """Hard-link what a user keeps in OUTDIR (anything not a run output) into the new one."""
     for entry in os.scandir(old):
-        if entry.name in RUN_OUTPUTS or _INNER_STAGING.match(entry.name) or _TEMP_FILE.match(entry.name):
+        if entry.name in outputs or _INNER_STAGING.match(entry.name) or _TEMP_FILE.match(entry.name):
             continue
         target = new / entry.name
         if entry.is_symlink():
@@ -246,7 +246,8 @@ class RunDirectory:
     removes what is left of staging. Use ``transaction`` where a ``with`` block fits.
     """
 
-    def __init__(self, outdir: str | Path) -> None:
+    def __init__(self, outdir: str | Path, outputs: tuple[str, ...] = RUN_OUTPUTS) -> None:
+        self.outputs = (*outputs, MANIFEST)
         self.outdir = check_output_dir(Path(outdir))
         if self.outdir.is_symlink():  # swap the directory it points to; the user's link stays a link
             self.outdir = self.outdir.resolve()
@@ -279,8 +280,8 @@ class RunDirectory:
         _fault("before-manifest")
         write_manifest(self.staging)
         _fault("before-commit")
-        if not (self._sibling and _commit_by_exchange(self.staging, self.outdir)):
-            _commit_in_place(self.staging, self.outdir)
+        if not (self._sibling and _commit_by_exchange(self.staging, self.outdir, self.outputs)):
+            _commit_in_place(self.staging, self.outdir, self.outputs)
         self.committed = True
         _fault("after-commit")
 
@@ -292,9 +293,11 @@ class RunDirectory:
 
 
 @contextlib.contextmanager
-def transaction(outdir: str | Path) -> Iterator[Path]:
-    """Lock OUTDIR, yield a staging directory, and on success make it OUTDIR in one step."""
-    run = RunDirectory(outdir)
+def transaction(outdir: str | Path, outputs: tuple[str, ...] = RUN_OUTPUTS) -> Iterator[Path]:
+    """Lock OUTDIR, yield a staging directory, and on success make it OUTDIR in one step.
+
+    ``outputs``: the names a run writes; older copies of them are never carried over."""
+    run = RunDirectory(outdir, outputs)
     try:
         yield run.staging
         run.commit()
@@ -302,23 +305,23 @@ def transaction(outdir: str | Path) -> Iterator[Path]:
         run.close()
 
 
-def _commit_by_exchange(staging: Path, outdir: Path) -> bool:
-    _carry_over(outdir, staging)
+def _commit_by_exchange(staging: Path, outdir: Path, outputs: tuple[str, ...]) -> bool:
+    _carry_over(outdir, staging, outputs)
     if _exchange(staging, outdir):
         return True  # staging now holds the old run; the caller removes it
     for entry in os.scandir(staging):  # undo the carry-over before staging inside OUTDIR
-        if entry.name not in RUN_OUTPUTS:
+        if entry.name not in outputs:
             with contextlib.suppress(OSError):
                 shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
     return False
 
 
-def _commit_in_place(staging: Path, outdir: Path) -> None:
+def _commit_in_place(staging: Path, outdir: Path, outputs: tuple[str, ...]) -> None:
     """Rename files in one by one: manifest out first, in last, so a reader never trusts a mix."""
     with contextlib.suppress(FileNotFoundError):
         os.unlink(outdir / MANIFEST)
     _fault("in-place-manifest-removed")
-    for name in RUN_OUTPUTS:
+    for name in outputs:
         if name == MANIFEST:
             continue
         source = staging / name

@@ -24,10 +24,11 @@ def score(
     """Score answers against their reference and retrieved passages."""
     from factcov.cli.gate import parse_gates
     from factcov.domains.rag.inputs import iter_answers
-    from factcov.domains.rag.outputs import answer_row, check_gates, write_outputs
+    from factcov.domains.rag.outputs import RAG_OUTPUTS, answer_row, check_gates, write_outputs
     from factcov.domains.rag.scoring import METRICS, score_answers
     from factcov.domains.rag.settings import load_settings
     from factcov.errors import InputError
+    from factcov.outdir import transaction
     from factcov.plugins import get_extractor
 
     if outdir.exists() and not outdir.is_dir():
@@ -45,7 +46,8 @@ def score(
         raise InputError(error.message, path=input, field=error.field) from None
     signature = (f"factcov-rag|extractor:{extractor.signature()}|alpha:{settings.alpha:g}"
                  f"|grounded:{settings.grounded}")
-    summary = write_outputs(outdir, results, settings.model_dump(exclude={"fail_under"}), signature)
+    with transaction(outdir, RAG_OUTPUTS) as staging:  # the four files replace OUTDIR's at once, or none do
+        summary = write_outputs(staging, results, settings.model_dump(exclude={"fail_under"}), signature)
     headline = summary["metrics"]
     typer.echo(f"{len(results)} answers -> {outdir}")
     for name in METRICS:

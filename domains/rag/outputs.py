@@ -18,6 +18,7 @@ from factcov.errors import GateFailed
 from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 
 EXTRA_METRICS = ("gaa_erp", "gaa_erp_g")
+RAG_OUTPUTS = ("answers.parquet", "answers.csv", "claims.jsonl", "summary.json")
 
 
 def answer_row(result: AnswerResult) -> dict[str, Any]:
