@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="instances file (default: a temp file)")
     parser.add_argument("--languages", default="en,es,pt")
     parser.add_argument("--jobs", type=int, default=1, help="processes deriving races")
+    parser.add_argument("--roundtrip", action="store_true",
+                        help="after the timed build, realize every instance's facts and score them (P = R = 1 expected)")
     args = parser.parse_args()
 
     from factcov.domains.f1.build import iter_race_instances, write_instances
@@ -32,12 +34,14 @@ def main() -> None:
     laps = sorted((args.data / "laps").glob("*.csv.gz"))
     languages = args.languages.split(",")
     counts: Counter = Counter()
+    by_season: Counter = Counter()
     races: set[tuple[int, int]] = set()
 
     def counted(batches):
         for batch in batches:
             for instance in batch:
                 counts[(instance.task, instance.split)] += 1
+                by_season[(instance.task, int(instance.id.split(":")[1]))] += 1
                 counts[("facts", instance.split)] += len(instance.facts)
                 races.add(tuple(int(p) for p in instance.id.split(":")[1:3]))
             yield batch
@@ -66,6 +70,37 @@ def main() -> None:
     print(f"{'all':15} {train:7d} {test:7d} {train + test:7d}")
     print(f"facts/instance: train {counts[('facts', 'train')] / max(train, 1):.2f}, "
           f"test {counts[('facts', 'test')] / max(test, 1):.2f}")
+    seasons = sorted({season for _, season in by_season})
+    print(f"{'season':7} " + " ".join(f"{task:>13}" for task in tasks) + f" {'all':>7}")
+    for season in seasons:
+        row = [by_season[(task, season)] for task in tasks]
+        print(f"{season:<7} " + " ".join(f"{n:13d}" for n in row) + f" {sum(row):7d}")
+    if args.roundtrip:
+        roundtrip(laps, args.data / "ergast", languages)
+
+
+def roundtrip(laps: list[Path], ergast: Path, languages: list[str]) -> None:
+    """Every instance's complete realized text must score P = R = 1 (not timed)."""
+    from factcov.domains.f1.build import iter_race_instances
+    from factcov.evaluate import Evaluator
+    from factcov.plugins import get_domain
+    from factcov.scoring import ScoringPolicy
+
+    domain = get_domain("f1")
+    evaluator = Evaluator(domain, policy=ScoringPolicy())
+    checked, failed = 0, []
+    for batch in iter_race_instances(laps, ergast, languages=languages):
+        for instance in batch:
+            if not instance.facts:
+                continue
+            text = domain.realize(list(instance.facts), instance.language, instance)
+            metrics = evaluator.evaluate_text(instance, text).score.metrics(evaluator.policy)
+            checked += 1
+            if metrics["precision"] != 1.0 or metrics["recall"] != 1.0:
+                failed.append((instance.id, metrics["precision"], metrics["recall"]))
+    print(f"realizer round trip: {checked - len(failed)} of {checked} instances at P = R = 1")
+    for row in failed[:20]:
+        print("  not P = R = 1:", *row)
 
 
 if __name__ == "__main__":

@@ -115,8 +115,10 @@ def test_2018_unknown_compounds_take_their_stint_compound(f1: Path) -> None:
     first = analysis.stints[analysis.stints["stint"] == 1]
     assert (first["first_lap"] == 1).all()  # the UNKNOWN laps 1-2 belong to the first stint
     unknown = analysis.stints[analysis.stints["compound"] == "UNKNOWN"]
-    # only Hartley's one-lap first stint (he pitted on lap 1) has no known compound at all
-    assert unknown[["driver", "stint", "laps"]].values.tolist() == [["HAR", 1, 1]]
+    # Hartley's one-lap first stint (he pitted on lap 1) has no known compound at all; his
+    # lap-22 stop (official, 22.3 s in the pit lane) reads HARD with the tyre age running on
+    # (21 -> 22): the tyre change was missed, so the sets around it are unknown too
+    assert unknown[["driver", "stint", "laps"]].values.tolist() == [["HAR", 1, 1], ["HAR", 2, 21], ["HAR", 3, 35]]
     facts = race_facts(race_block(analysis))
     hartley = [f for f in facts if f.type == "stint_compound" and f.key["driver"] == "HAR"]
     assert 1 not in [f.key["stint"] for f in hartley]  # no fact is made of an unknown compound

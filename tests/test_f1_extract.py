@@ -22,9 +22,24 @@ from factcov.model import Instance
 Expected = tuple[str, dict[str, Any], Any]
 
 
+class Decisions(dict):
+    """Instances by id. A decision the oracle no longer lists (issue #9 excluded confounded
+    undercuts/overcuts and defenses without a robust pace margin) still gives the extractor
+    the two-driver focus these texts are read with: a stand-in copies the race's summary
+    instance with that focus, marked ``stand_in``, without relevant facts."""
+
+    def __missing__(self, key: str) -> Instance:
+        _, season, round_, task, driver, rival, language = key.split(":")
+        base = self[f"f1:{season}:{round_}:race_summary:{language}"]
+        other = "attacker" if task == "defense" else "rival"
+        context = {**base.context, "task": task, "focus": {"driver": driver, other: rival}, "stand_in": True}
+        self[key] = base.model_copy(update={"id": key, "task": task, "context": context, "facts": []})
+        return self[key]
+
+
 @pytest.fixture(scope="module")
 def bahrain(shared_data: Path) -> dict[str, Instance]:
-    return {i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))}
+    return Decisions({i.id: i for i in race_instances(race(shared_data / "f1", 2021, 1))})
 
 
 def read(bahrain: dict[str, Instance], instance_id: str, text: str) -> set[tuple[str, str, str]]:
@@ -262,7 +277,7 @@ def test_driver_codes_and_surnames_of_drivers_outside_the_race(bahrain: dict[str
 @pytest.fixture(scope="module")
 def wet_and_red(shared_data: Path) -> dict[str, Instance]:
     instances = race_instances(race(shared_data / "f1", 2021, 16)) + race_instances(race(shared_data / "f1", 2021, 6))
-    return {i.id: i for i in instances}
+    return Decisions({i.id: i for i in instances})
 
 
 OCO, BOT_, PER = {"driver": "OCO"}, {"driver": "BOT"}, {"driver": "PER"}
@@ -500,7 +515,7 @@ def three_races(shared_data: Path) -> dict[str, Instance]:
     """2021 Bahrain, 2021 Abu Dhabi and the wet 2025 Australian Grand Prix."""
     instances = [i for season, rnd in ((2021, 1), (2021, 22), (2025, 1))
                  for i in race_instances(race(shared_data / "f1", season, rnd))]
-    return {i.id: i for i in instances}
+    return Decisions({i.id: i for i in instances})
 
 
 # Explanations in the style a model writes when asked to explain a decision from the data:
@@ -1286,8 +1301,23 @@ def test_model_style_explanations(three_races: dict[str, Instance], instance_id:
     found = read(three_races, instance_id, text)
     assert found == as_set(expected), f"extra: {sorted(found - as_set(expected))}\nnot read: {sorted(as_set(expected) - found)}"
     assert not found & as_set(missed)  # a miss now read: move it to the expected claims
-    result = Evaluator(F1Domain()).evaluate_text(three_races[instance_id], text)
-    assert {v.label for v in result.verdicts} == {"supported"}  # every text is true: no false contradiction
+    instance = three_races[instance_id]
+    result = Evaluator(F1Domain()).evaluate_text(instance, text)
+    # every text is true: no false contradiction. A fact the oracle withholds (issue #9: a
+    # move or defense it excluded, a compound next to a stop whose tyre data ran on) is not
+    # in the race's knowledge, so a claim about it is unverifiable
+    withheld = [v for v in result.verdicts if is_withheld(instance, v.claim)]
+    assert {v.label for v in result.verdicts if v not in withheld} == {"supported"}
+    assert {v.label for v in withheld} <= {"supported", "unverifiable"}
+
+
+def is_withheld(instance: Instance, claim: Any) -> bool:
+    if claim.type in ("undercut", "overcut", "defense", "time_gained"):
+        return bool(instance.context.get("stand_in"))
+    if claim.type in ("stint_compound", "compound_change"):
+        driver = next(d for d in instance.context["race"]["drivers"] if d["code"] == claim.key["driver"])
+        return any(stint["compound"] == "UNKNOWN" for stint in driver["stints"])
+    return False
 
 
 @pytest.mark.parametrize(

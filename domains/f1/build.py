@@ -6,7 +6,7 @@ import gzip
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from factcov.domains.f1.derive import derive_race
+from factcov.domains.f1.derive import RaceAnalysis, derive_race
 from factcov.domains.f1.ergast import Ergast
 from factcov.domains.f1.instances import LANGUAGES, race_instances
 from factcov.domains.f1.laps import read_laps
@@ -16,8 +16,43 @@ from factcov.model import Instance
 
 def _race_instances(task: tuple) -> list[Instance]:
     """One race: derive it and build its instances (a worker's job)."""
-    race_laps, classification, names, languages = task
-    return race_instances(derive_race(race_laps, classification, names), languages)
+    race = derive_task(task)
+    return [] if race.dropped else race_instances(race, task[-1])
+
+
+def race_tasks(
+    lap_paths: Sequence[str | Path],
+    ergast_dir: str | Path,
+    seasons: Sequence[int] | None = None,
+    rounds: Sequence[int] | None = None,
+    languages: Sequence[str] = LANGUAGES,
+) -> tuple[list[int], Iterator[tuple]]:
+    """The selected races as (laps, classification, names, official stops, languages)
+    tuples in (season, round) order, and the season of each."""
+    laps = read_laps(list(lap_paths))
+    tables = Ergast.read(ergast_dir)
+    names = tables.driver_names()
+    if seasons:
+        laps = laps[laps["Season"].isin(list(seasons))]
+    if rounds:
+        laps = laps[laps["RoundNumber"].isin(list(rounds))]
+    races = laps.groupby(["Season", "RoundNumber"], sort=True)
+    tasks = (
+        (
+            race_laps,
+            tables.classification(int(season), int(round_)),
+            names,
+            tables.official_stops(int(season), int(round_)),
+            tuple(languages),
+        )
+        for (season, round_), race_laps in races
+    )
+    return [int(season) for season, _ in races.groups], tasks
+
+
+def derive_task(task: tuple) -> RaceAnalysis:
+    race_laps, classification, names, official_stops, _ = task
+    return derive_race(race_laps, classification, names, official_stops)
 
 
 def iter_race_instances(
@@ -31,21 +66,10 @@ def iter_race_instances(
 ) -> Iterator[list[Instance]]:
     """Yield each selected race's instances in (season, round) order; ``on_race(done,
     total, season)`` reports progress. ``jobs`` > 1 derives races in that many processes
-    (the order, hence the output, is the same)."""
-    laps = read_laps(list(lap_paths))
-    tables = Ergast.read(ergast_dir)
-    names = tables.driver_names()
-    if seasons:
-        laps = laps[laps["Season"].isin(list(seasons))]
-    if rounds:
-        laps = laps[laps["RoundNumber"].isin(list(rounds))]
-    races = laps.groupby(["Season", "RoundNumber"], sort=True)
-    total = races.ngroups
-    tasks = (
-        (race_laps, tables.classification(int(season), int(round_)), names, tuple(languages))
-        for (season, round_), race_laps in races
-    )
-    keys = [int(season) for season, _ in races.groups]
+    (the order, hence the output, is the same). A race whose lap numbering is beyond
+    repair (``RaceAnalysis.dropped``) gives no instances."""
+    keys, tasks = race_tasks(lap_paths, ergast_dir, seasons, rounds, languages)
+    total = len(keys)
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 

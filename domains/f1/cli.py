@@ -74,3 +74,42 @@ def stats(instances: Path = typer.Argument(..., help="An instances file written 
 
     for table in stats_tables(count_instances(instances)):
         Console().print(table)
+
+
+@app.command("check")
+def check(
+    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet); repeat the option."),
+    ergast: Path = typer.Option(..., "--ergast", help="Directory of the Ergast CSV tables."),
+    seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
+    rounds: str | None = typer.Option(None, "--rounds", help="Comma-separated rounds, e.g. 1,22."),
+    details: bool = typer.Option(False, "--details", help="Every entry (driver, lap, why), not only counts."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per race on stdout."),
+) -> None:
+    """Every data-quality rule that fired, per race: passages excluded, tyre data
+    distrusted, lap numbers repaired, races dropped, moves excluded and why."""
+    import json
+
+    from factcov.domains.f1.check import iter_checks
+    from factcov.domains.f1.quality import RULES
+
+    total: dict[str, int] = {}
+    races = 0
+    for race in iter_checks(laps, ergast, _ints(seasons, "--seasons"), _ints(rounds, "--rounds")):
+        races += 1
+        for rule, n in race.counts.items():
+            total[rule] = total.get(rule, 0) + n
+        if as_json:
+            typer.echo(json.dumps({"season": race.season, "round": race.round, "event": race.event,
+                                   "dropped": race.dropped, "rules": dict(sorted(race.counts.items())),
+                                   "entries": race.entries}, ensure_ascii=False))
+            continue
+        summary = ", ".join(f"{rule} {n}" for rule, n in sorted(race.counts.items())) or "no rule fired"
+        typer.echo(f"{race.season} round {race.round} {race.event}: {'DROPPED; ' if race.dropped else ''}{summary}")
+        if details:
+            for entry in race.entries:
+                where = " ".join(str(x) for x in (entry["driver"], f"lap {entry['lap']}" if entry["lap"] else None) if x)
+                typer.echo(f"    {entry['rule']}: {where + ': ' if where else ''}{entry['detail']}")
+    if races == 0:
+        raise InputError("no race matched --seasons/--rounds in the lap files")
+    if not as_json:
+        typer.echo(f"{races} races; rules fired: " + ", ".join(f"{rule} {total[rule]}" for rule in RULES if rule in total))

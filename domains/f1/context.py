@@ -97,6 +97,9 @@ def race_block(race: RaceAnalysis) -> dict[str, Any]:
                 ],
             }
         )
+        if code in race.stop_count_unknown:
+            # a pit entry on his last lap the data cannot tell (stop or retirement)
+            drivers[-1]["stop_count_unknown"] = True
     return {
         "season": race.season,
         "round": race.round,

@@ -11,8 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from factcov.domains.f1.quality import (
+    QualityLog,
+    check_lap_numbering,
+    classify_pit_entries,
+    field_red_laps,
+    leader_rows,
+    move_late_pit_times,
+    status_has,
+)
+
 if TYPE_CHECKING:
     import pandas as pd
+
+_status_has = status_has
 
 KNOWN_COMPOUNDS = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
 
@@ -22,8 +34,11 @@ MOVE_WINDOW_LAPS = 5  # the second car of a pair must stop within this many laps
 DEFENSE_GAP_S = 1.0  # a pursuer within this gap is attacking
 DEFENSE_MIN_LAPS = 5  # ... for at least this many consecutive green laps
 DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
-FIELD_DIVERTED_SHARE = 0.5  # share of cars entering the pits on one lap: the field diverted
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
+SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
+DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
+DEFENSE_MEDIAN_GAP_S = 0.7  # ... and its median gap over the run must be within this
+WET_COMPOUNDS = ("INTERMEDIATE", "WET")
 
 
 @dataclass
@@ -42,6 +57,9 @@ class RaceAnalysis:
     moves: pd.DataFrame  # kind, driver, rival, driver_pit_lap, rival_pit_lap, gaps, worked
     defenses: pd.DataFrame  # driver, attacker, first_lap, last_lap, laps, pace gap
     times: pd.DataFrame  # LapNumber x Driver session time at the end of the lap (seconds)
+    quality: pd.DataFrame | None = None  # rule, driver, lap, detail: every data-quality rule that fired
+    dropped: str | None = None  # why the race gives no facts (lap numbering beyond repair)
+    stop_count_unknown: frozenset[str] = frozenset()  # drivers whose stop count the data cannot tell
 
     def positions(self) -> pd.DataFrame:
         """Running order at the end of each lap (LapNumber x Driver), from ``times``."""
@@ -61,19 +79,30 @@ def race_distance(laps: pd.DataFrame, classification: pd.DataFrame) -> int:
     return int(source["LapNumber"].max())
 
 
-def classify_from_laps(laps: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+def classify_from_laps(laps: pd.DataFrame, names: dict[str, str], log: QualityLog | None = None) -> pd.DataFrame:
     """A classification when Ergast has none: order by laps completed, then time;
-    classified when a car covered 90% of the winner's laps (the sporting rule)."""
+    classified when a car covered 90% of the winner's laps (the sporting rule). A car
+    whose last row has no position did not complete that lap: it retired (2025 Mexico,
+    Sainz), classified or not."""
     import pandas as pd
 
-    last = laps.sort_values(["Driver", "LapNumber"]).groupby("Driver", sort=True).tail(1)
-    last = last.assign(_t=last["Time"].fillna(float("inf")))
-    last = last.sort_values(["LapNumber", "_t", "Driver"], ascending=[False, True, True])
-    leader_laps = int(last["LapNumber"].iloc[0]) if len(last) else 0
+    ordered = laps.sort_values(["Driver", "LapNumber"])
+    last = ordered.groupby("Driver", sort=True).tail(1)
+    stopped = last["Position"].isna() & last["LapTime"].isna()
+    completed = last["LapNumber"] - stopped.astype(int)
+    last = last.assign(_t=last["Time"].fillna(float("inf")), _laps=completed)
+    last = last.sort_values(["_laps", "_t", "Driver"], ascending=[False, True, True])
+    stopped = stopped.reindex(last.index)
+    leader_laps = int(last["_laps"].iloc[0]) if len(last) else 0
     order = pd.Series(range(1, len(last) + 1), index=last.index)
-    classified = last["LapNumber"] >= 0.9 * leader_laps
-    behind = leader_laps - last["LapNumber"]
+    classified = last["_laps"] >= 0.9 * leader_laps
+    behind = leader_laps - last["_laps"]
     status = behind.map(lambda n: "Finished" if n == 0 else f"+{n} Lap" + ("s" if n > 1 else ""))
+    status = status.where(classified & ~stopped, "Retired")
+    if log is not None:
+        for driver, lap in zip(last.loc[stopped, "Driver"], last.loc[stopped, "LapNumber"]):
+            log.add("retired_without_result", f"no official result; lap {int(lap)} has no position or "
+                    "lap time: retired on that lap", str(driver), int(lap))
     return pd.DataFrame(
         {
             "code": last["Driver"].astype("string"),
@@ -83,51 +112,35 @@ def classify_from_laps(laps: pd.DataFrame, names: dict[str, str]) -> pd.DataFram
             "grid": pd.array([pd.NA] * len(last), dtype="Int64"),
             "position": order.where(classified).astype("Int64"),
             "position_order": order.astype("Int64"),
-            "laps": last["LapNumber"].astype("Int64"),
-            "status": status.where(classified, "Retired"),
+            "laps": last["_laps"].astype("Int64"),
+            "status": status,
         }
     ).reset_index(drop=True)
 
 
-def _status_has(status: pd.Series, codes: str) -> pd.Series:
-    return status.str.contains(f"[{codes}]", regex=True).eq(True)
-
-
-def mark_laps(laps: pd.DataFrame) -> pd.DataFrame:
-    """Per-row flags: pit stops, red-flag tyre changes, stint ids, green laps."""
+def mark_laps(
+    laps: pd.DataFrame,
+    red_laps: set[int] | None = None,
+    official_stops: dict[str, list[int]] | None = None,
+    log: QualityLog | None = None,
+) -> pd.DataFrame:
+    """Per-row flags: pit stops, passages, red-flag tyre changes, stint ids, green laps
+    (the rules of ``factcov.domains.f1.quality``)."""
     import numpy as np
 
+    log = log if log is not None else QualityLog()
     laps = laps.sort_values(["Driver", "LapNumber"], kind="stable").reset_index(drop=True)
+    laps = move_late_pit_times(laps, log)
+    if red_laps is None:
+        red_laps = field_red_laps(laps)
+    laps = classify_pit_entries(laps, red_laps, official_stops, log)
     by_driver = laps.groupby("Driver", sort=False)
-    has_next = by_driver["LapNumber"].shift(-1).notna()
-    next_compound = by_driver["Compound"].shift(-1)
-    next_life = by_driver["TyreLife"].shift(-1)
-    pit_in = laps["PitInTime"].notna()
-    red = _status_has(laps["TrackStatus"], "5")
-    # the field led through the pit lane (2021 Baku, lap 47): at least half the cars
-    # enter the pits on that lap and this car keeps its tyres (same compound, one lap
-    # older). Tyre data alone is not trusted: in 2018 it often misses real tyre changes.
-    same_set = (next_compound == laps["Compound"]).eq(True) & (next_life == laps["TyreLife"] + 1).eq(True)
-    entries = pit_in.groupby(laps["LapNumber"]).transform("mean")
-    diverted = same_set & (entries >= FIELD_DIVERTED_SHARE)
-    # lap 1 with a pit entry *before* its pit exit: the car went in and out before the
-    # start (a pit-lane start), not a stop
-    pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).eq(True)
-    changed = pit_in & has_next & ~diverted & ~pre_race
-    laps["is_stop"] = changed & ~red
-    laps["is_red_change"] = changed & red
-    previous_stint = by_driver["Stint"].shift(1)
-    previous_pit = by_driver["PitInTime"].shift(1).notna()
-    # a stint number change with no pit entry: tyres changed under a red flag
-    silent_change = (
-        laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
-    )
     first = by_driver.cumcount() == 0
     after_change = by_driver["is_stop"].shift(1, fill_value=False).astype(bool) | by_driver[
         "is_red_change"
     ].shift(1, fill_value=False).astype(bool)
-    new_stint = first | after_change | silent_change
-    laps["silent_red_change"] = silent_change & ~first
+    new_stint = first | after_change | laps["silent_red_change"]
+    laps["silent_red_change"] &= ~first
     laps["stint_id"] = new_stint.astype(int).groupby(laps["Driver"], sort=False).cumsum()
     laps["is_out_lap"] = laps["PitOutTime"].notna() | new_stint
     laps["is_green"] = laps["TrackStatus"].str.fullmatch("1+").eq(True)
@@ -147,6 +160,13 @@ def build_stints(laps: pd.DataFrame) -> pd.DataFrame:
         tyre_age_end=("TyreLife", "last"),
     ).reset_index()
     stints["compound"] = stints["compound"].fillna("UNKNOWN")
+    # a stop whose tyre age ran on: the tyre columns missed the change, so neither the
+    # set before nor the set after can be named (2022 Monaco: "HARD" on a wet start)
+    distrusted = laps.loc[laps["distrusted"], ["Driver", "stint_id"]]
+    unknown = set(zip(distrusted["Driver"], distrusted["stint_id"])) | set(
+        zip(distrusted["Driver"], distrusted["stint_id"] + 1)
+    )
+    stints.loc[[key in unknown for key in zip(stints["Driver"], stints["stint_id"])], "compound"] = "UNKNOWN"
     stints["laps"] = stints["last_lap"] - stints["first_lap"] + 1
     stints = stints.merge(degradation(laps), on=["Driver", "stint_id"], how="left")
     return stints.rename(columns={"Driver": "driver", "stint_id": "stint"})
@@ -184,15 +204,21 @@ def degradation(laps: pd.DataFrame) -> pd.DataFrame:
 
 
 def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
-    """Pit stops (in-laps) with the compounds before and after."""
+    """Pit stops (in-laps) with the compounds before and after, and the time the in-lap
+    and out-lap lost against the driver's median green lap (``loss_s``)."""
     stops = laps.loc[laps["is_stop"], ["Driver", "LapNumber", "stint_id"]].copy()
     stops["stop"] = stops.groupby("Driver").cumcount() + 1
     compound = stints.set_index(["driver", "stint"])["compound"]
     stops["from"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"]))).values
     stops["to"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"] + 1))).values
     stops["neutralized"] = stops["LapNumber"].isin(neutral_laps)
+    clean = laps["LapTime"].where(laps["is_green"] & ~laps["is_out_lap"] & laps["PitInTime"].isna())
+    pace = clean.groupby(laps["Driver"]).transform("median")
+    out_lap = laps.groupby("Driver", sort=False)["LapTime"].shift(-1)  # rows are sorted by driver, lap
+    loss = laps["LapTime"] + out_lap - 2 * pace
+    stops["loss_s"] = loss[stops.index].to_numpy()
     stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
-    return stops[["driver", "stop", "lap", "from", "to", "neutralized"]].reset_index(drop=True)
+    return stops[["driver", "stop", "lap", "from", "to", "neutralized", "loss_s"]].reset_index(drop=True)
 
 
 def build_red_flag_changes(laps: pd.DataFrame, stints: pd.DataFrame) -> pd.DataFrame:
@@ -211,11 +237,13 @@ def build_red_flag_changes(laps: pd.DataFrame, stints: pd.DataFrame) -> pd.DataF
     return changes[["driver", "lap", "from", "to"]].reset_index(drop=True)
 
 
-def leader_status(laps: pd.DataFrame) -> pd.Series:
-    """TrackStatus of the race leader's row on each lap (the first car to finish it)."""
-    timed = laps[laps["Time"].notna()]
-    leaders = timed.loc[timed.groupby("LapNumber")["Time"].idxmin()]
-    return leaders.set_index("LapNumber")["TrackStatus"].sort_index()
+def leader_status(laps: pd.DataFrame, red_laps: set[int] | None = None) -> pd.Series:
+    """TrackStatus of the race leader's row on each lap (the first real row to finish
+    it), with ``5`` added on the laps the whole field shows a red flag."""
+    leaders = leader_rows(laps).set_index("LapNumber")["TrackStatus"].sort_index()
+    red_laps = field_red_laps(laps) if red_laps is None else red_laps
+    missing = leaders.index.isin(list(red_laps)) & ~_status_has(leaders, "5").to_numpy()
+    return leaders.where(~missing, leaders + "5")
 
 
 def build_neutralizations(status: pd.Series) -> pd.DataFrame:
@@ -236,13 +264,20 @@ def build_neutralizations(status: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["kind", "period", "first_lap", "last_lap"])
 
 
-def build_moves(stops: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
+def build_moves(
+    stops: pd.DataFrame,
+    times: pd.DataFrame,
+    neutral_laps: set[int] | None = None,
+    passages: pd.DataFrame | None = None,
+    log: QualityLog | None = None,
+) -> pd.DataFrame:
     """Undercuts and overcuts between cars running close (see docs/domains/f1.md).
 
     For two cars within ``CLOSE_GAP_S`` at the end of the lap before the first of their
     stops, stopping ``1..MOVE_WINDOW_LAPS`` laps apart, the trailing car is the attacker:
     an undercut when it stopped first, an overcut when it stopped second. It worked when
-    the attacker is ahead at the end of the later stopper's out-lap.
+    the attacker is ahead at the end of the later stopper's out-lap. Moves that are not
+    strategy are excluded (``confounded``) and logged.
     """
     import pandas as pd
 
@@ -299,9 +334,62 @@ def build_moves(stops: pd.DataFrame, times: pd.DataFrame) -> pd.DataFrame:
     out["gap_after_s"] = out["gap_after_s"].round(1)
     out["worked"] = out["gap_after_s"] < 0
     out = out.sort_values(["driver_pit_lap", "driver", "rival"], kind="stable")
+    reasons = confounded(out, stops, times, neutral_laps or set(), passages)
+    if log is not None:
+        for move, reason in zip(out.itertuples(), reasons):
+            if reason:
+                log.add("move_excluded", f"{move.kind} {move.driver} on {move.rival} (laps "
+                        f"{move.driver_pit_lap}/{move.rival_pit_lap}): {reason}", move.driver,
+                        int(move.driver_pit_lap))
+    out = out[pd.Series([not reason for reason in reasons], index=out.index, dtype=bool)]
     # one move per (attacker, rival): the earliest
     out = out.drop_duplicates(["driver", "rival"], keep="first")
     return out[columns].reset_index(drop=True)
+
+
+def confounded(
+    moves: pd.DataFrame,
+    stops: pd.DataFrame,
+    times: pd.DataFrame,
+    neutral_laps: set[int],
+    passages: pd.DataFrame | None,
+) -> list[str]:
+    """Why each candidate move is not a strategy move ('' when it is one): a safety car,
+    VSC or red flag inside the window (from the lap before the first stop to the out-lap
+    of the second), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
+    a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
+    not adjacent on track before the first stop."""
+    import math
+
+    typical = stops.loc[~stops["neutralized"], "loss_s"].median()
+    loss = stops.set_index(["driver", "lap"])["loss_s"].to_dict()
+    to = stops.set_index(["driver", "lap"])["to"].to_dict()
+    passed = set() if passages is None else set(zip(passages["Driver"], passages["LapNumber"]))
+    order = times.rank(axis=1, method="first")
+    reasons = []
+    for move in moves.itertuples():
+        first = min(move.driver_pit_lap, move.rival_pit_lap)
+        last = max(move.driver_pit_lap, move.rival_pit_lap)
+        window = range(first - 1, last + 2)
+        cars = ((move.driver, move.driver_pit_lap), (move.rival, move.rival_pit_lap))
+        slow = [d for d, lap in cars if not math.isnan(typical) and loss.get((d, lap), 0) > typical + SLOW_STOP_EXTRA_S]
+        weather = {to.get(car) in WET_COMPOUNDS for car in cars if to.get(car) not in (None, "UNKNOWN")}
+        before = order.loc[first - 1] if first - 1 in order.index else None
+        between = None if before is None else abs(before.get(move.driver) - before.get(move.rival)) - 1
+        if any(lap in neutral_laps for lap in window):
+            reasons.append(f"safety car, VSC or red flag between laps {window.start} and {window.stop - 1}")
+        elif slow:
+            reasons.append(f"{'/'.join(slow)}'s stop lost over {SLOW_STOP_EXTRA_S:.0f} s more than the race's "
+                           f"typical stop ({typical:.1f} s)")
+        elif any((d, lap) in passed for d, _ in cars for lap in window):
+            reasons.append("a pit-lane passage (penalty) inside the window")
+        elif len(weather) == 2:
+            reasons.append("one car went to wet-weather tyres, the other to slicks: a weather call")
+        elif between is not None and between > 0:
+            reasons.append(f"not adjacent on track: {int(between)} car(s) between them on lap {first - 1}")
+        else:
+            reasons.append("")
+    return reasons
 
 
 def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
@@ -336,17 +424,28 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
     close = close.assign(run=run.values)
     close["own"] = lap_time.reindex(list(zip(close["lap"], close["driver"]))).to_numpy()
     close["their"] = lap_time.reindex(list(zip(close["lap"], close["ahead"]))).to_numpy()
+    for column in ("own", "their"):  # each car's faster half of the run's laps
+        rank = close.groupby("run")[column].rank(method="first")
+        half = (close.groupby("run")[column].transform("count") + 1) // 2
+        close[f"{column}_fast"] = close[column].where(rank <= half)
     runs = close.groupby("run").agg(
         driver=("ahead", "first"),
         attacker=("driver", "first"),
         first_lap=("lap", "min"),
         last_lap=("lap", "max"),
         laps=("lap", "size"),
-        attacker_best=("own", "min"),
-        defender_best=("their", "min"),
+        median_gap=("gap", "median"),
+        attacker_pace=("own_fast", "mean"),
+        defender_pace=("their_fast", "mean"),
     )
-    runs["best_lap_delta_s"] = (runs["defender_best"] - runs["attacker_best"]).round(3)
-    runs = runs[(runs["laps"] >= DEFENSE_MIN_LAPS) & (runs["best_lap_delta_s"] > 0)]
+    # a robust pace (mean of each car's faster half of the run's laps), not one best lap:
+    # in a DRS train the best laps differ by hundredths
+    runs["best_lap_delta_s"] = (runs["defender_pace"] - runs["attacker_pace"]).round(3)
+    runs = runs[
+        (runs["laps"] >= DEFENSE_MIN_LAPS)
+        & (runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S)
+        & (runs["median_gap"] <= DEFENSE_MEDIAN_GAP_S)
+    ]
     runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
     runs = runs.sort_values(["first_lap", "driver", "attacker"], kind="stable")
@@ -357,16 +456,32 @@ def derive_race(
     laps: pd.DataFrame,
     classification: pd.DataFrame,
     names: dict[str, str] | None = None,
+    official_stops: dict[str, list[int]] | None = None,
 ) -> RaceAnalysis:
-    """All derived facts of one race; ``laps`` holds that race's rows only."""
+    """All derived facts of one race; ``laps`` holds that race's rows only.
+    ``official_stops`` (driver -> official pit laps, Ergast ``pit_stops.csv``) checks the
+    lap numbering and tells a stop from a retirement on a car's last lap."""
+    import pandas as pd
+
     season = int(laps["Season"].iloc[0])
     round_ = int(laps["RoundNumber"].iloc[0])
     event = str(laps["EventName"].iloc[0])
+    log = QualityLog()
     if classification is None or classification.empty:
-        classification = classify_from_laps(laps, names or {})
-    distance = race_distance(laps, classification)
-    laps = mark_laps(laps[laps["LapNumber"] <= distance])
-    status = leader_status(laps)
+        classification = classify_from_laps(laps, names or {}, log)
+    checked = check_lap_numbering(laps, classification, official_stops, log)
+    if checked is None:
+        empty = pd.DataFrame()
+        return RaceAnalysis(season, round_, event, 0, classification, empty, empty, empty, empty, empty,
+                            empty, empty, log.frame(), dropped=log.entries[-1]["detail"])
+    distance = race_distance(checked, classification)
+    past = checked[checked["LapNumber"] > distance]
+    if len(past):
+        log.add("rows_past_distance", f"{len(past)} rows after lap {distance} (the official distance) dropped")
+    within = checked[checked["LapNumber"] <= distance]
+    red_laps = field_red_laps(within)
+    laps = mark_laps(within, red_laps, official_stops, log)
+    status = leader_status(laps, red_laps)
     neutralizations = build_neutralizations(status)
     neutral_laps = {
         lap
@@ -376,6 +491,7 @@ def derive_race(
     stints = build_stints(laps)
     stops = build_stops(laps, stints, neutral_laps)
     times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
+    passages = laps.loc[laps["passage"], ["Driver", "LapNumber"]]
     return RaceAnalysis(
         season=season,
         round=round_,
@@ -386,7 +502,9 @@ def derive_race(
         stops=stops,
         red_flag_changes=build_red_flag_changes(laps, stints),
         neutralizations=neutralizations,
-        moves=build_moves(stops, times),
+        moves=build_moves(stops, times, neutral_laps, passages, log),
         defenses=build_defenses(laps, times, neutral_laps),
         times=times,
+        quality=log.frame(),
+        stop_count_unknown=frozenset(laps.loc[laps["stop_count_unknown"].astype(bool), "Driver"]),
     )

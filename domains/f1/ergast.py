@@ -25,6 +25,7 @@ ERGAST_COLUMNS: dict[str, tuple[str, ...]] = {
     "constructors.csv": ("constructorId", "name"),
     "status.csv": ("statusId", "status"),
 }
+PIT_STOP_COLUMNS = ("raceId", "driverId", "stop", "lap")
 CLASSIFICATION_COLUMNS = (
     "code", "name", "surname", "team", "grid", "position", "position_order", "laps", "status",
 )
@@ -51,6 +52,7 @@ class Ergast:
     drivers: pd.DataFrame
     constructors: pd.DataFrame
     status: pd.DataFrame
+    pit_stops: pd.DataFrame | None = None  # optional: the official pit laps check the lap table
 
     @classmethod
     def read(cls, directory: str | Path) -> Ergast:
@@ -61,7 +63,22 @@ class Ergast:
             name.removesuffix(".csv"): read_ergast_table(directory / name, columns)
             for name, columns in ERGAST_COLUMNS.items()
         }
+        pit_stops = directory / "pit_stops.csv"
+        if pit_stops.is_file():
+            tables["pit_stops"] = read_ergast_table(pit_stops, PIT_STOP_COLUMNS)
         return cls(**tables)
+
+    def official_stops(self, season: int, round_: int) -> dict[str, list[int]] | None:
+        """Driver code -> the laps of his official pit entries (Ergast counts red-flag tyre
+        changes and pit-lane passages too); ``None`` when the race has no pit table."""
+        race_id = self.race_id(season, round_)
+        if self.pit_stops is None or race_id is None:
+            return None
+        rows = self.pit_stops[self.pit_stops["raceId"] == race_id]
+        if rows.empty:
+            return None
+        rows = rows.merge(self.drivers[["driverId", "code"]], on="driverId").sort_values("lap")
+        return {str(code): [int(lap) for lap in group["lap"]] for code, group in rows.groupby("code")}
 
     def race_id(self, season: int, round_: int) -> int | None:
         rows = self.races[(self.races["year"] == season) & (self.races["round"] == round_)]

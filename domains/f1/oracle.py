@@ -21,7 +21,9 @@ def retired(driver: dict[str, Any]) -> bool:
 def driver_facts(driver: dict[str, Any]) -> list[Fact]:
     """Tyre strategy and result of one driver; UNKNOWN compounds give no compound fact."""
     code = driver["code"]
-    facts = [Fact(type="stop_count", key={"driver": code}, value=len(driver["pit_stops"]))]
+    facts = []
+    if not driver.get("stop_count_unknown"):
+        facts.append(Fact(type="stop_count", key={"driver": code}, value=len(driver["pit_stops"])))
     for stop in driver["pit_stops"]:
         facts.append(Fact(type="pit_lap", key={"driver": code, "stop": stop["stop"]}, value=stop["lap"]))
     for stint in driver["stints"]:
@@ -135,7 +137,10 @@ def task_facts(race: dict[str, Any], task: str, driver: str | None, rival: str |
         facts: list[Fact] = []
         if (code := winner(race)) is not None:
             facts.append(Fact(type="winner", key={}, value=code))
-            facts.append(Fact(type="stop_count", key={"driver": code}, value=len(_driver(race, code)["pit_stops"])))
+            if not _driver(race, code).get("stop_count_unknown"):
+                facts.append(
+                    Fact(type="stop_count", key={"driver": code}, value=len(_driver(race, code)["pit_stops"]))
+                )
         podium = sorted(
             (d for d in race["drivers"] if d["position"] is not None and 2 <= d["position"] <= 3),
             key=lambda d: d["position"],

@@ -48,4 +48,5 @@ def race(f1_dir: Path, season: int, round_: int) -> RaceAnalysis:
         laps[laps["RoundNumber"] == round_],
         tables.classification(season, round_),
         tables.driver_names(),
+        tables.official_stops(season, round_),
     )

@@ -1,0 +1,275 @@
+"""Data-quality rules of the f1 oracle: where the lap table cannot be taken at its word.
+
+FastF1 lap tables have quirks that, read naively, give wrong facts: pit entries timed
+after the lap they are written on, pit-lane passages (drive-throughs, stop-go penalties,
+the field led through the pit lane) that look like stops, tyre changes the tyre columns
+missed, stint counters that tick without a tyre change, laps missing or numbered off by
+one. Each rule here repairs the table, withholds a fact it cannot trust, or drops the
+race, and writes what it did to a ``QualityLog`` that ``factcov f1 check`` prints per
+race. Thresholds are module constants, documented in docs/domains/f1.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+LATE_PIT_EXIT_S = 1.0  # a pit exit this much after the row's lap end belongs to the next lap
+LATE_PIT_ENTRY_SHARE = 0.5  # a pit entry later than this share of the next lap: the next lap's
+FIELD_WINDOW_S = 60.0  # pit entries this close in session time belong to one field-wide passage
+FIELD_DIVERTED_SHARE = 0.5  # ... when at least this share of the running cars entered
+DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker than a stop
+STOP_GO_EXTRA_S = 7.0  # kept tyres, green flag and this much slower: a 10 s stop-go (a 5 s penalty served at a stop is +5 s)
+PENALTY_EARLIEST_LAP = 3  # a drive-through or stop-go is served from this lap on
+SHIFT_AGREEMENT = 0.6  # share of pit entries that must agree on one lap offset to repair
+TYRE_COMPOUNDS = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
+RED_FIELD_SHARE = 0.5  # a lap is red-flagged when this share of its rows show status 5
+
+RULES = {
+    "lap_numbering_repaired": "lap numbers shifted to match the official pit laps and distance",
+    "race_dropped": "lap numbering disagrees with Ergast and cannot be repaired: no facts",
+    "rows_past_distance": "rows after the official race distance dropped",
+    "pit_time_after_lap_end": "a pit entry/exit timed after its row's lap ended moved to the next lap",
+    "pit_passage": "a pit-lane passage with the same tyres (penalty or diversion): not a stop",
+    "red_flag_tyres_kept": "a pit entry under a red flag with the same tyres: no tyre change",
+    "phantom_stint": "the Stint counter changed with no pit entry and no red flag: ignored",
+    "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown",
+    "last_lap_pit_entry": "a pit entry on a car's last lap: stop or retirement per the official pit table",
+    "stop_count_unknown": "a pit entry on a car's last lap the data cannot tell: no stop count",
+    "retired_without_result": "no official result and no position on the last lap: retired",
+    "move_excluded": "an undercut/overcut confounded by something other than strategy: not a move",
+}
+
+
+@dataclass
+class QualityLog:
+    """Every rule that fired in one race, in the order it fired."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, rule: str, detail: str, driver: str | None = None, lap: int | None = None) -> None:
+        assert rule in RULES, rule
+        self.entries.append(
+            {"rule": rule, "driver": driver, "lap": None if lap is None else int(lap), "detail": detail}
+        )
+
+    def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.entries, columns=["rule", "driver", "lap", "detail"])
+
+
+def status_has(status: pd.Series, codes: str) -> pd.Series:
+    """Whether each TrackStatus string holds any of the digits ``codes`` (decided once per
+    distinct status: a race has a few dozen)."""
+    unique = status.dropna().unique()
+    has = {value: any(code in value for code in codes) for value in unique}
+    return status.map(has).eq(True)
+
+
+def check_lap_numbering(
+    laps: pd.DataFrame,
+    classification: pd.DataFrame,
+    official_stops: dict[str, list[int]] | None,
+    log: QualityLog,
+) -> pd.DataFrame | None:
+    """The table's laps against the official distance and pit laps.
+
+    A winner with fewer rows than his official laps means laps are missing or numbered
+    from a restart (2024 Monaco: the aborted lap 1 is not in the table). When the table's
+    pit entries agree on one offset to the official pit laps (``SHIFT_AGREEMENT``) and
+    that offset closes the distance gap, the numbers are shifted; otherwise (2020 Austria:
+    3-5 laps missing per finisher) the race is dropped: ``None``.
+    """
+    winners = classification[classification["position_order"] == 1] if len(classification) else []
+    if not len(winners) or winners["laps"].isna().iloc[0]:
+        return laps
+    code, official = str(winners["code"].iloc[0]), int(winners["laps"].iloc[0])
+    own = laps[laps["Driver"] == code]
+    if own.empty or int(own["LapNumber"].max()) >= official:
+        return laps
+    have = int(own["LapNumber"].max())
+    offset = _pit_lap_offset(laps, official_stops)
+    if offset is not None and offset != 0 and have + offset == official:
+        log.add("lap_numbering_repaired", f"the winner {code} has laps 1-{have} of {official}; the pit "
+                f"entries agree with the official pit laps at +{offset}: every lap number shifted by {offset}")
+        return laps.assign(LapNumber=laps["LapNumber"] + offset)
+    log.add("race_dropped", f"the winner {code} has {len(own)} rows up to lap {have} of {official} official "
+            "laps and no single lap offset matches the official pit laps")
+    return None
+
+
+def _pit_lap_offset(laps: pd.DataFrame, official_stops: dict[str, list[int]] | None) -> int | None:
+    """The offset (official minus table lap) most pit entries agree on, if enough do."""
+    from collections import Counter
+
+    if not official_stops:
+        return None
+    entries = laps[laps["PitInTime"].notna() & (laps["LapNumber"] > 1)]
+    offsets: Counter = Counter()
+    for driver, lap in zip(entries["Driver"], entries["LapNumber"]):
+        official = official_stops.get(str(driver), [])
+        found = [k for k in range(-2, 7) if lap + k in official]
+        if found:
+            offsets[min(found, key=abs)] += 1
+    if not offsets:
+        return None
+    offset, count = offsets.most_common(1)[0]
+    return offset if count >= SHIFT_AGREEMENT * sum(offsets.values()) else None
+
+
+def move_late_pit_times(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
+    """A pit entry (or exit) timed after its row's lap ended happened on the next lap
+    (2018 Bahrain, Vettel: the lap-17 row ends at 2151 s, its pit entry is at 2246 s, so
+    the in-lap is 18). ``laps`` is sorted by driver and lap."""
+    laps = laps.copy()
+    same_driver_next = laps["Driver"].shift(-1) == laps["Driver"]
+    # an entry timed a few seconds after the line is still that lap's (2018 Baku, Ericsson
+    # +9 s: the official in-lap is 18); one more than half a lap later is the next lap's
+    next_lap = laps["LapTime"].shift(-1).fillna(60.0)
+    margins = {"PitInTime": LATE_PIT_ENTRY_SHARE * next_lap, "PitOutTime": LATE_PIT_EXIT_S}
+    for column, word in (("PitInTime", "entry"), ("PitOutTime", "exit")):
+        late = (laps[column] > laps["Time"] + margins[column]).eq(True) & same_driver_next
+        late &= laps[column].shift(-1).isna()
+        for index in laps.index[late]:
+            laps.loc[index + 1, column] = laps.loc[index, column]
+            laps.loc[index, column] = float("nan")
+            log.add("pit_time_after_lap_end",
+                    f"pit {word} at {laps.loc[index + 1, column]:.1f} s is after lap "
+                    f"{int(laps.loc[index, 'LapNumber'])} ended ({laps.loc[index, 'Time']:.1f} s): "
+                    f"moved to lap {int(laps.loc[index + 1, 'LapNumber'])}",
+                    str(laps.loc[index, "Driver"]), int(laps.loc[index + 1, "LapNumber"]))
+    return laps
+
+
+def field_red_laps(laps: pd.DataFrame) -> set[int]:
+    """Laps on which at least ``RED_FIELD_SHARE`` of the cars completing them show a red
+    flag: the whole field, not the first car's row (a crashed car's row has status 0)."""
+    red = status_has(laps["TrackStatus"], "5")
+    share = red.groupby(laps["LapNumber"]).mean()
+    return {int(lap) for lap in share.index[share >= RED_FIELD_SHARE]}
+
+
+def leader_rows(laps: pd.DataFrame) -> pd.DataFrame:
+    """The first car to complete each lap among rows that are real laps: a known
+    position and a status (a crashed car's closing row has neither; 2023 Australia lap
+    57). A lap with no such row falls back to its first row."""
+    import pandas as pd
+
+    timed = laps[laps["Time"].notna()]
+    real = timed["Position"].notna() & ~timed["TrackStatus"].isin(["", "0"])
+    covered = set(timed.loc[real, "LapNumber"])
+    pool = pd.concat([timed[real], timed[~timed["LapNumber"].isin(covered)]])
+    return pool.loc[pool.groupby("LapNumber")["Time"].idxmin()].sort_values("LapNumber")
+
+
+def classify_pit_entries(
+    laps: pd.DataFrame,
+    red_laps: set[int],
+    official_stops: dict[str, list[int]] | None,
+    log: QualityLog,
+) -> pd.DataFrame:
+    """Flags of each row: ``is_stop``, ``is_red_change``, ``distrusted`` (a stop whose
+    tyre data ran on), ``silent_red_change``, and ``passage`` (not a stop).
+
+    ``laps`` is sorted by driver and lap; ``official_stops`` (driver -> official pit laps)
+    is ``None`` when there is no official pit table for the race.
+    """
+    import numpy as np
+
+    laps = laps.copy()
+    by_driver = laps.groupby("Driver", sort=False)
+    has_next = by_driver["LapNumber"].shift(-1).notna()
+    next_compound = by_driver["Compound"].shift(-1)
+    next_life = by_driver["TyreLife"].shift(-1)
+    transit = by_driver["PitOutTime"].shift(-1) - laps["PitInTime"]
+    pit_in = laps["PitInTime"].notna()
+    known = laps["Compound"].isin(TYRE_COMPOUNDS)
+    # the same set after the pit lane: same compound, tyre age running on (one lap older,
+    # or not advanced at all across a stoppage)
+    kept = known & (next_compound == laps["Compound"]).eq(True) & (
+        (next_life == laps["TyreLife"] + 1) | (next_life == laps["TyreLife"])
+    ).eq(True)
+    near_red = laps["LapNumber"].isin({lap + d for lap in red_laps for d in (-1, 0, 1)})
+    red = status_has(laps["TrackStatus"], "5") & near_red
+    neutral_row = status_has(laps["TrackStatus"], "4567")
+    # lap 1 with a pit entry before its pit exit: a pit-lane start, not a stop
+    pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).eq(True)
+    entry = pit_in & ~pre_race & ~red
+    changed = entry & has_next & ~kept & transit.between(5, 120)
+    typical = transit[changed & ~neutral_row].median()
+    if np.isnan(typical):
+        typical = transit[changed].median()
+    # a field-wide passage, grouped by session time (not lap number: 2026 Monaco's fell on
+    # laps 65 and 66): this share of the running cars entered within FIELD_WINDOW_S
+    times = np.sort(laps.loc[entry, "PitInTime"].to_numpy())
+    near = np.searchsorted(times, laps["PitInTime"] + FIELD_WINDOW_S, "right") - np.searchsorted(
+        times, laps["PitInTime"] - FIELD_WINDOW_S, "left"
+    )
+    running = laps.groupby("LapNumber")["Driver"].transform("size")
+    # no sign of new tyres: not a new compound, the age not reset (an unknown compound or
+    # age, as on 2018's lap 1, is no sign either)
+    fresh = (known & next_compound.isin(TYRE_COMPOUNDS)
+             & (next_compound != laps["Compound"])).eq(True) | (next_life < laps["TyreLife"]).eq(True)
+    field = entry & (near >= FIELD_DIVERTED_SHARE * running) & ~fresh & (transit < typical).eq(True)
+    # a penalty is notified before it is served: never on the first laps, where a slow
+    # stop with the tyre columns running on is a damage stop (2018 Austin, Stroll lap 1)
+    penalty_lap = laps["LapNumber"] >= PENALTY_EARLIEST_LAP
+    quick = kept & penalty_lap & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
+    stop_go = kept & penalty_lap & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
+    # around a red flag, the same tyres through the pit lane again are the stoppage's
+    # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
+    restart = kept & near_red
+    # a pit entry with no exit on the car's final row: it never left the pits (2022 Baku,
+    # Leclerc lap 20, a row for lap 21 without a pit exit), like an entry on the last row
+    next_is_last = by_driver["LapNumber"].shift(-2).isna() & has_next
+    never_left = has_next & next_is_last & by_driver["PitOutTime"].shift(-1).isna()
+    passage = entry & has_next & ~never_left & (field | quick | stop_go | restart)
+    columns = ["Driver", "LapNumber", "Compound", "TyreLife", "Stint"]
+    for row in laps.loc[passage, columns].itertuples():
+        i = row.Index
+        kind = ("the field led through the pit lane" if field[i] else
+                "the same tyres through the pit lane around a red flag" if restart[i] else
+                "drive-through" if quick[i] else "stop-go penalty or a repair stop (stop count unknown)")
+        tyres = (f"{row.Compound} tyre age {int(row.TyreLife)} running on" if kept[i]
+                 else "no sign of new tyres")
+        log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop "
+                f"{typical:.1f} s, {tyres}", str(row.Driver), int(row.LapNumber))
+    for row in laps.loc[pit_in & red & has_next & kept, columns].itertuples():
+        log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
+                "red flag", str(row.Driver), int(row.LapNumber))
+    last = entry & (~has_next | never_left)
+    last_stop = np.zeros(len(laps), dtype=bool)
+    for position in np.flatnonzero(last.to_numpy()):
+        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
+        if official_stops:
+            listed = lap in official_stops.get(driver, ())
+            last_stop[position] = listed
+            log.add("last_lap_pit_entry", ("a stop: the official pit table lists it; the car retired on "
+                    "its out-lap") if listed else "a retirement into the pits: no official stop", driver, lap)
+        else:
+            log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
+                    "stop or retirement cannot be told", driver, lap)
+    # a slow passage with the same tyres is a stop-go penalty or a repair stop: cannot tell
+    slow_passage = (passage & stop_go & ~field & ~quick & ~restart).groupby(laps["Driver"]).transform("any")
+    laps["stop_count_unknown"] = ((last & ~last_stop) if not official_stops else False) | slow_passage
+    laps["is_stop"] = entry & ~passage & ((has_next & ~last) | last_stop)
+    laps["is_red_change"] = pit_in & red & has_next & ~kept & ~never_left
+    laps["distrusted"] = laps["is_stop"] & kept & ~last
+    for row in laps.loc[laps["distrusted"], columns].itertuples():
+        log.add("tyre_data_distrusted", f"stop with {row.Compound} tyre age {int(row.TyreLife)} running on: "
+                "the tyre change was missed, compounds before and after unknown", str(row.Driver),
+                int(row.LapNumber))
+    previous_stint = by_driver["Stint"].shift(1)
+    previous_pit = by_driver["PitInTime"].shift(1).notna()
+    ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
+    in_red = laps["LapNumber"].isin(red_laps) | (laps["LapNumber"] - 1).isin(red_laps)
+    laps["silent_red_change"] = ticked & in_red
+    for row in laps.loc[ticked & ~in_red, columns].itertuples():
+        log.add("phantom_stint", f"Stint {int(previous_stint[row.Index])} -> {int(row.Stint)} with no pit "
+                "entry and no red flag", str(row.Driver), int(row.LapNumber))
+    laps["passage"] = passage
+    return laps

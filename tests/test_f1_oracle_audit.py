@@ -1,0 +1,272 @@
+"""Correctness audit of the f1 oracle: facts of real races where a data-quality rule
+matters, each with the evidence from the lap tables and Ergast that decides it.
+
+F1 convention: a stop is a tyre change in a pit stop; red-flag tyre changes and pit-lane
+passages (drive-throughs, stop-go penalties, the field led through the pit lane) are
+not stops, although Ergast's pit_stops.csv lists them (docs/domains/f1.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from factcov.domains.f1.context import race_block
+from factcov.domains.f1.derive import RaceAnalysis
+from factcov.domains.f1.oracle import race_facts
+from factcov.domains.f1.source import race
+
+
+@pytest.fixture(scope="module")
+def f1(shared_data: Path) -> Path:
+    return shared_data / "f1"
+
+
+def stops(analysis: RaceAnalysis, driver: str) -> list[int]:
+    return analysis.stops[analysis.stops["driver"] == driver]["lap"].tolist()
+
+
+def fired(analysis: RaceAnalysis, rule: str, driver: str | None = None) -> list[int]:
+    log = analysis.quality
+    rows = log[(log["rule"] == rule) & ((log["driver"] == driver) if driver else True)]
+    return rows["lap"].tolist()
+
+
+def facts_of(analysis: RaceAnalysis, type_: str, driver: str) -> list:
+    return [f for f in race_facts(race_block(analysis)) if f.type == type_ and f.key.get("driver") == driver]
+
+
+def test_drive_through_is_not_a_stop_2019_azerbaijan_kubica(f1: Path) -> None:
+    # lap 14: 14.8 s in the pit lane against the race's 20.7 s typical stop, MEDIUM with
+    # tyre age 14 -> 15 (Ergast lists it as a 15.1 s "stop"): a drive-through penalty
+    baku = race(f1, 2019, 4)
+    assert stops(baku, "KUB") == [23, 42]
+    assert fired(baku, "pit_passage", "KUB") == [14]
+    assert [f.value for f in facts_of(baku, "stop_count", "KUB")] == [2]
+
+
+def test_field_led_through_the_pit_lane_grouped_by_session_time_2026_monaco(f1: Path) -> None:
+    # 16 cars entered the pits within 29 s of session time under the safety car, on laps 65
+    # AND 66 (a per-lap-number share never reached half); 15 kept their tyres (age +1).
+    # Lawson's set changed (age 26 -> 7): his is the only stop of those laps
+    monaco = race(f1, 2026, 6)
+    late = monaco.stops[monaco.stops["lap"].between(65, 66)]
+    assert late["driver"].tolist() == ["LAW"]
+    passages = monaco.quality[(monaco.quality["rule"] == "pit_passage") & monaco.quality["lap"].between(65, 66)]
+    assert len(passages) == 15
+
+
+def test_field_passage_with_blank_tyre_columns_2018_belgium(f1: Path) -> None:
+    # lap 1 under the safety car: 16 cars through the pit lane in 17 s at 18.0-20.3 s against
+    # the race's 22.8 s typical stop; the lap-1 compound is blank (UNKNOWN) but the tyre age
+    # after it does not reset (Verstappen: SOFT age 4): no stop. Räikkönen's lap-1 stop
+    # (damage, new HARD set) is a real one
+    spa = race(f1, 2018, 13)
+    assert stops(spa, "VER") == [26] and stops(spa, "HAM") == [21]
+    assert 1 in stops(spa, "RAI")
+    assert len(fired(spa, "pit_passage")) >= 15
+
+
+def test_phantom_stint_from_the_stint_counter_2018_belgium_verstappen(f1: Path) -> None:
+    # the Stint column goes 1 -> 2 at lap 3 with no pit entry and no red flag: one set of
+    # softs from lap 1 to his only stop on lap 26, then mediums
+    spa = race(f1, 2018, 13)
+    ver = spa.stints[spa.stints["driver"] == "VER"]
+    assert ver[["compound", "first_lap", "last_lap"]].values.tolist() == [["SOFT", 1, 26], ["MEDIUM", 27, 44]]
+    assert fired(spa, "phantom_stint", "VER") == [3]
+
+
+def test_stop_go_or_repair_with_the_same_tyres_leaves_the_count_unknown_2018_belgium(f1: Path) -> None:
+    # Räikkönen lap 7: 34.5 s in the pit lane (typical 22.8 s), HARD age 6 -> 7: a stop-go
+    # or a repair stop, the data cannot tell which: no stop-count fact
+    spa = race(f1, 2018, 13)
+    assert 7 not in stops(spa, "RAI")
+    assert facts_of(spa, "stop_count", "RAI") == []
+
+
+def test_missed_tyre_change_makes_the_compounds_unknown_2022_monaco(f1: Path) -> None:
+    # a wet race started behind the safety car on full wets, yet stints read HARD with the
+    # tyre age running on (21 -> 22) across normal 24-27 s stops: 18 stops distrusted,
+    # and no slick compound is claimed for a first stint nor "the same compound again"
+    monaco = race(f1, 2022, 7)
+    assert len(fired(monaco, "tyre_data_distrusted")) == 18
+    facts = race_facts(race_block(monaco))
+    first = [f.value for f in facts if f.type == "stint_compound" and f.key["stint"] == 1]
+    assert first and set(first) <= {"WET", "INTERMEDIATE"}
+    assert not [f for f in facts if f.type == "compound_change" and f.value[0] == f.value[1]]
+
+
+def test_no_same_compound_again_after_a_missed_tyre_change_2018_china(f1: Path) -> None:
+    # 2018 tables often carry the compound and age across real stops (Ergast lists them,
+    # 22-24 s): those stops count, but no [X, X] change is claimed from them
+    china = race(f1, 2018, 3)
+    distrusted = fired(china, "tyre_data_distrusted")
+    assert len(distrusted) > 20
+    changes = [f for f in race_facts(race_block(china)) if f.type == "compound_change"]
+    assert not [f for f in changes if f.value[0] == f.value[1]]
+
+
+def test_real_stop_then_retirement_on_the_out_lap_2025_dutch_leclerc(f1: Path) -> None:
+    # his last row (lap 52) has a pit entry and no later lap: Ergast lists a 17.0 s stop on
+    # lap 52 (he was hit on the out-lap), so it is his second stop, not a retirement
+    zandvoort = race(f1, 2025, 15)
+    assert stops(zandvoort, "LEC") == [22, 52]
+    assert [f.value for f in facts_of(zandvoort, "stop_count", "LEC")] == [2]
+
+
+def test_retirement_into_the_pits_2021_abu_dhabi_perez(f1: Path) -> None:
+    # last row lap 55 with a pit entry, no official stop on lap 55: a retirement
+    yas = race(f1, 2021, 22)
+    assert 55 not in stops(yas, "PER")
+    assert fired(yas, "last_lap_pit_entry", "PER") == [55]
+
+
+def test_pit_entry_that_never_left_the_pits_2022_baku_leclerc(f1: Path) -> None:
+    # lap 20 has a pit entry; the lap-21 row, his last, has no pit exit: he never left the
+    # pits (engine failure). Ergast lists only his lap-9 stop: one stop, no [HARD, HARD]
+    baku = race(f1, 2022, 8)
+    assert stops(baku, "LEC") == [9]
+    assert fired(baku, "last_lap_pit_entry", "LEC") == [20]
+
+
+def test_last_lap_pit_entry_without_an_official_table_gives_no_count_2025_mexico(f1: Path) -> None:
+    # 2025 round 20 has no Ergast pit table: Alonso's last row (lap 34) has a pit entry,
+    # stop or retirement cannot be told, so his stop count is withheld
+    mexico = race(f1, 2025, 20)
+    assert fired(mexico, "stop_count_unknown", "ALO") == [34]
+    assert facts_of(mexico, "stop_count", "ALO") == []
+
+
+def test_retired_without_an_official_result_2025_mexico_sainz(f1: Path) -> None:
+    # no Ergast result for the race; his lap-68 row has no position and no lap time: he
+    # did not complete it
+    mexico = race(f1, 2025, 20)
+    assert [f.value for f in facts_of(mexico, "retired", "SAI")] == [True]
+    assert fired(mexico, "retired_without_result", "SAI") == [68]
+
+
+def test_red_flags_from_the_whole_field_2023_australia_and_2021_saudi(f1: Path) -> None:
+    # 2023 Australia lap 57: the first row is Gasly's crashed car with status "0"; 12 of 16
+    # rows show "25". Ergast red_flags.csv: laps 9, 56, 57 (its numbering is one lap later
+    # for the first two). 2021 Saudi lap 15: Mazepin's crashed row first, 16 of 19 rows "25"
+    periods = race(f1, 2023, 3).neutralizations
+    red = periods[periods["kind"] == "RED"][["first_lap", "last_lap"]].values.tolist()
+    assert red == [[8, 8], [55, 55], [57, 57]]
+    saudi = race(f1, 2021, 21).neutralizations
+    assert saudi[saudi["kind"] == "RED"][["first_lap", "last_lap"]].values.tolist() == [[13, 13], [15, 15]]
+
+
+def test_no_invented_red_flag_tyre_changes_2018_china(f1: Path) -> None:
+    # no red flag in the race (Ergast red_flags.csv has none); the Stint counter ticks
+    # without pit entries are not tyre changes
+    china = race(f1, 2018, 3)
+    assert china.red_flag_changes.empty
+    assert "RED" not in set(china.neutralizations["kind"])
+    assert len(fired(china, "phantom_stint")) > 0
+
+
+def test_pit_entry_timed_after_the_lap_ended_2018_bahrain_vettel(f1: Path) -> None:
+    # the lap-17 row ends at 2151.1 s but its pit entry is at 2245.6 s (a lap later) and the
+    # exit at 2270.0 s after lap 18 ended: the in-lap is 18, SOFT -> MEDIUM (Ergast: lap 18),
+    # not lap 17 [SOFT, SOFT] plus a red-flag change
+    bahrain = race(f1, 2018, 2)
+    vet = bahrain.stops[bahrain.stops["driver"] == "VET"]
+    assert vet[["lap", "from", "to"]].values.tolist() == [[18, "SOFT", "MEDIUM"]]
+    assert bahrain.red_flag_changes.empty
+    # the same quirk moved Bottas, Hamilton and Räikkönen's stops to Ergast's laps
+    assert (stops(bahrain, "BOT"), stops(bahrain, "HAM"), stops(bahrain, "RAI")) == ([20], [26], [19])
+
+
+def test_lap_numbering_shifted_2024_monaco(f1: Path) -> None:
+    # the table starts after the lap-1 red flag: the winner has laps 1-77 of 78 and every
+    # pit entry is one lap before Ergast's (Bottas 14 vs 15): shifted by one
+    monaco = race(f1, 2024, 8)
+    assert monaco.dropped is None and monaco.race_laps == 78
+    assert stops(monaco, "BOT") == [15]
+    assert len(fired(monaco, "lap_numbering_repaired")) == 1
+
+
+def test_race_with_missing_laps_is_dropped_2020_austria(f1: Path) -> None:
+    # the winner Bottas has 68 rows of 71 official laps; Hamilton's stop reads lap 21
+    # against the official 26: no single offset fits, no facts
+    austria = race(f1, 2020, 1)
+    assert austria.dropped is not None and "68" in austria.dropped
+
+
+def test_one_official_lap_2021_belgium(f1: Path) -> None:
+    # three laps behind the safety car, one counted: rows past lap 1 dropped, no stop
+    spa = race(f1, 2021, 12)
+    assert spa.race_laps == 1 and spa.stops.empty
+    assert fired(spa, "rows_past_distance")
+
+
+def test_move_after_a_damaged_lap_is_excluded_2019_bahrain(f1: Path) -> None:
+    # Sainz's in-lap was 135 s (damage): "Räikkönen's overcut on Sainz worked, +44.6 s" is
+    # not strategy
+    bahrain = race(f1, 2019, 2)
+    moves = bahrain.moves
+    assert moves[(moves["driver"] == "RAI") & (moves["rival"] == "SAI")].empty
+    assert fired(bahrain, "move_excluded", "RAI")
+
+
+def test_rain_call_is_not_an_overcut_2021_russia(f1: Path) -> None:
+    # Verstappen went to inters on lap 48, Leclerc stayed on slicks until lap 51: a rain
+    # call, not "Leclerc's overcut on Verstappen failed, -115 s"
+    russia = race(f1, 2021, 15)
+    moves = russia.moves
+    assert moves[(moves["driver"] == "LEC") & (moves["rival"] == "VER")].empty
+
+
+def test_moves_pair_only_adjacent_cars(f1: Path) -> None:
+    # every kept move: the two cars ran one behind the other on the lap before the first stop
+    for season, round_ in ((2021, 1), (2019, 2), (2023, 10)):
+        analysis = race(f1, season, round_)
+        order = analysis.positions()
+        for move in analysis.moves.itertuples():
+            lap = min(move.driver_pit_lap, move.rival_pit_lap) - 1
+            assert abs(int(order.loc[lap, move.driver]) - int(order.loc[lap, move.rival])) == 1
+
+
+def test_defenses_need_a_robust_pace_margin(f1: Path) -> None:
+    # a DRS train is no defense: the attacker's faster half of laps must beat the defender's
+    # by 0.1 s; 2021 Bahrain has none, 2023 Hungary keeps only such runs
+    assert race(f1, 2021, 1).defenses.empty
+    defenses = race(f1, 2023, 11).defenses
+    assert (defenses["best_lap_delta_s"] >= 0.1).all()
+
+
+def test_f1_check_command_lists_the_rules_per_race(shared_data: Path, capsys) -> None:
+    from factcov.cli.app import run
+
+    laps, ergast = str(shared_data / "f1" / "laps" / "2018.csv.gz"), str(shared_data / "f1" / "ergast")
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "2,13", "--details"]) == 0
+    out = capsys.readouterr().out
+    assert "2018 round 2 Bahrain Grand Prix: " in out and "2018 round 13 Belgian Grand Prix: " in out
+    assert "pit_time_after_lap_end: VET lap 18: pit entry at 2245.6 s is after lap 17 ended" in out
+    assert "phantom_stint: VER lap 3:" in out and "2 races; rules fired:" in out
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "13", "--json"]) == 0
+    import json
+
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["dropped"] is None and row["rules"]["pit_passage"] == 16
+
+
+def test_f1_check_reports_a_dropped_race_and_rejects_an_empty_selection(shared_data: Path, capsys) -> None:
+    from factcov.cli.app import run
+
+    laps, ergast = str(shared_data / "f1" / "laps" / "2020.csv.gz"), str(shared_data / "f1" / "ergast")
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "1"]) == 0
+    assert "2020 round 1 Austrian Grand Prix: DROPPED; race_dropped 1" in capsys.readouterr().out
+    assert run(["f1", "check", "--laps", laps, "--ergast", ergast, "--rounds", "99"]) == 2
+    assert "no race matched" in capsys.readouterr().err
+
+
+def test_no_penalty_on_the_first_laps_2018_united_states(f1: Path) -> None:
+    # lap 1: Leclerc, Stroll and Grosjean 34-41 s in the pit lane (typical 24.0 s) with the
+    # tyre columns running on; no penalty can be served that early: damage stops, all three
+    # in Ergast on lap 1. Their tyre data is distrusted instead
+    austin = race(f1, 2018, 18)
+    for driver in ("LEC", "STR", "GRO"):
+        assert stops(austin, driver)[:1] == [1]
+        assert 1 in fired(austin, "tyre_data_distrusted", driver)
