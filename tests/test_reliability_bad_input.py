@@ -265,6 +265,9 @@ def test_f1_build_names_a_damaged_lap_file(shared_data, tmp_path, capsys, damage
     err = capsys.readouterr().err
     assert str(laps) in err and err.count("\n") == 1
     assert out.read_text() == "kept\n"
+    assert run(["f1", "check", "--laps", str(laps), "--ergast", str(shared_data / "f1" / "ergast")]) == 2
+    err = capsys.readouterr().err
+    assert str(laps) in err and err.count("\n") == 1
 
 
 def test_an_eof_anywhere_is_bad_input_not_an_interrupt(world, monkeypatch, capsys):
