@@ -285,14 +285,14 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
     0600). With ``keep_empty=False`` an empty result raises InputError and leaves an
     existing ``destination`` untouched (a builder never replaces data with nothing).
     """
-    from factcov.outdir import apply_umask, check_no_file_above, fault, sweep_temporaries
+    from factcov.outdir import apply_umask, check_no_file_above, fault
 
     destination = Path(destination)
     if destination.is_dir():
         raise InputError("is a directory; give a file name to write", path=destination)
     check_no_file_above(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    sweep_temporaries(destination.parent)
+    _sweep_once(destination.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.{os.getpid()}.", suffix=".tmp", dir=destination.parent)
     os.close(fd)
     try:
@@ -307,6 +307,20 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+_SWEPT: set[Path] = set()
+
+
+def _sweep_once(folder: Path) -> None:
+    """Sweep a folder's temporaries of dead processes once per process: a cache written one
+    file per text must not be listed again for every file (that would be quadratic)."""
+    from factcov.outdir import sweep_temporaries
+
+    key = folder.resolve()
+    if key not in _SWEPT:
+        _SWEPT.add(key)
+        sweep_temporaries(folder)
 
 
 def _holds_nothing(path: Path) -> bool:
