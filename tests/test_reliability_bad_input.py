@@ -278,3 +278,17 @@ def test_an_eof_anywhere_is_bad_input_not_an_interrupt(world, monkeypatch, capsy
     assert run(["score", "-d", "weather", "-i", str(world["instances"]), "-g", str(world["generations"]),
                 "-o", str(world["root"] / "o5"), "-q"]) == 2
     assert "input ended early" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("field", "value"), [("temperature", 1e300), ("temperature", -1e300),
+                                              ("windSpeed", "1" + "0" * 400 + " mph"), ("windGust", 1e300)])
+def test_weather_build_refuses_values_no_forecast_gives_so_score_never_meets_them(shared_data, tmp_path, capsys,
+                                                                                   field, value):
+    rows = [json.loads(line) for line in gzip.open(shared_data / "weather" / "nws_periods.jsonl.gz", "rt")
+            .readlines(20000)][:3]
+    rows[0][field] = value
+    forecasts = _write(tmp_path / "periods.jsonl", [json.dumps(r) for r in rows])
+    out = tmp_path / "instances.jsonl"
+    assert run(["weather", "build", "-f", str(forecasts), "-o", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"{forecasts}:1: field '{field}" in err and not out.exists()

@@ -78,6 +78,11 @@ class _Where:
         return InputError(message, path=self.path, line=self.line, field=f"{self.prefix}{field}")
 
 
+# The corpus spans -100 to 116 °F (977,036 periods); Earth's records are -129 and 134 °F.
+TEMPERATURE_LIMIT_F = 200
+WIND_LIMIT_MPH = 500  # the strongest gust measured is 253 mph
+
+
 def _number(value: Any, where: _Where, field: str, *, allow_none: bool = True) -> float | None:
     if value is None and allow_none:
         return None
@@ -106,6 +111,8 @@ def parse_wind_speed(text: str) -> tuple[float, float] | None:
     factor = _TO_MPH[(match.group(3) or "mph").lower()]
     low = float(match.group(1)) * factor
     high = float(match.group(2)) * factor if match.group(2) else low
+    if not high <= WIND_LIMIT_MPH:  # '1000…0 mph' (or inf): unreadable, not a fact to keep
+        return None
     return (round(low, 2), round(high, 2))
 
 
@@ -127,6 +134,10 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         raise where.error("temperatureUnit", f"expected 'F' or 'C', got {unit!r}")
     if temperature is not None and unit == "C":
         temperature = temperature * 9 / 5 + 32
+    if temperature is not None and not -TEMPERATURE_LIMIT_F <= temperature <= TEMPERATURE_LIMIT_F:
+        # no forecast on Earth says this; written as a fact it would poison every later score
+        raise where.error("temperature", f"{raw.get('temperature')!r} {unit} is not a temperature a forecast gives "
+                                         f"(beyond ±{TEMPERATURE_LIMIT_F} °F)")
     trend = raw.get("temperatureTrend") or None  # the API writes null or, in places, ""
     if trend is not None and trend not in ("rising", "falling"):
         raise where.error("temperatureTrend", f"expected 'rising', 'falling' or null, got {trend!r}")
@@ -149,6 +160,8 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         gust_mph = parsed[1]
     elif gust is not None and not isinstance(gust, str):
         gust_mph = _measure(gust, where, "windGust")
+        if gust_mph is not None and not 0 <= gust_mph <= WIND_LIMIT_MPH:
+            raise where.error("windGust", f"expected a gust of 0-{WIND_LIMIT_MPH} mph, got {gust_mph!r}")
     pop = _measure(raw.get("probabilityOfPrecipitation"), where, "probabilityOfPrecipitation")
     if pop is not None and not 0 <= pop <= 100:
         raise where.error("probabilityOfPrecipitation.value", f"expected a percentage 0-100, got {pop!r}")
