@@ -109,8 +109,6 @@ COMMANDS = {
 def test_every_reader_turns_a_hostile_file_into_one_line_and_exit_2(world, hazard, command, capsys):
     build, kind = COMMANDS[command]
     path = world[f"{hazard}/{kind}"]
-    if command == "weather build -f" and hazard in ("text-over-limit",):
-        pytest.skip("a forecast file has no text field to limit; its lines are still bounded")
     code = run([str(a) for a in build(world, path)])
     captured = capsys.readouterr()
     assert code == 2, captured.err
