@@ -147,7 +147,7 @@ def _exchange(a: Path, b: Path) -> bool:
     if result == 0:
         return True
     code = ctypes.get_errno()
-    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EBUSY):  # a mount point
         return False
     raise OSError(code, os.strerror(code), str(b))
 

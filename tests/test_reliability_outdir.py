@@ -284,3 +284,16 @@ def test_rag_score_replaces_its_four_files_at_once_or_not_at_all(tmp_path, monke
     assert run(["rag", "score", "-i", str(museum), "-o", str(out), "--alpha", "0.3"]) == 3
     assert _snapshot(out) == before
     verify(out)
+
+
+def test_without_an_atomic_exchange_the_files_are_renamed_in_with_the_manifest_last(inputs, tmp_path, monkeypatch):
+    instances, old, new = inputs
+    out = tmp_path / "out"
+    assert run(_score_args(instances, old, out)) == 0
+    (out / "notes.txt").write_text("mine")
+    monkeypatch.setattr("factcov.outdir._exchange", lambda a, b: False)  # a file system without renameat2
+    assert run([*_score_args(instances, new, out), "--no-report"]) == 0
+    assert _systems(out) == {"complete", "terse", "wrong"}
+    # the old report.html described the old run: gone, not left beside new numbers
+    assert sorted(p.name for p in out.iterdir()) == sorted(n for n in [*RUN_FILES, "notes.txt"] if n != "report.html")
+    assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == []
