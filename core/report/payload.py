@@ -95,6 +95,7 @@ def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[st
     if not keys:
         return {}
     claims = run.claims(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
+    claims = claims[~(claims["span_end"] > REPORT_TEXT_CHARS)]  # past the embedded part of any text
     if claims.empty:
         return {}
     wanted = pd.DataFrame(sorted(keys), columns=["instance_id", "system"])
