@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from factcov.errors import InputError, OutdirBusy
+from factcov.errors import EnvironmentFailure, InputError, OutdirBusy
 
 MANIFEST = "manifest.json"
 # What a scoring run writes; an older copy is never carried into a new run.
@@ -252,6 +252,8 @@ class RunDirectory:
         if self.outdir.is_symlink():  # swap the directory it points to; the user's link stays a link
             self.outdir = self.outdir.resolve()
         self.outdir.mkdir(parents=True, exist_ok=True)
+        if not os.access(self.outdir, os.W_OK):  # a read-only OUTDIR is kept, not swapped for a writable one
+            raise EnvironmentFailure("OUTDIR is not writable (read-only); nothing was changed", path=self.outdir)
         self._lock = _locked(self.outdir)
         self._lock.__enter__()
         try:

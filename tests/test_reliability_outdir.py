@@ -297,3 +297,17 @@ def test_without_an_atomic_exchange_the_files_are_renamed_in_with_the_manifest_l
     # the old report.html described the old run: gone, not left beside new numbers
     assert sorted(p.name for p in out.iterdir()) == sorted(n for n in [*RUN_FILES, "notes.txt"] if n != "report.html")
     assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == []
+
+
+def test_a_read_only_outdir_is_exit_3_and_kept(inputs, tmp_path, monkeypatch, capsys):
+    instances, old, new = inputs
+    out = tmp_path / "out"
+    assert run(_score_args(instances, old, out)) == 0
+    before = _snapshot(out)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, *a, **k: False if Path(path) == out and mode == os.W_OK
+                        else real_access(path, mode, *a, **k))  # chmod 555 does not stop root, so pretend
+    capsys.readouterr()
+    assert run(_score_args(instances, new, out)) == 3
+    assert "OUTDIR is not writable" in capsys.readouterr().err
+    assert _snapshot(out) == before
