@@ -15,7 +15,7 @@ import pandas as pd
 from factcov.scoring import Counts, ScoringPolicy
 
 METRICS = ("precision", "recall", "f1")
-COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered")
+COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
 # Above this many generations the percentile bootstrap of a mean is replaced by its
 # normal approximation: same interval to three decimals, and memory stays bounded.
 BOOTSTRAP_EXACT_LIMIT = 100_000
@@ -101,11 +101,12 @@ def system_table(scores: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
             row[f"n_{metric}_defined"] = int(defined.size)
             lo, hi = bootstrap_ci(values, policy.bootstrap_samples, policy.seed)
             row[f"macro_{metric}_lo"], row[f"macro_{metric}_hi"] = lo, hi
-        pooled = Counts(**{c: int(group[c].sum()) for c in COUNT_COLUMNS})
+        # runs written before out-of-scope claims existed have no such column: none were marked
+        counts = {c: int(group[c].sum()) if c in group.columns else 0 for c in COUNT_COLUMNS}
+        pooled = Counts(**counts)
         for metric, value in pooled.metrics(policy).items():
             row[f"micro_{metric}"] = value
-        for column in COUNT_COLUMNS:
-            row[column] = int(group[column].sum())
+        row.update(counts)
         row["claims_per_text"] = float(group["n_claims"].mean())
         row["facts_per_instance"] = float(group["n_facts"].mean())
         rows.append(row)

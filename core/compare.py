@@ -133,6 +133,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "rank_f1": float(row["rank_f1"]),
                 "rank_change": float(row["rank_change"]),
                 "claims_per_text": float(row["claims_per_text"]),
+                "out_of_scope": int(row.get("out_of_scope", 0)),
                 "facts_per_instance": float(row["facts_per_instance"]),
             }
             record["coverage_penalty"] = _penalty(record["precision"], record["f1"])

@@ -110,6 +110,12 @@ class Evaluator:
         supported = extractor_registry.get(self.extractor_name).languages
         language = next(lang for lang in self.domain.languages if lang in supported)
         extractor = self.extractor_for(language).signature()
+        # Declared options (the ones -X sets) change results: runs differing in one are not
+        # comparable. Undeclared ones passed from Python (aliases, batch sizes) stay out, as before.
+        declared = extractor_registry.get(self.extractor_name).option_types
+        signed = sorted((k, v) for k, v in self.extractor_options.items() if k in declared)
+        if signed:
+            extractor += "{" + ",".join(f"{k}={v}" for k, v in signed) + "}"
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
             f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from factcov.errors import ExtractionFailed
 from factcov.model import Claim, Instance
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
 
 
 class Extractor:
@@ -16,12 +19,39 @@ class Extractor:
     whose claim types they produce (``("*",)`` for any) and ``languages`` the languages
     they read. The registry builds one instance per language: ``cls(language=..., **options)``.
     Heavy libraries are imported in ``__init__`` or later, never at module import.
+
+    ``option_types`` declares the options a user may set from the command line
+    (``-X key=value``) and their types (``str``, ``int``, ``float``, ``bool``); any other
+    key is refused by ``parse_options``. Options change results, so the ones given enter
+    the score signature: declare no secrets here (read them from the environment).
     """
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
     domains: ClassVar[tuple[str, ...]] = ("*",)
     languages: ClassVar[tuple[str, ...]] = ("en",)
+    option_types: ClassVar[dict[str, type]] = {}
+
+    @classmethod
+    def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:
+        """Command-line ``key=value`` strings -> typed options, refusing undeclared keys."""
+        from factcov.errors import InputError, UnknownNameError
+
+        parsed: dict[str, Any] = {}
+        for key, text in raw.items():
+            kind = cls.option_types.get(key)
+            if kind is None:
+                raise UnknownNameError(f"option of extractor '{cls.name}' (-X)", key, list(cls.option_types))
+            if kind is bool:
+                if text.lower() not in TRUE_WORDS | FALSE_WORDS:
+                    raise InputError(f"-X {key} expects true or false, got '{text}'")
+                parsed[key] = text.lower() in TRUE_WORDS
+                continue
+            try:
+                parsed[key] = kind(text)
+            except ValueError:
+                raise InputError(f"-X {key} expects {kind.__name__}, got '{text}'") from None
+        return parsed
 
     def __init__(self, language: str = "en", **options: object) -> None:
         self.language = language

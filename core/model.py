@@ -67,7 +67,19 @@ class Fact(BaseModel):
 
 
 class Claim(BaseModel):
-    """What an extractor read in a text. Key slots the text leaves unsaid are absent."""
+    """What an extractor read in a text. Key slots the text leaves unsaid are absent.
+
+    Spans are ``[start, end)`` character offsets into the generation's text:
+
+    - ``span``: the *value* the claim asserts ("30" in "LeBron James scored 30");
+    - ``statement_span``: the whole statement, where the extractor knows it ("LeBron
+      James scored 30"); ``None`` when it does not (then ``validate errors --span
+      statement`` falls back to the sentence around ``span``).
+
+    ``out_of_scope``: why the oracle cannot know this claim by design ("next game",
+    "season average"), or ``None``. Such claims are kept and counted, but left out of
+    precision, recall and F1 (see ``ScoringPolicy``).
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -77,6 +89,8 @@ class Claim(BaseModel):
     span: tuple[int, int] | None = None
     text: str = ""
     extractor: str = ""
+    statement_span: tuple[int, int] | None = None
+    out_of_scope: str | None = None
 
     @field_validator("key")
     @classmethod

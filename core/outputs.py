@@ -39,6 +39,7 @@ CLAIM_SCHEMA = pa.schema(
         ("expected", pa.string()),
         ("fact_id", pa.string()),
         ("extractor", pa.string()),
+        ("out_of_scope", pa.string()),
     ]
 )
 SCORE_SCHEMA = pa.schema(
@@ -54,6 +55,7 @@ SCORE_SCHEMA = pa.schema(
         ("unverifiable", pa.int32()),
         ("n_facts", pa.int32()),
         ("covered", pa.int32()),
+        ("out_of_scope", pa.int32()),
         ("precision", pa.float64()),
         ("recall", pa.float64()),
         ("f1", pa.float64()),
@@ -86,6 +88,7 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
                 "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
                 "fact_id": verdict.fact.id if verdict.fact is not None else None,
                 "extractor": claim.extractor,
+                "out_of_scope": claim.out_of_scope,
             }
         )
     return rows

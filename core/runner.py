@@ -34,7 +34,7 @@ from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 
 SCORE_COLUMNS = (
-    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered",
+    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope",
     "precision", "recall", "f1", "weighted_f1",
 )
 
@@ -53,13 +53,13 @@ def score_files(
     outdir: str | Path,
     *,
     extractor: str | None = None,
-    extractor_options: dict[str, Any] | None = None,
     policy: ScoringPolicy | None = None,
     chunk_size: int = 2000,
     jobs: int = 1,
     dask: str | None = None,
     progress: bool = False,
     report: bool = True,
+    extractor_options: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Score every generation; write claims.parquet, scores.parquet, systems.csv, summary.json.
 

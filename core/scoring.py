@@ -32,6 +32,12 @@ class ScoringPolicy(BaseModel):
     per-generation scores; ``micro``: scores of the pooled counts); both are reported.
     ``type_weights``: per-claim-type weights of ``weighted_f1`` (GAA-ERP's
     ``alpha*F1_entity + (1-alpha)*F1_relation`` is ``{"entity": a, "relation": 1-a}``).
+    ``out_of_scope``: ``exclude`` (the only policy so far, and signed so that another
+    can be added without two runs looking comparable) leaves claims an extractor marked
+    outside the oracle's scope (``Claim.out_of_scope``) out of precision's numerator and
+    denominator and out of coverage: the oracle cannot know them, so they are neither
+    evidence of faithfulness nor of its lack. They are counted (``out_of_scope``) per
+    text and per claim type, so the oracle's blind spots stay visible.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -41,6 +47,7 @@ class ScoringPolicy(BaseModel):
     type_weights: dict[str, Annotated[float, Field(ge=0, allow_inf_nan=False)]] | None = None
     bootstrap_samples: int = Field(default=1000, ge=0, le=MAX_BOOTSTRAP)
     seed: int = Field(default=0, ge=0)
+    out_of_scope: Literal["exclude"] = "exclude"
 
     def signature(self) -> str:
         weights = (
@@ -48,7 +55,8 @@ class ScoringPolicy(BaseModel):
             if self.type_weights
             else "none"
         )
-        return f"unverifiable:{self.unverifiable}|average:{self.average}|weights:{weights}"
+        return (f"unverifiable:{self.unverifiable}|average:{self.average}|weights:{weights}"
+                f"|out_of_scope:{self.out_of_scope}")
 
 
 def precision(supported: int, contradicted: int, unverifiable: int, policy: ScoringPolicy) -> float | None:
@@ -76,6 +84,7 @@ class Counts:
     unverifiable: int = 0
     n_facts: int = 0
     covered: int = 0
+    out_of_scope: int = 0
 
     def add(self, other: Counts) -> None:
         self.n_claims += other.n_claims
@@ -84,6 +93,7 @@ class Counts:
         self.unverifiable += other.unverifiable
         self.n_facts += other.n_facts
         self.covered += other.covered
+        self.out_of_scope += other.out_of_scope
 
     def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
         p = precision(self.supported, self.contradicted, self.unverifiable, policy)
@@ -98,6 +108,7 @@ class Counts:
             "unverifiable": self.unverifiable,
             "n_facts": self.n_facts,
             "covered": self.covered,
+            "out_of_scope": self.out_of_scope,
             **self.metrics(policy),
         }
 
@@ -151,7 +162,10 @@ def covered_facts(relevant: Sequence[Fact], verdicts: Iterable[Verdict]) -> list
 
 
 def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> GenerationScore:
-    """Count claims by verdict and relevant facts by coverage, overall and per claim type."""
+    """Count claims by verdict and relevant facts by coverage, overall and per claim type.
+
+    Out-of-scope claims are counted apart and neither verdict-counted nor covering
+    (``ScoringPolicy.out_of_scope``)."""
     by_type: dict[str, Counts] = {}
 
     def counts_of(type_: str) -> Counts:
@@ -160,6 +174,10 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
         return by_type[type_]
 
     labels = Counter()
+    out_of_scope = [v for v in verdicts if v.claim.out_of_scope]
+    for verdict in out_of_scope:
+        counts_of(verdict.claim.type).out_of_scope += 1
+    verdicts = [v for v in verdicts if not v.claim.out_of_scope]
     for verdict in verdicts:
         counts = counts_of(verdict.claim.type)
         counts.n_claims += 1
@@ -178,6 +196,7 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
         unverifiable=labels["unverifiable"],
         n_facts=len(relevant),
         covered=len(covered_ids),
+        out_of_scope=len(out_of_scope),
     )
     return GenerationScore(
         total=total,

@@ -5,7 +5,15 @@ For each example instance (or the ones given) and each language:
 1. realize every oracle fact, extract, verify: precision 1 and recall 1;
 2. realize the facts with one value perturbed: that claim is contradicted (closed-world
    types) or at least not supported (open-world types), and recall drops;
-3. drop facts one at a time from the end: recall falls strictly and precision stays 1.
+3. drop facts one at a time from the end: recall falls strictly and precision stays 1;
+4. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
+   claims it must yield): the extractor reads exactly those claims (type, key, value and
+   whether out of scope), which the realizer's one-sentence-per-fact text cannot show.
+
+A claim type the domain cannot perturb (the default ``Domain.perturb`` handles numbers,
+bools, ranges, lists and types with ``choices``, not free text such as a player's name)
+fails up front with one message naming every such type and how to fix it; or pass its
+name in ``skip_perturb``.
 
 Raises ``AssertionError`` with the text, the claims and the missed facts on failure,
 so it reads well inside pytest.
@@ -19,8 +27,17 @@ from dataclasses import dataclass, field
 
 from factcov.domain import Domain, perturb_fact
 from factcov.evaluate import Evaluator, Result
-from factcov.model import Instance
+from factcov.model import Claim, Instance, canonical_json, key_id
 from factcov.scoring import ScoringPolicy
+
+
+@dataclass(frozen=True)
+class Example:
+    """A hand-written text of an instance and exactly the claims it must yield."""
+
+    instance: Instance
+    text: str
+    claims: tuple[Claim, ...] | list[Claim]
 
 
 @dataclass
@@ -28,6 +45,7 @@ class ContractReport:
     instances: int = 0
     texts: int = 0
     perturbations: int = 0
+    examples: int = 0
     languages: set[str] = field(default_factory=set)
 
 
@@ -51,15 +69,19 @@ def check_domain(
     languages: Iterable[str] | None = None,
     max_perturbations: int = 5,
     seed: int = 0,
+    examples: Iterable[Example] = (),
+    skip_perturb: Iterable[str] = (),
 ) -> ContractReport:
-    """Run the three contract checks; return counts of what was checked."""
+    """Run the contract checks; return counts of what was checked."""
     evaluator = Evaluator(domain, extractor=extractor, policy=ScoringPolicy())
     wanted = set(languages) if languages is not None else set(domain.languages)
     rng = random.Random(seed)
     report = ContractReport()
-    for instance in instances if instances is not None else domain.example_instances():
-        if instance.language not in wanted or not instance.facts:
-            continue
+    skipped = set(skip_perturb)
+    chosen = [i for i in (instances if instances is not None else domain.example_instances())
+              if i.language in wanted and i.facts]
+    _check_perturbable(domain, chosen, skipped, seed)
+    for instance in chosen:
         report.instances += 1
         report.languages.add(instance.language)
         facts = list(instance.facts)
@@ -71,7 +93,8 @@ def check_domain(
             full, f"realized complete text must score P=1 R=1, got {metrics}"
         )
 
-        for index in rng.sample(range(len(facts)), min(max_perturbations, len(facts))):
+        perturbable = [i for i, f in enumerate(facts) if f.type not in skipped]
+        for index in rng.sample(perturbable, min(max_perturbations, len(perturbable))):
             original = facts[index]
             wrong = perturb_fact(domain, original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
@@ -101,5 +124,42 @@ def check_domain(
                 result, f"a subset of true facts must keep precision 1, got {current['precision']}"
             )
             previous = current["recall"]
-    assert report.instances, f"domain '{domain.name}' gave no instance with facts to check"
+    for example in examples:
+        _check_example(evaluator, example)
+        report.examples += 1
+    assert report.instances or report.examples, f"domain '{domain.name}' gave no instance with facts to check"
     return report
+
+
+def _check_perturbable(domain: Domain, instances: list[Instance], skipped: set[str], seed: int) -> None:
+    """One clear failure naming every claim type whose facts ``perturb`` cannot corrupt."""
+    from factcov.validation.perturb import unperturbable_types
+
+    failures = {t: why for t, why in unperturbable_types(domain, instances, seed).items() if t not in skipped}
+    assert not failures, (
+        f"domain '{domain.name}' cannot perturb claim type(s) " + "; ".join(failures.values())
+        + ". The default Domain.perturb corrupts numbers, bools, ranges, lists and types with `choices`. "
+        "Give the claim type `choices`, or override `perturb(self, fact, rng, instance=None)` in the domain to "
+        "return the fact with a wrong value (e.g. another name from the instance's context), or pass "
+        f"check_domain(..., skip_perturb={sorted(failures)!r}) to leave these types out of the perturbation check."
+    )
+
+
+def _claim_identity(claim: Claim) -> tuple[str, str, bool]:
+    return key_id(claim.type, claim.key), canonical_json(claim.value), bool(claim.out_of_scope)
+
+
+def _check_example(evaluator: Evaluator, example: Example) -> None:
+    result = evaluator.evaluate_text(example.instance, example.text, system="example")
+    read = sorted(_claim_identity(v.claim) for v in result.verdicts)
+    expected = sorted(_claim_identity(c) for c in example.claims)
+    missing = [c for c in expected if c not in read]
+    extra = [c for c in read if c not in expected]
+
+    def show(rows: list[tuple[str, str, bool]]) -> str:
+        return ", ".join(f"{k} = {v}" + (" (out of scope)" if oos else "") for k, v, oos in rows) or "none"
+
+    assert not missing and not extra, _explain(
+        result, f"hand-written example must yield exactly its claims; missing: {show(missing)}; "
+        f"not expected: {show(extra)}"
+    )

@@ -46,6 +46,9 @@ class LLMExtractor(Extractor):
     domains = ("*",)
     languages = ("en", "es", "pt", "fr", "de", "it")
 
+    # settable with -X; api_key is not: options are written into the score signature
+    option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int}
+
     def __init__(self, language: str = "en", **options: Any) -> None:
         super().__init__(language, **options)
         self.base_url = str(options.get("base_url") or os.environ.get("FACTCOV_LLM_BASE_URL", "")).rstrip("/")

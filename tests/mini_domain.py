@@ -50,11 +50,19 @@ class MiniExtractor(Extractor):
     _colour = re.compile(r"\b(\w+) are (\w+)\.")
     _window = re.compile(r"window (\d+)(?:-(\d+))?\.")
     _note = re.compile(r"\b(\w+) note (\w+)\.")
+    _tomorrow = re.compile(r"\b(\w+) tomorrow: (\d+)\.")
+    option_types = {"min_count": int}
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         claims = []
         for m in self._count.finditer(text):
+            if m[1] == "tomorrow" or int(m[2]) < int(self.options.get("min_count", 0)):  # type: ignore[call-overload]
+                continue
             claims.append(Claim(type="count", key={"item": m[1]}, value=int(m[2]), span=m.span(), text=m[0], extractor=self.name))
+        for m in self._tomorrow.finditer(text):
+            claims.append(Claim(type="count", key={"item": m[1]}, value=int(m[2]), span=m.span(2), text=m[0],
+                                statement_span=m.span(), out_of_scope="tomorrow: the data ends today",
+                                extractor=self.name))
         for m in self._colour.finditer(text):
             claims.append(Claim(type="colour", key={"item": m[1]}, value=m[2], span=m.span(), text=m[0], extractor=self.name))
         for m in self._window.finditer(text):

@@ -130,7 +130,8 @@ def test_extract_writes_one_line_per_claim_with_verdicts(files, tmp_path):
     assert run(["extract", "-d", "mini", "-i", str(files[0]), "-g", str(files[1]), "-o", str(out)]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 3 + 2 + 1 + 0 + 4 + 1
-    assert set(rows[0]) == {"instance_id", "system", "type", "key", "value", "span", "text", "verdict", "expected"}
+    assert set(rows[0]) == {"instance_id", "system", "type", "key", "value", "span", "statement_span",
+                            "out_of_scope", "text", "verdict", "expected"}
     assert rows[0]["span"] == [0, 10] and rows[0]["text"] == "apples: 3."
 
 

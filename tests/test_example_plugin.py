@@ -105,6 +105,19 @@ def test_domain_passes_the_contract_checks(quali):
     assert report.instances == 5 and report.perturbations == 5 * 13
 
 
+def test_the_tutorials_hand_written_example_passes_and_a_wrong_one_fails(quali):
+    from factcov.model import Claim
+    from factcov.testing import Example
+
+    instance = next(iter(quali.example_instances()))
+    right = Example(instance, "Bottas took pole ahead of Hamilton.", [Claim(type="pole", value="BOT")])
+    assert check_domain(quali, examples=[right]).examples == 1
+    assert 'Example(instance, "Bottas took pole ahead of Hamilton.",' in TUTORIAL.read_text(encoding="utf-8")
+    wrong = Example(instance, "Bottas took pole ahead of Hamilton.", [Claim(type="pole", value="HAM")])
+    with pytest.raises(AssertionError, match='missing: pole\\(\\) = "HAM"'):
+        check_domain(quali, [], examples=[wrong])
+
+
 def test_a_wrong_pole_sitter_is_contradicted(quali, bahrain_2023):
     """The pole's value is a driver: the perturbation names another, the text is refuted."""
     import random

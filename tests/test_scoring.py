@@ -115,4 +115,4 @@ def test_precision_and_recall_denominators():
 
 def test_policy_signature_names_every_choice():
     signature = ScoringPolicy(unverifiable="ignore", average="micro", type_weights={"b": 0.5, "a": 0.5}).signature()
-    assert signature == "unverifiable:ignore|average:micro|weights:a=0.5,b=0.5"
+    assert signature == "unverifiable:ignore|average:micro|weights:a=0.5,b=0.5|out_of_scope:exclude"

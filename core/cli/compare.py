@@ -67,6 +67,10 @@ def _print(result: dict) -> None:
                 f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow, _fmt(row["coverage_penalty"]),
             )
         console.print(table)
+        from factcov.cli.tables import out_of_scope_note
+
+        if note := out_of_scope_note(domain["systems"]):
+            console.print(note, markup=False, highlight=False)
         ranking = domain["ranking"]
         console.print(
             f"by precision: {' > '.join(ranking['by_precision'])}\n"

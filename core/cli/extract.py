@@ -23,7 +23,8 @@ def extract(
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
 ) -> None:
-    """Write one line per claim: instance_id, system, type, key, value, span, text, verdict, expected."""
+    """Write one line per claim: instance_id, system, type, key, value, span, statement_span, out_of_scope,
+    text, verdict, expected."""
     from factcov.evaluate import Evaluator
     from factcov.inputs import iter_generations, load_instances
     from factcov.jsonl import chunked, write_jsonl_atomic
@@ -32,7 +33,7 @@ def extract(
 
     the_domain = get_domain(domain)
     evaluator = Evaluator(the_domain, extractor=extractor,
-                          extractor_options=options.parse_extractor_options(extractor_option))
+                          extractor_options=options.parse_extractor_options(extractor_option, extractor, domain))
     known = load_instances(instances, the_domain)
 
     def rows():
@@ -48,6 +49,8 @@ def extract(
                         "key": claim.key,
                         "value": claim.value,
                         "span": list(claim.span) if claim.span else None,
+                        "statement_span": list(claim.statement_span) if claim.statement_span else None,
+                        "out_of_scope": claim.out_of_scope,
                         "text": claim.text,
                         "verdict": verdict.label,
                         "expected": verdict.expected if verdict.label == "contradicted" else None,

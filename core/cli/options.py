@@ -18,7 +18,7 @@ GENERATIONS = typer.Option(..., "--generations", "-g", help="Generations JSONL (
 EXTRACTOR = typer.Option(None, "--extractor", "-x", help="Extractor backend; default: the domain's.")
 EXTRACTOR_OPTIONS = typer.Option(
     None, "--extractor-option", "-X",
-    help="KEY=VALUE passed to the extractor (repeatable), e.g. -X timeout=20 for llm; VALUE is read as JSON if it parses.",
+    help="Extractor option KEY=VALUE (repeatable); checked by the extractor, written into the signature.",
 )
 UNVERIFIABLE = typer.Option(
     "count", "--unverifiable", help="'count': unverifiable claims lower precision; 'ignore': left out."
@@ -31,22 +31,6 @@ SEED = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap (0 or more).
 BOOTSTRAP = typer.Option(
     1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,})."
 )
-
-
-def parse_extractor_options(pairs: list[str] | None) -> dict[str, object]:
-    """``-X timeout=20 -X model=m`` -> {"timeout": 20, "model": "m"} (JSON values where they parse)."""
-    import json
-
-    parsed: dict[str, object] = {}
-    for pair in pairs or ():
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"--extractor-option expects KEY=VALUE, got '{pair}'")
-        try:
-            parsed[key.strip()] = json.loads(value, parse_constant=lambda name, text=value: text)
-        except ValueError:
-            parsed[key.strip()] = value
-    return parsed
 
 
 def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
@@ -65,6 +49,23 @@ def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
             raise InputError(f"--weight expects a finite weight of 0 or more, got '{pair}'")
         weights[name.strip()] = weight
     return weights
+
+
+def parse_extractor_options(pairs: list[str] | None, extractor: str | None, domain: str) -> dict[str, object]:
+    """``-X key=value`` pairs, typed and checked by the extractor that will read them."""
+    if not pairs:
+        return {}
+    from factcov.plugins import extractors, get_domain, load_plugins
+
+    load_plugins()
+    name = extractor or get_domain(domain).default_extractor
+    raw: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"-X expects KEY=VALUE, got '{pair}'")
+        raw[key.strip()] = value.strip()
+    return extractors.get(name).parse_options(raw)
 
 
 def build_policy(

@@ -44,7 +44,8 @@ def score(
     gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
     outcome = score_files(
         domain, instances, generations, options.output_dir(outdir),
-        extractor=extractor, extractor_options=options.parse_extractor_options(extractor_option), policy=policy, jobs=jobs, dask=dask, progress=not quiet, report=report,
+        extractor=extractor, policy=policy,
+        extractor_options=options.parse_extractor_options(extractor_option, extractor, domain), jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if not quiet:
         print_system_table(outcome.systems, f"{domain}: {outcome.summary['n_generations']} generations",

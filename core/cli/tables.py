@@ -43,3 +43,16 @@ def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", 
     if not console.is_terminal:  # piped or captured: room for the intervals
         console = Console(width=170)
     console.print(rich_table)
+    note = out_of_scope_note(table)
+    if note:
+        console.print(note, markup=False, highlight=False)
+
+
+def out_of_scope_note(table: pd.DataFrame | list[dict]) -> str:
+    """One line naming the systems with claims outside the oracle's scope, or ''."""
+    rows = table.to_dict("records") if isinstance(table, pd.DataFrame) else table
+    counts = [(str(r["system"]), int(r.get("out_of_scope") or 0)) for r in rows]
+    marked = [f"{system} {n}" for system, n in sorted(counts) if n]
+    if not marked:
+        return ""
+    return "claims outside the oracle's scope (counted, left out of P/R/F1): " + ", ".join(marked)

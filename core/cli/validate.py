@@ -1,4 +1,4 @@
-"""`factcov validate perturb|agreement|human`: is the metric worth trusting?"""
+"""`factcov validate perturb|agreement|human|errors`: is the metric worth trusting?"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from factcov.cli import options
 from factcov.limits import MAX_BOOTSTRAP
 
 validate_app = typer.Typer(
-    help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments.",
+    help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments, annotated errors.",
     no_args_is_help=True,
 )
 
@@ -45,10 +45,15 @@ def perturb(
         None, "--instances", "-i", dir_okay=False, help="Instances JSONL; default: the domain's example instances."
     ),
     extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the perturbations."),
     k: int | None = typer.Option(None, "--k", min=1, help="Facts dropped/corrupted/repeated per text; default a third."),
     max_instances: int = typer.Option(50, "--max-instances", min=1, help="Perturb at most this many instances."),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON instead of a table."),
+    write_gold: Path | None = typer.Option(
+        None, "--write-gold", file_okay=False,
+        help="Also write DIR/instances.jsonl, generations.jsonl and errors.jsonl (corrupted spans) for `validate errors`.",
+    ),
 ) -> None:
     """Damage complete, correct texts in known ways; exit 1 if a metric moves the wrong way."""
     from factcov.errors import GateFailed, InputError
@@ -58,13 +63,21 @@ def perturb(
 
     plugin = get_domain(domain)
     chosen = list(load_instances(instances, plugin).values()) if instances is not None else None
-    outcome = run_perturbations(plugin, chosen, extractor=extractor, seed=seed, k=k, max_instances=max_instances)
+    outcome = run_perturbations(plugin, chosen, extractor=extractor, seed=seed, k=k, max_instances=max_instances,
+                                extractor_options=options.parse_extractor_options(extractor_option, extractor, domain))
     if not outcome.instances:
         raise InputError(f"domain '{domain}' gave no instance with facts to perturb", path=instances)
+    if write_gold is not None:
+        from factcov.validation.corrupted_gold import write_gold as write_gold_files
+
+        written = write_gold_files(plugin, chosen if chosen is not None else plugin.example_instances(), write_gold,
+                                   seed=seed, k=k, max_instances=max_instances)
+        typer.echo(f"wrote {written['errors']} gold errors in {written['generations']} texts of "
+                   f"{written['instances']} instances to {write_gold}", err=True)
     if as_json:
         typer.echo(json.dumps({
             "domain": outcome.domain, "extractor": outcome.extractor, "seed": outcome.seed,
-            "instances": outcome.instances, "summary": outcome.summary(),
+            "instances": outcome.instances, "summary": outcome.summary(), "unperturbable": outcome.unperturbable,
             "violations": [vars(v) for v in outcome.violations],
         }, indent=2))
     else:
@@ -95,6 +108,9 @@ def _print_perturbations(outcome) -> None:
     console.print(table)
     console.print("baseline: 'before' is the ideal 1, 'after' what the realized complete text scored; "
                   "later rows compare with that text.", style="dim", highlight=False)
+    for why in outcome.unperturbable.values():
+        console.print(f"not corrupted (override Domain.perturb or give the claim type choices): {why}",
+                      markup=False, highlight=False)
     for check in outcome.violations[:10]:
         console.print(
             f"[red]✗[/] {escape(check.instance_id)} {check.kind} ({escape(check.detail)}): {check.metric} expected "
@@ -190,3 +206,89 @@ def human(
         table.add_row(escape(row["criterion"]), row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
                       _fmt(row["kendall"]), _ci(row["kendall_ci"]))
     _console().print(table)
+
+
+@validate_app.command("errors")
+def errors(
+    domain: str = options.DOMAIN,
+    instances: Path = options.INSTANCES,
+    generations: Path = options.GENERATIONS,
+    gold: Path = typer.Option(..., "--gold", help="Gold error spans: JSONL, or the shared task's CSV.", dir_okay=False),
+    gold_format: str = typer.Option("auto", "--gold-format", help="auto (by extension), jsonl or csv."),
+    tokens: str = typer.Option("whitespace", "--tokens", help="Tokenization of JSONL token spans: whitespace or words."),
+    span: str = typer.Option("value", "--span", help="Claim span matched: 'value' or 'statement'."),
+    flag: list[str] | None = typer.Option(
+        None, "--flag", help="Verdicts that flag an error (repeatable); default contradicted."
+    ),
+    system: str | None = typer.Option(
+        None, "--system", help="Check only this system's generations (e.g. the one a shared-task CSV annotates)."
+    ),
+    extractor: str | None = options.EXTRACTOR,
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
+    misses: int = typer.Option(10, "--misses", help="How many missed errors to list (with their cause)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Recall and precision of flagged claims against annotated error spans, lenient and strict."""
+    from factcov.errors import InputError
+    from factcov.validation.errors import validate_errors
+
+    if span not in ("value", "statement"):
+        raise InputError(f"--span must be 'value' or 'statement', got '{span}'")
+    if tokens not in ("whitespace", "words"):
+        raise InputError(f"--tokens must be 'whitespace' or 'words', got '{tokens}'")
+    flagged = tuple(flag or ("contradicted",))
+    for label in flagged:
+        if label not in ("contradicted", "unverifiable"):
+            raise InputError(f"--flag must be 'contradicted' or 'unverifiable', got '{label}'")
+    outcome, signature = validate_errors(
+        domain, instances, generations, gold, extractor=extractor,
+        extractor_options=options.parse_extractor_options(extractor_option, extractor, domain),
+        span=span, flagged=flagged, gold_format=gold_format, tokenization=tokens, system=system,  # type: ignore[arg-type]
+    )
+    result = {"signature": signature, **outcome.as_dict()}
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    _print_errors(result, misses)
+
+
+def _print_errors(result: dict, misses: int) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from factcov.validation.errors import CAUSES
+
+    console = _console()
+    console.print(f"{result['signature']}\n{result['generations']} generations, span '{result['span']}', "
+                  f"flagged: {', '.join(result['flagged'])}; out-of-scope claims (never flagged): "
+                  f"{result['out_of_scope_claims']}", markup=False, highlight=False)
+    head = Table(title="errors found (lenient: any overlap; strict: merged claims, one-to-one)")
+    for column in ("matching", "errors", "recalled", "recall", "flagged claims", "correct", "precision"):
+        head.add_column(column, justify="left" if column == "matching" else "right")
+    for mode in ("lenient", "strict"):
+        row = result[mode]
+        head.add_row(mode, str(row["errors"]), str(row["recalled"]), _fmt(row["recall"]), str(row["predictions"]),
+                     str(row["correct_predictions"]), _fmt(row["precision"]))
+    console.print(head)
+    short = {"no claim read": "no claim", "claim supported": "supported", "unverifiable": "unverif.",
+             "out of scope": "out of scope", "taken by another error": "taken"}
+    types = Table(title="per error type: recall, and why the strict matching missed the rest",
+                  caption="missed because: no claim read there · a claim there was supported · unverifiable · "
+                          "out of the oracle's scope · its claim was taken by another error (strict)")
+    types.add_column("type", overflow="fold", min_width=12)
+    for column in ("errors", "R lenient", "R strict", *(short[c] for c in CAUSES)):
+        types.add_column(column, justify="right")
+    for type_, row in result["strict"]["by_type"].items():
+        lenient = result["lenient"]["by_type"][type_]
+        types.add_row(escape(type_), str(row["errors"]), _fmt(lenient["recall"]), _fmt(row["recall"]),
+                      *(str(row["missed"][cause]) for cause in CAUSES))
+    console.print(types)
+    alarms = [f"{escape(t)} {row['correct']}/{row['flagged']}" for t, row in result["precision_by_claim_type"].items()]
+    if alarms:
+        console.print("flagged claims on an error, by claim type (lenient): " + ", ".join(alarms), highlight=False)
+    if result["flagged_without_span"]:
+        console.print(f"{result['flagged_without_span']} flagged claim(s) have no span and cannot match an error",
+                      style="yellow", highlight=False)
+    for miss in result["misses"][:misses]:
+        console.print(f"[red]✗[/] {escape(miss['instance_id'])} {escape(miss['system'])} {escape(miss['type'])} "
+                      f"{escape(repr(miss['text']))}: {miss['cause']}", highlight=False)

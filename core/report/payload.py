@@ -31,6 +31,7 @@ EXPLORER_MAX_GENERATIONS = 5000
 SYSTEM_FIELDS = (
     "system", "n", "precision", "recall", "f1", "rank_precision", "rank_f1", "rank_change",
     "claims_per_text", "facts_per_instance", "n_claims", "supported", "contradicted", "unverifiable",
+    "out_of_scope",
 )
 
 
@@ -112,6 +113,8 @@ def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[st
                 "text": _clean(row.text) or "",
                 "start": None if pd.isna(row.span_start) else int(row.span_start),
                 "end": None if pd.isna(row.span_end) else int(row.span_end),
+                # runs written before out-of-scope claims existed have no such column
+                "out_of_scope": _clean(getattr(row, "out_of_scope", None)),
             }
         )
     return grouped

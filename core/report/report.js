@@ -41,9 +41,16 @@
     var r = run();
     document.getElementById("run-meta").textContent =
       r.domain + " — " + r.n_generations + " generations of " + r.n_instances + " instances; extractor " +
-      (r.extractor || "?") + "; " + r.average + " averages with 95% bootstrap intervals.";
+      (r.extractor || "?") + "; " + r.average + " averages with 95% bootstrap intervals." + outOfScope(r);
     document.getElementById("footer").textContent = "factcov " + DATA.factcov_version + " · " + r.signature +
       " · " + r.path;
+  }
+
+  // Claims the extractor marked outside the oracle's scope: counted, left out of P/R/F1.
+  function outOfScope(r) {
+    var marked = (r.systems || []).filter(function (s) { return s.out_of_scope > 0; })
+      .map(function (s) { return s.system + " " + s.out_of_scope; });
+    return marked.length ? " Claims outside the oracle's scope (not in P/R/F1): " + marked.join(", ") + "." : "";
   }
 
   function renderTable() {
@@ -189,6 +196,7 @@
     var mark = el(tag, { class: "claim v-" + claim.verdict, "data-claim": index, "data-verdict": claim.verdict }, text);
     var title = claim.verdict + ": " + claim.type + keyText(claim.key) + " = " + show(claim.value);
     if (claim.verdict === "contradicted") title += "\nexpected: " + show(claim.expected);
+    if (claim.out_of_scope) title += "\nout of the oracle's scope (not in P/R/F1): " + claim.out_of_scope;
     mark.setAttribute("title", title);
     return mark;
   }

@@ -72,6 +72,7 @@ class PerturbationOutcome:
     instances: int = 0
     checks: list[Check] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    unperturbable: dict[str, str] = field(default_factory=dict)
 
     @property
     def violations(self) -> list[Check]:
@@ -97,6 +98,22 @@ class PerturbationOutcome:
                     }
                 )
         return rows
+
+
+def unperturbable_types(domain: Domain, instances: Iterable[Instance], seed: int = 0) -> dict[str, str]:
+    """Claim types of the instances' facts that ``perturb`` cannot corrupt, each with an
+    example value and the error (e.g. a free-text name without ``choices``)."""
+    failures: dict[str, str] = {}
+    rng = random.Random(seed)
+    for instance in instances:
+        for fact in instance.facts:
+            if fact.type in failures:
+                continue
+            try:
+                perturb_fact(domain, fact, rng, instance)
+            except ValueError as exc:
+                failures[fact.type] = f"{fact.type} (e.g. {fact.value!r}: {exc})"
+    return failures
 
 
 def moved(before: float | None, after: float | None) -> Direction | None:
@@ -132,14 +149,16 @@ def run_perturbations(
     seed: int = 0,
     k: int | None = None,
     max_instances: int = 50,
+    extractor_options: dict[str, Any] | None = None,
 ) -> PerturbationOutcome:
     """Perturb the realized texts of ``instances`` (default: the domain's examples) and check."""
-    evaluator = Evaluator(domain, extractor=extractor)
+    evaluator = Evaluator(domain, extractor=extractor, extractor_options=extractor_options)
     pool = list(instances if instances is not None else domain.example_instances())
     outcome = PerturbationOutcome(domain.name, evaluator.extractor_name, seed)
     rng = random.Random(seed)
     chosen = [i for i in pool if i.facts][:max_instances]
     outcome.skipped = [i.id for i in pool if not i.facts]
+    outcome.unperturbable = unperturbable_types(domain, chosen, seed)
     bases = [(instance, domain.realize(list(instance.facts), instance.language, instance)) for instance in chosen]
     base_results = _evaluate(evaluator, bases)
     outcome.instances = len(chosen)
@@ -180,7 +199,8 @@ def _metrics(result: Result, evaluator: Evaluator) -> dict[str, float | None]:
     return values
 
 
-def _how_many(n: int, k: int | None) -> int:
+def facts_to_damage(n: int, k: int | None) -> int:
+    """How many of n facts a perturbation drops, corrupts or repeats: k, else a third (at least one)."""
     return max(1, min(k if k is not None else max(1, n // 3), n))
 
 
@@ -202,12 +222,12 @@ def _cases(
         return cases
     droppable = [i for i in seen if not _implied(domain, facts, i, instance)]
     if len(facts) >= 2 and droppable:  # dropping every fact leaves no claim: precision undefined
-        dropped = set(rng.sample(droppable, min(_how_many(len(facts), k), len(droppable), len(facts) - 1)))
+        dropped = set(rng.sample(droppable, min(facts_to_damage(len(facts), k), len(droppable), len(facts) - 1)))
         kept = [f for i, f in enumerate(facts) if i not in dropped]
         names = ", ".join(facts[i].id for i in sorted(dropped))
         cases.append(_Case(instance, "drop", domain.realize(kept, language, instance), f"dropped {names}"))
 
-    corrupted = _corrupt(domain, instance, seen, rng, _how_many(len(facts), k))
+    corrupted = _corrupt(domain, instance, seen, rng, facts_to_damage(len(facts), k))
     if corrupted is not None:
         changed, wrong_facts, closed = corrupted
         detail = "; ".join(f"{f.id}: {f.value!r} -> {w.value!r}" for f, w in changed)
@@ -220,7 +240,7 @@ def _cases(
         sentence, detail = extra
         cases.append(_Case(instance, "add_unsupported", f"{base} {sentence}", detail))
 
-    repeated = [facts[i] for i in rng.sample(seen, min(_how_many(len(facts), k), len(seen)))]
+    repeated = [facts[i] for i in rng.sample(seen, min(facts_to_damage(len(facts), k), len(seen)))]
     cases.append(
         _Case(
             instance,
