@@ -6,6 +6,12 @@ DataCoverage at system and segment level (Spearman, Kendall; `factcov.validation
 with sentence BLEU and chrF++ (sacrebleu) against the references as baselines and the
 agreement of one annotator with the others as the ceiling.
 
+The judged entries are split by sample_id, fixed before any tuning: even sample_ids are
+the tuning half (the only 2020 judgments any setting of the rag scorer was chosen on),
+odd ones the held-out half. The table is printed for all entries, then for each half,
+then the system ranking of the template baselines (FORGE2017, FORGE2020) against the
+people's best neural systems (bt5, OSU_Neural_NLG) by the headline score, GAA and people.
+
     python benchmarks/rag_webnlg_validation.py [--data ../shared/data/webnlg2020] [--json out.json]
 """
 
@@ -19,7 +25,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 CRITERIA = ("Correctness", "DataCoverage")
 LEVELS = ("system", "segment")
-ROWS = ("gaa", "relation_precision", "relation_recall", "entity_precision", "entity_recall", "f1", "bleu", "chrf++")
+HEADLINE = "triple_coverage"
+HALVES = {"all": None, "tuning (even sample_id)": 0, "held-out (odd sample_id)": 1}
+RANKED = ("Baseline-FORGE2017", "Baseline-FORGE2020", "bt5", "OSU_Neural_NLG")
+ROWS = ("triple_coverage", "entity_coverage", "gaa", "relation_precision", "relation_recall", "entity_precision", "entity_recall", "f1", "bleu", "chrf++")
 
 
 def baselines(generations, references):
@@ -61,34 +70,52 @@ def main() -> None:
     human = human[human["system"].isin(set(scores["system"]))]
 
     results: dict = {"n_texts": len(generations), "n_systems": scores["system"].nunique(),
-                     "n_instances": len(instances), "scoring_seconds": round(seconds, 1), "table": {}}
-    for metric in ROWS:
-        metric_df = scores[["system", "instance_id", metric]].rename(columns={metric: "value"}).dropna()
-        for criterion in CRITERIA:
-            judged = human[human["criterion"] == criterion]
-            for level in LEVELS:
-                r = correlate(metric_df, judged, level=level, n_boot=args.n_boot)
-                results["table"][f"{metric}|{criterion}|{level}"] = {
-                    k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
-    for criterion in CRITERIA:
-        for level in LEVELS:
-            # The 16 systems scored here (the reference texts' file is left out).
-            files = [args.data / "human" / f"{system}.json" for system in sorted(set(scores["system"]))]
-            r = annotator_agreement(files, criterion, level=level, n_boot=args.n_boot)
-            results["table"][f"ceiling|{criterion}|{level}"] = {k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
-
-    header = "| metric | " + " | ".join(f"{c} {lvl} ρ / τ" for c in CRITERIA for lvl in LEVELS) + " |"
+                     "n_instances": len(instances), "scoring_seconds": round(seconds, 1), "halves": {}}
     print(f"{results['n_texts']} texts, {results['n_systems']} systems, {results['n_instances']} entries; "
           f"factcov scoring {seconds:.1f} s")
-    print(header)
-    print("|" + "---|" * (1 + len(CRITERIA) * len(LEVELS)))
-    for metric in (*ROWS, "ceiling"):
-        cells = []
-        for criterion in CRITERIA:
-            for level in LEVELS:
-                r = results["table"][f"{metric}|{criterion}|{level}"]
-                cells.append(f"{r['spearman']:.3f} / {r['kendall']:.3f}")
-        print(f"| {metric} | " + " | ".join(cells) + " |")
+    for half_name, parity in HALVES.items():
+        numbers = scores["instance_id"].str.split(":").str[1].astype(int)
+        part = scores if parity is None else scores[numbers % 2 == parity]
+        table = results["halves"][half_name] = {}
+        for metric in ROWS:
+            metric_df = part[["system", "instance_id", metric]].rename(columns={metric: "value"}).dropna()
+            for criterion in CRITERIA:
+                judged = human[human["criterion"] == criterion]
+                for level in LEVELS:
+                    r = correlate(metric_df, judged, level=level, n_boot=args.n_boot)
+                    table[f"{metric}|{criterion}|{level}"] = {k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
+        if parity is None:
+            for criterion in CRITERIA:
+                for level in LEVELS:
+                    # The 16 systems scored here (the reference texts' file is left out).
+                    files = [args.data / "human" / f"{system}.json" for system in sorted(set(scores["system"]))]
+                    r = annotator_agreement(files, criterion, level=level, n_boot=args.n_boot)
+                    table[f"ceiling|{criterion}|{level}"] = {k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
+        print(f"\n{half_name}: {part['instance_id'].nunique()} entries, {len(part)} texts; Spearman [95% CI] / Kendall")
+        print("| metric | " + " | ".join(f"{c} {lvl}" for c in CRITERIA for lvl in LEVELS) + " |")
+        print("|" + "---|" * (1 + len(CRITERIA) * len(LEVELS)))
+        for metric in (*ROWS, "ceiling"):
+            if f"{metric}|{CRITERIA[0]}|{LEVELS[0]}" not in table:
+                continue
+            cells = []
+            for criterion in CRITERIA:
+                for level in LEVELS:
+                    r = table[f"{metric}|{criterion}|{level}"]
+                    ci = r["spearman_ci"]
+                    interval = f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
+                    cells.append(f"{r['spearman']:.3f}{interval} / {r['kendall']:.3f}")
+            print(f"| {metric} | " + " | ".join(cells) + " |")
+    ranks = {}
+    means = scores.groupby("system")[[HEADLINE, "gaa", "chrf++"]].mean()
+    for column in means:
+        ranks[column] = means[column].rank(ascending=False, method="min").astype(int).to_dict()
+    for criterion in CRITERIA:
+        people = human[human["criterion"] == criterion].groupby("system")["score"].mean()
+        ranks[f"people {criterion}"] = people.rank(ascending=False, method="min").astype(int).to_dict()
+    results["ranks"] = ranks
+    print("\nsystem rank (1 = best of 16) | " + " | ".join(RANKED))
+    for column, by_system in ranks.items():
+        print(f"{column} | " + " | ".join(str(by_system.get(system, "-")) for system in RANKED))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 

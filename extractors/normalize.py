@@ -1,7 +1,8 @@
 """Canonical forms of entity mentions, so "The Apple Inc." and "apple" compare equal.
 
 One function, ``canonical_entity``, folds case, accents and whitespace, drops leading
-articles and corporate suffixes, writes dates as ISO (``1964-10-13``, ``1964-10``),
+articles, a trailing possessive 's and corporate suffixes, writes dates as ISO (``1964-10-13``, ``1964-10``; from "13 October 1964",
+"October 13, 1964", "1964/10/13"),
 times of day as ``HH:MM``, numbers without separators or trailing zeros, and money as
 ``<number> <currency code>``; an alias table maps remaining variants onto one name.
 Lemmas are the parser's business: callers pass lemmatized text for common nouns.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from factcov.language import fold, parse_number
 
@@ -40,6 +42,7 @@ _DATE_PATTERNS = (
     (re.compile(rf"^{_MONTH} {_DAY},? (\d{{3,4}})$"), ("month", "day", "year")),
     (re.compile(rf"^{_MONTH},? (\d{{3,4}})$"), ("month", "year")),
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$"), ("year", "month", "day")),
+    (re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$"), ("year", "month", "day")),  # "2001/10/16"
 )
 _TIME = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))? ?([ap])\.? ?m\.?$|^(\d{1,2})[:.](\d{2})$")
 _NUMBER = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^[-+]?\d+(?:\.\d+)?$")
@@ -106,6 +109,7 @@ def _money_text(text: str) -> str | None:
     return f"{number} {code}"
 
 
+@lru_cache(maxsize=131072)
 def surface_fold(text: str) -> str:
     """Case, accents, quotes, underscores and whitespace folded; nothing else changed."""
     text = text.replace("_", " ").replace("\u2019", "'")
@@ -116,8 +120,21 @@ def surface_fold(text: str) -> str:
 
 def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str:
     """The canonical form two mentions of the same entity share (see module docstring)."""
+    canonical = _canonical(text)
+    if aliases:
+        canonical = aliases.get(canonical, canonical)
+    return canonical
+
+
+@lru_cache(maxsize=131072)
+def _canonical(text: str) -> str:
+    """``canonical_entity`` before aliases (cached: the same names recur in every text)."""
     # Disambiguators and units in parentheses ("Lotus Eaters (band)", "185.0 (centimetres)").
     folded = surface_fold(re.sub(r"\s*\([^()]*\)\s*$", "", text.replace("_", " ")) or text)
+    # A possessive belongs to the sentence, not the name: "Nicholas Brodszky's" names
+    # Nicholas Brodszky (an NER span often takes the 's along).
+    if folded.endswith("'s") and len(folded) > 3:
+        folded = folded[:-2].rstrip()
     for article in ARTICLES:
         if folded.startswith(article) and len(folded) > len(article):
             folded = folded[len(article):]
@@ -131,10 +148,7 @@ def canonical_entity(text: str, aliases: Mapping[str, str] | None = None) -> str
     words = folded.replace(",", " ").split()
     while len(words) > 1 and words[-1].rstrip(".") in CORPORATE_SUFFIXES:
         words.pop()
-    canonical = " ".join(words).rstrip(".")
-    if aliases:
-        canonical = aliases.get(canonical, canonical)
-    return canonical
+    return " ".join(words).rstrip(".")
 
 
 def fold_aliases(aliases: Mapping[str, str] | None) -> dict[str, str]:

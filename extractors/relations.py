@@ -4,7 +4,8 @@ Covered: active and passive voice ("X was designed by Y" gives (Y, design, X)),
 prepositional objects ("X opens on Tuesday" gives (X, "open on", Tuesday)), copulas
 ("X is the capital of Y" gives (X, be, capital) and (X, "be capital of", Y); "Y's capital
 is X" and "the capital of Y is X" give (Y, "have capital", X); "X is in Y"
-gives (X, "be in", Y)), conjunctions of subjects, objects and verbs ("X was born in Y
+gives (X, "be in", Y); "X is in the city of Y" also (X, "be in city of", Y)), a relational
+noun after "have" ("X has a runtime of 98 minutes" gives (X, "have runtime of", minutes)), conjunctions of subjects, objects and verbs ("X was born in Y
 and died in Z"), relative clauses and participles ("X, which is located in Y"; "X,
 located in Y"), and personal pronouns resolved to the previous sentence's subject.
 Negated clauses give no triple. Both spaCy's ClearNLP labels and Universal
@@ -86,6 +87,16 @@ def _prep_objects(parsed: ParsedText, head: Token, scheme: str) -> list[tuple[st
 class _Subjects:
     """Finds a clause's subjects, remembering the last one to resolve pronouns."""
 
+    def _described(self, noun: Token) -> Token:
+        """What a relative clause's noun describes: in "Chinabank is a company that was
+        founded in 1920" the company is Chinabank (the copula's subject)."""
+        parsed = self.parsed
+        if noun.dep == "attr" and parsed.tokens[noun.head].lemma.lower() == "be":
+            subjects = parsed.kids(noun.head, *self.labels["subj"])
+            if subjects and subjects[0].text.lower() not in PRONOUNS | RELATIVE:
+                return subjects[0]
+        return noun
+
     def __init__(self, parsed: ParsedText, labels: dict) -> None:
         self.parsed = parsed
         self.labels = labels
@@ -100,12 +111,12 @@ class _Subjects:
                 subjects, _ = self.of(parsed.tokens[head.head], depth + 1)
                 return subjects, passive
             if head.dep.split(":")[0] in ("acl", "relcl"):
-                return [parsed.tokens[head.head]], passive or head.tag == "VBN"
+                return [self._described(parsed.tokens[head.head])], passive or head.tag == "VBN"
         subjects = []
         for subject in _expand(parsed, kids):
             word = subject.text.lower()
             if word in RELATIVE and head.dep.split(":")[0] in ("relcl", "acl"):
-                subject = parsed.tokens[head.head]
+                subject = self._described(parsed.tokens[head.head])
             elif word in PRONOUNS and self.previous is not None:
                 subject = self.previous
             elif subject.pos == "PRON" or word in PRONOUNS or word in RELATIVE or word in ("there", "this", "that"):
@@ -194,6 +205,10 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
                     yield subject, f"be {attribute.lemma.lower()} {prep}", obj
             for prep, obj in _prep_objects(parsed, head, parsed.scheme):
                 yield subject, f"be {prep}", obj
+                # "X is in the city of Y": (X, "be in city of", Y), a relational noun.
+                for inner_prep, inner in _prep_objects(parsed, obj, parsed.scheme):
+                    if obj.pos == "NOUN" and inner_prep == "of":
+                        yield subject, f"be {prep} {obj.lemma.lower()} of", inner
         return
     preps = _prep_objects(parsed, head, parsed.scheme)
     agents = [obj for prep, obj in preps if prep == "by"] if passive else []
@@ -206,6 +221,11 @@ def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: boo
     for subject in subjects:
         for obj in objects:
             yield subject, lemma, obj
+            # "X has a runtime of 89 minutes": (X, "have runtime of", 89 minutes).
+            if lemma == "have" and obj.pos == "NOUN":
+                for inner_prep, inner in _prep_objects(parsed, obj, parsed.scheme):
+                    if inner_prep == "of":
+                        yield subject, f"have {obj.lemma.lower()} of", inner
         for prep, obj in preps:
             if not (agents and prep == "by"):
                 yield subject, f"{lemma} {prep}", obj

@@ -20,10 +20,13 @@ content-word stem with exactly one of the subject's relations ("locate in" and
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from factcov.domains.rag.lexicon import default_lexicon, label_words
 from factcov.extractors.normalize import canonical_entity, is_literal, surface_fold
 from factcov.extractors.parsed import Mention, ParsedText
 from factcov.extractors.relations import triples
@@ -42,9 +45,9 @@ SYNONYMS = {"bear": "birth", "die": "death", "bury": "burial", "lead": "leader",
 
 
 def predicate_stems(predicate: str) -> set[str]:
-    """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'}."""
-    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", predicate).replace("_", " ").lower().split()
-    return {SYNONYMS.get(w, w)[:4] for w in words if w not in STOP and len(w) > 2}
+    """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'};
+    'iso6392Code' -> {'iso', '6392', 'code'} (camelCase split after a digit too)."""
+    return {SYNONYMS.get(w, w)[:4] for w in label_words(predicate) if w not in STOP and len(w) > 2}
 
 
 def is_nominal(predicate: str) -> bool:
@@ -68,14 +71,15 @@ class InstanceIndex:
     predicates_of: dict[str, set[str]] = field(default_factory=dict)
     known_keys: set[tuple[str, str]] = field(default_factory=set)
     aliases: Mapping[str, str] = field(default_factory=dict)
-    _patterns: dict[str, re.Pattern[str]] | None = None
+    surfaces: Mapping[str, str] = field(default_factory=dict)
+    _patterns: list[tuple[str, re.Pattern[str]]] | None = None
 
     @classmethod
     def of(
         cls, facts: Iterable[Fact], aliases: Mapping[str, str] | None = None,
         surfaces: Mapping[str, str] | None = None,
     ) -> InstanceIndex:
-        index = cls(aliases=aliases or {})
+        index = cls(aliases=aliases or {}, surfaces=surfaces or {})
         pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
         predicates: dict[str, set[str]] = defaultdict(set)
         for fact in facts:
@@ -104,11 +108,27 @@ class InstanceIndex:
         index.by_first_word = dict(first)
         return index
 
-    def patterns(self) -> dict[str, re.Pattern[str]]:
-        """Compiled name patterns of the non-literal known entities (built once per index)."""
+    def patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        """Compiled (name, pattern) pairs of the non-literal known entities (built once per index).
+
+        A name written with a qualifier after a comma ("La Crosse, Wisconsin") is also
+        found by its head alone ("La Crosse"), unless that head is another entity's name
+        or the start of two of them.
+        """
         if self._patterns is None:
-            compiled = {name: _name_pattern(name) for name in sorted(self.entities) if not is_literal(name)}
-            self._patterns = {name: p for name, p in compiled.items() if p is not None}
+            found = []
+            heads: dict[str, list[str]] = defaultdict(list)
+            for name in sorted(self.entities):
+                if is_literal(name):
+                    continue
+                found.append((name, _name_pattern(name)))
+                head = canonical_entity(self.surfaces.get(name, "").split(",")[0])
+                if head and head != name and "," in self.surfaces.get(name, "") and not is_literal(head):
+                    heads[head].append(name)
+            for head, names in sorted(heads.items()):
+                if len(names) == 1 and head not in self.entities:
+                    found.append((names[0], _name_pattern(head)))
+            self._patterns = [(name, p) for name, p in found if p is not None]
         return self._patterns
 
     def link(self, name: str, partial: bool = True) -> str:
@@ -178,6 +198,7 @@ def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+@lru_cache(maxsize=65536)
 def _name_pattern(name: str) -> re.Pattern[str] | None:
     """A name's words in order, whatever separates them ("Alan B. Miller Hall" finds
     "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and")."""
@@ -186,6 +207,17 @@ def _name_pattern(name: str) -> re.Pattern[str] | None:
         return None
     separator = r"(?:[\W_]+(?:and[\W_]+)?)"
     return re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+
+
+def _with_parenthesis(parsed: ParsedText, last: int) -> int:
+    """Extend a name over a parenthesized disambiguator right after it
+    ("It's Great to Be Young (1956 film)"): the parse hangs words of the name there."""
+    tokens = parsed.tokens
+    if last + 2 < len(tokens) and tokens[last + 1].text == "(":
+        for j in range(last + 2, min(len(tokens), last + 8)):
+            if tokens[j].text == ")":
+                return j
+    return last
 
 
 def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
@@ -199,10 +231,13 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
     if not tokens:
         return found
     folded = fold(parsed.text)
-    for name, pattern in index.patterns().items():
+    ends = [t.end for t in tokens]
+    starts = [t.start for t in tokens]
+    for name, pattern in index.patterns():
         for match in pattern.finditer(folded):
-            first = next(t.i for t in tokens if t.end > match.start())
-            last = max(t.i for t in tokens if t.start < match.end())
+            first = bisect_right(ends, match.start())  # the first token ending after the match starts
+            last = bisect_left(starts, match.end()) - 1  # the last token starting before it ends
+            last = _with_parenthesis(parsed, last)
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
                                  parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))
     for i, token in enumerate(tokens):
@@ -320,6 +355,40 @@ def extract_claims(parsed: ParsedText, index: InstanceIndex, extractor: str) -> 
         start, end = parsed.tokens[first].start, parsed.tokens[last].end
         claims.append(Claim(type=RELATION, key={"subject": subject, "predicate": predicate}, value=obj,
                             span=(start, end), text=parsed.text[start:end], extractor=extractor))
+    claims.extend(_worded_relations(parsed, mentions, name_of_token, index, stated, extractor))
+    return claims
+
+
+ADJACENT_GAP = 5  # tokens between two mentions read as one phrase
+OPENING = 3  # a fronted phrase before the first mention ("Born in England, ...")
+
+
+def _worded_relations(parsed: ParsedText, mentions: list[Mention], name_of_token: dict[int, str],
+                      index: InstanceIndex, stated: set[tuple[str, str, str]], extractor: str) -> list[Claim]:
+    """Relations between two nearby mentions whose connecting words word the predicate
+    (``lexicon``), for the phrases a parse gets wrong: a title-like name ("It's Great to
+    Be Young (1956 film) starred Cecil Parker"), a fronted participle ("Born in England,
+    Brandon Carter, ..."), "X's background is Y" read as a progressive verb. Only
+    relations the instance has are read, so this finds support, never a contradiction."""
+    lexicon = default_lexicon()
+    claims: list[Claim] = []
+    for start, end in parsed.sentences:
+        inside = [m for m in mentions if start <= m.start < end]
+        for a, b in zip(inside, inside[1:]):
+            if b.start - a.end > ADJACENT_GAP:
+                continue
+            first, second = name_of_token.get(a.start, ""), name_of_token.get(b.start, "")
+            words = [t.text for t in parsed.tokens[a.end:b.start]]
+            if a.start - start <= OPENING:
+                words += [t.text for t in parsed.tokens[start:a.start]]
+            for subject, obj in ((first, second), (second, first)):
+                for predicate in index.pairs.get((subject, obj), ()):
+                    if (subject, predicate, obj) in stated or lexicon.evidence(predicate, words) < 0.5:
+                        continue
+                    stated.add((subject, predicate, obj))
+                    claims.append(Claim(type=RELATION, key={"subject": subject, "predicate": predicate}, value=obj,
+                                        span=(a.char_start, b.char_end), text=parsed.text[a.char_start:b.char_end],
+                                        extractor=extractor))
     return claims
 
 

@@ -15,13 +15,13 @@ Claim types:
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
 from factcov.domain import Domain
 from factcov.domains.rag.claims import ENTITY, RELATION
+from factcov.domains.rag.lexicon import label_words
 from factcov.extractors.normalize import canonical_entity, is_literal
 from factcov.knowledge import Knowledge
 from factcov.model import ClaimType, Fact, Generation, Instance
@@ -129,8 +129,7 @@ class RagDomain(Domain):
     @staticmethod
     def _graph_sentence(subject: str, predicate: str, obj: str) -> str:
         """'birthPlace' -> "The birth place of S is O." (the first of 'a/b' alternatives)."""
-        first = predicate.split("/")[0]
-        words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", first).replace("_", " ").lower()
+        words = " ".join(label_words(predicate.split("/")[0]))  # "iso6392Code" -> "iso 6392 code"
         return f"The {words} of {subject} is {obj}."
 
     @staticmethod

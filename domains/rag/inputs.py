@@ -2,11 +2,16 @@
 
 ```
 {"id": "...", "question": "...", "answer": "...", "reference": "...",
+ "reference_triples": [["Louvre", "location", "Paris"], ["Louvre", "openingYear", "1793"]],
  "contexts": [{"id": "c1", "text": "...", "retrieved": true, "relevant": true}],
  "citations": [{"sentence": 0, "context_id": "c1"}, {"claim": 3, "context_id": "c2"}],
  "required_facts": ["The museum opens at 10 am."]}
 ```
 
+``reference_triples`` is the complete fact set as ``[subject, predicate, object]``
+(knowledge-graph style: names as in the data, ``_`` for spaces allowed, predicates as
+labels such as ``birthPlace``); when given, ``triple_coverage`` scores the answer against
+them, otherwise against the relations read from ``reference``.
 ``retrieved`` defaults to true (a listed passage was retrieved unless said otherwise);
 ``relevant`` is optional (derived from the reference when absent). A citation names an
 answer sentence (0-based) or a claim (0-based position in the answer's claims) and a
@@ -57,6 +62,7 @@ class Answer(BaseModel):
     contexts: list[Context] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     required_facts: list[str] = Field(default_factory=list)
+    reference_triples: list[tuple[str, str, str]] | None = None
     system: str = "answer"
 
     @field_validator("id")
@@ -82,6 +88,11 @@ def check_answer(answer: Answer, path: str | Path, line: int) -> None:
                 f"({', '.join(sorted(seen)) or 'none'})",
                 path=path, line=line, field=f"citations.{index}.context_id",
             )
+    for index, triple in enumerate(answer.reference_triples or ()):
+        for slot, part in zip(("subject", "predicate", "object"), triple):
+            if not part.strip():
+                raise InputError(f"empty {slot} in reference triple", path=path, line=line,
+                                 field=f"reference_triples.{index}")
     for index, fact in enumerate(answer.required_facts):
         if not fact.strip():
             raise InputError("empty required fact", path=path, line=line, field=f"required_facts.{index}")

@@ -15,6 +15,14 @@
   it is stated when every relation it holds (its entities, when it holds no relation)
   is supported by the answer's claims; a text with no claims falls back to appearing
   verbatim (case- and accent-folded) in the answer.
+- ``triple_coverage`` = graded coverage of the reference triples
+  (``factcov.domains.rag.triple_coverage``): the answer's ``reference_triples`` when
+  given, else the relations read from the reference plus the entities it names that no
+  relation holds; undefined with neither. ``entity_coverage`` is the same for the
+  triples' arguments alone, ``triple_contradicted`` the share of triples the answer
+  words as another of the data's relations. The headline for data-to-text and
+  "is anything missing" checks: it tracks people's judgments on WebNLG 2020
+  (docs/validation.md), where ``gaa`` rewards label-like wording.
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from dataclasses import dataclass
 
 from factcov.domains.rag.claims import ENTITY, RELATION, fact_to_claim
 from factcov.domains.rag.inputs import Answer
+from factcov.domains.rag.triple_coverage import cover
 from factcov.extractors.normalize import surface_fold
+from factcov.extractors.parsed import ParsedText
 from factcov.knowledge import Knowledge
 from factcov.model import Claim, Fact, Instance, Verdict
 from factcov.scoring import GenerationScore, ScoringPolicy
@@ -127,6 +137,33 @@ def coverage(answer: Answer, required: Sequence[Sequence[Claim]], answer_knowled
     return covered / len(answer.required_facts)
 
 
+def reference_triples(answer: Answer, instance: Instance) -> tuple[list[list[str]], list[str]]:
+    """The triples (and lone entities) an answer is covered against (see module docstring)."""
+    if answer.reference_triples:
+        return [list(t) for t in answer.reference_triples], []
+    surfaces = instance.context.get("surfaces") or {}
+    triples, related = [], set()
+    for fact in instance.facts:
+        if fact.type == RELATION:
+            subject, obj = str(fact.key["subject"]), str(fact.value)
+            triples.append([surfaces.get(subject, subject), str(fact.key["predicate"]), surfaces.get(obj, obj)])
+            related |= {subject, obj}
+    entities = [surfaces.get(str(f.value), str(f.value)) for f in instance.facts
+                if f.type == ENTITY and str(f.value) not in related]
+    return triples, entities
+
+
+def triple_metrics(answer: Answer, instance: Instance, parsed_answer: ParsedText | None) -> dict[str, float | None]:
+    triples, entities = reference_triples(answer, instance)
+    if parsed_answer is None or not (triples or entities):
+        return {"triple_coverage": None, "entity_coverage": None, "triple_contradicted": None}
+    if not answer.answer.strip():
+        return {"triple_coverage": 0.0, "entity_coverage": 0.0, "triple_contradicted": 0.0 if triples else None}
+    result = cover(parsed_answer, triples, entities=entities)
+    return {"triple_coverage": result.coverage, "entity_coverage": result.entity_coverage,
+            "triple_contradicted": result.contradicted}
+
+
 def rag_metrics(
     *,
     answer: Answer,
@@ -140,6 +177,7 @@ def rag_metrics(
     answer_knowledge: Knowledge,
     sentence_of_claim: Sequence[int],
     grounded: bool,
+    parsed_answer: ParsedText | None = None,
 ) -> dict[str, float | None]:
     entity = _type_metrics(score, ENTITY, policy)
     relation = _type_metrics(score, RELATION, policy)
@@ -158,6 +196,7 @@ def rag_metrics(
         "citation_support": support,
         "citation_precision": precision,
         "coverage": coverage(answer, required, answer_knowledge, grounding.verifier),
+        **triple_metrics(answer, instance, parsed_answer),
         "gaa_erp": plain,
         "gaa_erp_g": grounded_gaa,
     }

@@ -25,6 +25,7 @@ from factcov.verifier import Verifier
 METRICS = (
     "gaa", "entity_precision", "entity_recall", "entity_f1", "relation_precision", "relation_recall",
     "relation_f1", "faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
+    "triple_coverage", "entity_coverage", "triple_contradicted",
 )
 
 
@@ -157,7 +158,7 @@ def score_answers(
                 answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
                 policy=policy, grounding=grounding, required=required, answer_knowledge=Knowledge(
                     facts_of(claims), domain.claim_types), sentence_of_claim=sentence_of_claim,
-                grounded=grounded,
+                grounded=grounded, parsed_answer=parsed_answer,
             )
             hallucinated = sorted({str(c.value) for c in claims if c.type == ENTITY and not grounding.retrieved_supports(c)})
             yield AnswerResult(answer, instance, verdicts, score, grounded_verdicts, grounded_score, metrics,

@@ -125,7 +125,9 @@ SEGMENT_METRICS = ("gaa", "entity_precision", "entity_recall", "relation_precisi
 
 def score_generations(instances: dict[int, Instance], generations: list[Generation], extractor,
                       alpha: float = 0.5):
-    """One row per (system, instance): GAA and per-type precision/recall, via the core scorer.
+    """One row per (system, instance): GAA and per-type precision/recall, via the core scorer,
+    and the coverage of the entry's triples (``triple_coverage``, ``entity_coverage``,
+    ``contradicted``; ``factcov.domains.rag.triple_coverage``) from the same parse.
 
     All texts go through the extractor in one batch (``nlp.pipe``).
     """
@@ -133,19 +135,24 @@ def score_generations(instances: dict[int, Instance], generations: list[Generati
 
     from factcov.domains.rag.domain import RagDomain
     from factcov.domains.rag.scoring import gaa_policy
+    from factcov.domains.rag.triple_coverage import cover
     from factcov.scoring import score_generation
     from factcov.verifier import Verifier
 
     domain, verifier, policy = RagDomain(), Verifier(), gaa_policy(alpha)
     by_id = {instance.id: instance for instance in instances.values()}
     paired = [by_id[g.instance_id] for g in generations]
-    claims = extractor.extract_batch([g.text for g in generations], paired)
+    parsed = extractor.parse([g.text for g in generations])
     rows = []
-    for generation, instance, text_claims in zip(generations, paired, claims):
+    for generation, instance, parsed_text in zip(generations, paired, parsed):
+        text_claims = extractor.claims(parsed_text, instance)
+        triples = cover(parsed_text, instance.context["triples"])
         score = score_generation(instance.facts, verifier.verify_all(text_claims, domain.knowledge(instance)))
         total = score.total.metrics(policy)
         row = {"system": generation.system, "instance_id": instance.id, "gaa": score.weighted_f1(policy),
-               "precision": total["precision"], "recall": total["recall"], "f1": total["f1"]}
+               "precision": total["precision"], "recall": total["recall"], "f1": total["f1"],
+               "triple_coverage": triples.coverage, "entity_coverage": triples.entity_coverage,
+               "contradicted": triples.contradicted}
         for type_ in (ENTITY, RELATION):
             counts = score.by_type.get(type_)
             metrics = counts.metrics(policy) if counts else {"precision": None, "recall": None}
