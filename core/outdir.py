@@ -260,11 +260,12 @@ class RunDirectory:
             sweep_temporaries(self.outdir.parent, self.outdir.name)
             sweep_temporaries(self.outdir)
             self._sibling = not _holds_cwd(self.outdir)
+            self.committed = False
             self.staging = self._make_staging()
-        except BaseException:
+        except BaseException:  # SIGTERM may land between mkdtemp and the assignment
+            self._remove_own_staging()
             self._lock.__exit__(None, None, None)
             raise
-        self.committed = False
 
     def _make_staging(self) -> Path:
         staging = None
@@ -290,8 +291,19 @@ class RunDirectory:
     def close(self) -> None:
         try:
             shutil.rmtree(self.staging, ignore_errors=True)
+            self._remove_own_staging()
         finally:
             self._lock.__exit__(None, None, None)
+
+    def _remove_own_staging(self) -> None:
+        """Every staging directory this process made for this OUTDIR, tracked or not."""
+        pid = os.getpid()
+        for folder, prefix in ((self.outdir.parent, f".{self.outdir.name}.staging-{pid}-"),
+                               (self.outdir, f".staging-{pid}-")):
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(folder):
+                    if entry.name.startswith(prefix):
+                        shutil.rmtree(entry.path, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -75,17 +75,18 @@ def score_files(
     policy = evaluator.policy
     outdir = Path(outdir)
     instances = load_instances(instances_path, domain)
-    run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
-    staging = run_dir.staging
 
     metric_rows: list[tuple] = []
     failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
-    claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
-    scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
     chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size,
                      weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
-    try:
+    run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
+    claims_out = scores_out = None
+    try:  # from here on, any exit (an error, SIGTERM) removes the staging directory
+        staging = run_dir.staging
+        claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
+        scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
         with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
@@ -126,8 +127,9 @@ def score_files(
             _write_report(staging)
         run_dir.commit()
     except BaseException as exc:
-        claims_out.abort(exc)
-        scores_out.abort(exc)
+        for stream in (claims_out, scores_out):
+            if stream is not None:
+                stream.abort(exc)
         raise
     finally:
         run_dir.close()

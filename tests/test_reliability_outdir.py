@@ -233,16 +233,18 @@ def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
     before = _snapshot(out)
     slow = write_jsonl(tmp_path / "slow.jsonl",
                        [{**g, "system": f"s{n}-{g['system']}"} for n in range(3000) for g in GENERATIONS])
-    environment = {**os.environ, "PYTHONPATH": str(REPO), "FACTCOV_PLUGINS": ""}
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "FACTCOV_PLUGINS": "", "FACTCOV_DEBUG": "1"}
     process = subprocess.Popen([sys.executable, "-m", "tests.cli_process", *_score_args(instances, slow, out)],
                                env=environment, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not any(".staging-" in p.name for p in tmp_path.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=60) == 128 + signal.SIGTERM
+    code = process.wait(timeout=60)
+    stderr = process.stderr.read()
+    assert code == 128 + signal.SIGTERM, stderr
     assert _snapshot(out) == before
-    assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == []
+    assert [p.name for p in tmp_path.iterdir() if ".staging-" in p.name] == [], stderr
 
 
 def test_chunks_close_early_on_large_texts_so_memory_follows_the_text():
