@@ -1,7 +1,8 @@
 """The hooks a factcov plugin can implement.
 
-Each hook receives a ``register`` callback (or the CLI app) and returns nothing; the
-host owns the registries. Implementations may accept fewer arguments than a spec, so
+The ``register_*`` hooks receive a ``register`` callback (or the CLI app) and return
+nothing; the host owns the registries. ``render_prompt`` returns an answer; the first
+plugin that gives one wins. Implementations may accept fewer arguments than a spec, so
 hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
 """
 
@@ -47,4 +48,18 @@ def register_commands(app: Any) -> None:
         ``app.command()``. Import heavy libraries inside the commands, not here.
 
     Added in 0.1.
+    """
+
+
+@hookspec(firstresult=True)
+def render_prompt(domain: str, instance: Any) -> list[dict[str, str]] | None:
+    """Chat messages that ask a model to write the text for one instance (``factcov generate``).
+
+    :param domain: the instance's domain name; return ``None`` for domains you do not render.
+    :param instance: the :class:`factcov.model.Instance` (its ``prompt``, ``context``, ``language``).
+    :returns: ``[{"role": "system", "content": ...}, {"role": "user", "content": ...}]`` or
+        ``None``; the first non-``None`` answer wins, and without one the core's default
+        (the instance's prompt followed by its context as JSON) is used.
+
+    Added in 0.2.
     """

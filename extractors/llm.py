@@ -3,33 +3,33 @@
 The model is told the domain's claim types (name, key slots, value kind, description)
 and asked for JSON: ``{"claims": [{"type", "key", "value", "quote"}]}``. Answers are
 validated against the claim types (unknown types and key slots are dropped, never
-guessed) and each claim's span is where its quote occurs in the text. Responses are
-cached on disk by a hash of the request, so a rerun is deterministic and offline.
+guessed) and each claim's span is where its quote occurs in the text. Requests go through
+:class:`factcov.chat.ChatClient` (retries, backoff, the on-disk response cache keyed by
+the request), so a rerun is deterministic and offline.
 
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
-(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout``
-(``-X timeout=S`` on the command line or ``FACTCOV_LLM_TIMEOUT``, seconds for a whole request, body included; default 60),
-``retries``. An answer that is not the JSON asked for, larger than 32 MiB or later than
-the timeout raises ExtractionFailed: the run counts the text as a failure (summary.json
+(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout`` (``-X
+timeout=S`` or ``FACTCOV_LLM_TIMEOUT``; seconds for a whole request, body included),
+``retries``, ``concurrency`` (requests in flight when a batch of texts is extracted).
+A model answer that is not the JSON object asked for (or whose ``claims`` is not a list)
+is an ExtractionFailed for that text: the run counts it (summary.json
 ``extraction_failures``) instead of scoring it as a text without claims.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
-import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from factcov import hookimpl
-from factcov.errors import EnvironmentFailure, ExtractionFailed, FactcovError, InputError
-from factcov.extractor import Extractor
-from factcov.jsonl import write_text_atomic
-from factcov.limits import MAX_HTTP_BODY_BYTES
+from factcov.chat import ChatClient, ChatError
+from factcov.errors import ExtractionFailed, FactcovError, InputError
+from factcov.extractor import Extractor, FailedExtraction
 from factcov.model import Claim, ClaimType, Instance
 
 SYSTEM_PROMPT = (
@@ -40,6 +40,9 @@ SYSTEM_PROMPT = (
 )
 
 
+REQUEST_PARAMETERS = {"temperature": 0, "response_format": {"type": "json_object"}}
+
+
 class LLMExtractor(Extractor):
     name = "llm"
     description = "claims read by a chat model (OpenAI-compatible API), validated against the claim types"
@@ -47,13 +50,13 @@ class LLMExtractor(Extractor):
     languages = ("en", "es", "pt", "fr", "de", "it")
 
     # settable with -X; api_key is not: options are written into the score signature
+    # concurrency is left out on purpose: like a batch size it changes speed, not claims
     option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int}
 
     def __init__(self, language: str = "en", **options: Any) -> None:
         super().__init__(language, **options)
         self.base_url = str(options.get("base_url") or os.environ.get("FACTCOV_LLM_BASE_URL", "")).rstrip("/")
         self.model = str(options.get("model") or os.environ.get("FACTCOV_LLM_MODEL", ""))
-        self.api_key = options.get("api_key") or os.environ.get("FACTCOV_LLM_API_KEY")
         cache = options.get("cache_dir") or os.environ.get("FACTCOV_LLM_CACHE")
         self.cache_dir = Path(cache) if cache else None
         raw_timeout = options.get("timeout")
@@ -72,6 +75,11 @@ class LLMExtractor(Extractor):
                 "the llm extractor needs a server and a model: set FACTCOV_LLM_BASE_URL "
                 "(an OpenAI-compatible /v1 URL) and FACTCOV_LLM_MODEL"
             )
+        # The shared client owns retries (429/5xx/timeouts) and the response cache.
+        self.client = ChatClient(
+            self.base_url, self.model, api_key=options.get("api_key"), cache_dir=self.cache_dir,
+            timeout=self.timeout, retries=self.retries, concurrency=int(options.get("concurrency", 4)),
+        )
 
     def signature(self) -> str:
         return f"llm:{self.model}"
@@ -84,6 +92,27 @@ class LLMExtractor(Extractor):
         claim_types = {ct.name: ct for ct in get_domain(instance.domain).claim_types}
         answer = self._complete(self._messages(text, instance, claim_types.values()))
         return self._claims(answer, text, claim_types)
+
+    def extract_batch(self, texts: Sequence[str], instances: Sequence[Instance]) -> list[list[Claim]]:
+        """The texts' requests in flight ``concurrency`` at a time; claims in input order."""
+        from factcov.plugins import get_domain
+
+        types_of = {i.domain: {ct.name: ct for ct in get_domain(i.domain).claim_types} for i in instances}
+        jobs = [(n, self._messages(text, instance, types_of[instance.domain].values()))
+                for n, (text, instance) in enumerate(zip(texts, instances)) if text.strip()]
+        answers: dict[int, str] = {}
+        for n, answer in self.client.complete_many(jobs, **REQUEST_PARAMETERS):
+            if isinstance(answer, ChatError):
+                raise answer
+            answers[n] = answer.content
+        return [self._claims_or_failure(answers[n], text, types_of[instance.domain]) if n in answers else []
+                for n, (text, instance) in enumerate(zip(texts, instances))]
+
+    def _claims_or_failure(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
+        try:
+            return self._claims(answer, text, claim_types)
+        except ExtractionFailed as error:
+            return FailedExtraction(str(error))
 
     def _messages(self, text: str, instance: Instance, claim_types) -> list[dict[str, str]]:
         described = "\n".join(
@@ -99,55 +128,7 @@ class LLMExtractor(Extractor):
         return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
     def _complete(self, messages: list[dict[str, str]]) -> str:
-        request = {"model": self.model, "messages": messages, "temperature": 0, "response_format": {"type": "json_object"}}
-        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
-        cached = self.cache_dir / f"{digest}.json" if self.cache_dir else None
-        if cached is not None and cached.exists():
-            return json.loads(cached.read_text())["content"]
-        content = self._post(request)
-        if cached is not None:
-            write_text_atomic(cached, json.dumps({"content": content}))
-        return content
-
-    def _post(self, request: dict[str, Any]) -> str:
-        import httpx
-
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        last: Exception | None = None
-        for attempt in range(self.retries):
-            try:
-                return self._post_once(httpx, request, headers)
-            except httpx.TimeoutException:  # the time budget of this text is spent: count it, do not retry
-                raise ExtractionFailed(f"the llm server did not answer within {self.timeout:g} s") from None
-            except (httpx.TransportError, httpx.HTTPStatusError) as exc:
-                last = exc
-                if isinstance(exc, httpx.HTTPStatusError) and exc.response.status_code < 429:
-                    break
-                time.sleep(min(2**attempt * 0.5, 8))
-        raise EnvironmentFailure(f"the llm extractor could not reach {self.base_url}: {last}")
-
-    def _post_once(self, httpx: Any, request: dict[str, Any], headers: dict[str, str]) -> str:
-        """One request under a total deadline (a trickling server cannot hold it) and a body cap."""
-        deadline = time.monotonic() + self.timeout
-        url = f"{self.base_url}/chat/completions"
-        with httpx.stream("POST", url, json=request, headers=headers, timeout=self.timeout) as response:
-            if response.status_code in (429, 500, 502, 503, 504):
-                raise httpx.HTTPStatusError("retryable", request=response.request, response=response)
-            response.raise_for_status()
-            body = bytearray()
-            for chunk in response.iter_raw():
-                body += chunk
-                if len(body) > MAX_HTTP_BODY_BYTES:
-                    raise ExtractionFailed(f"the llm server's answer is larger than {MAX_HTTP_BODY_BYTES >> 20} MiB")
-                if time.monotonic() > deadline:
-                    raise ExtractionFailed(f"the llm server did not answer within {self.timeout:g} s")
-        try:
-            content = json.loads(bytes(body))["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
-            raise ExtractionFailed("the llm server's answer is not an OpenAI chat completion") from None
-        if not isinstance(content, str):
-            raise ExtractionFailed("the llm server's message content is not text")
-        return content
+        return self.client.complete(messages, **REQUEST_PARAMETERS).content
 
     def _claims(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
         try:

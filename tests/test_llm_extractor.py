@@ -100,5 +100,14 @@ def test_missing_settings_and_unreachable_server_are_clear_errors(monkeypatch, m
     with pytest.raises(FactcovError, match="FACTCOV_LLM_BASE_URL"):
         get_extractor("llm", "en", model="m")
     extractor = get_extractor("llm", "en", base_url="http://127.0.0.1:9/v1", model="m", retries=1, timeout=1)
-    with pytest.raises(FactcovError, match="could not reach"):
+    with pytest.raises(FactcovError, match="no usable answer from http://127.0.0.1:9/v1"):
         extractor.extract(TEXT, INSTANCE)
+
+
+def test_a_batch_is_extracted_concurrently_in_input_order(server, mini_plugin):
+    extractor = get_extractor("llm", "en", base_url=server, model="m", concurrency=3)
+    other = TEXT.replace("apples: 3.", "apples: 3!")
+    batches = extractor.extract_batch([TEXT, "  ", other], [INSTANCE] * 3)
+    assert [len(claims) for claims in batches] == [3, 0, 3]
+    assert batches[0][0].span == (0, 10) and batches[2][0].span is None  # its quote is not in the third text
+    assert len(FakeChatServer.requests) == 2  # an empty text asks nothing

@@ -144,7 +144,7 @@ def test_every_hookspec_is_documented_with_its_signature(repo_root):
     from factcov import hookspecs
 
     doc = (repo_root / "docs" / "plugins.md").read_text()
-    for name in ("register_domains", "register_extractors", "register_commands"):
+    for name in ("register_domains", "register_extractors", "register_commands", "render_prompt"):
         spec = getattr(hookspecs, name)
         params = ", ".join(inspect.signature(spec).parameters)
         assert f"{name}({params})" in doc, f"docs/plugins.md must document {name}({params})"

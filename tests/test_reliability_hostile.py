@@ -286,7 +286,7 @@ def chat_server() -> Iterator[str]:
     server.shutdown()
 
 
-@pytest.mark.parametrize("model", ["not-json", "claims-not-list", "silent"])
+@pytest.mark.parametrize("model", ["not-json", "claims-not-list"])
 def test_llm_answers_that_are_not_claims_are_counted_and_fail_the_run(chat_server, mini_plugin, tmp_path, monkeypatch,
                                                                       capsys, model):
     from tests.test_cli_core import GENERATIONS, INSTANCES, write_jsonl
@@ -318,14 +318,30 @@ def test_llm_answers_that_are_not_claims_are_counted_and_fail_the_run(chat_serve
 
 
 def test_an_endless_llm_answer_stops_at_the_body_cap(chat_server, mini_plugin, monkeypatch):
-    from factcov.errors import ExtractionFailed
+    from factcov.chat import ChatError
     from factcov.plugins import get_extractor
     from tests.test_llm_extractor import INSTANCE
 
-    monkeypatch.setattr("factcov.extractors.llm.MAX_HTTP_BODY_BYTES", 1 << 20)
-    extractor = get_extractor("llm", "en", base_url=chat_server, model="huge", timeout=20)
-    with pytest.raises(ExtractionFailed, match="larger than 1 MiB"):
+    monkeypatch.setattr("factcov.limits.MAX_HTTP_BODY_BYTES", 1 << 20)
+    extractor = get_extractor("llm", "en", base_url=chat_server, model="huge", timeout=20, retries=1)
+    with pytest.raises(ChatError, match="larger than 1 MiB"):
         extractor.extract("apples: 3.", INSTANCE)
+
+
+def test_a_silent_llm_server_costs_the_timeout_per_attempt_then_exit_3(chat_server, mini_plugin, tmp_path,
+                                                                       monkeypatch, capsys):
+    from tests.test_cli_core import GENERATIONS, INSTANCES, write_jsonl
+
+    monkeypatch.setenv("FACTCOV_LLM_BASE_URL", chat_server)
+    monkeypatch.setenv("FACTCOV_LLM_MODEL", "silent")
+    instances = write_jsonl(tmp_path / "i.jsonl", INSTANCES)
+    generations = write_jsonl(tmp_path / "g.jsonl", GENERATIONS[:1])
+    started = time.monotonic()
+    assert run(["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-x", "llm",
+                "-X", "timeout=1", "-X", "retries=2", "-q", "-o", str(tmp_path / "out")]) == 3
+    assert time.monotonic() - started < 15  # two attempts of 1 s, not the server's 30 s each
+    err = capsys.readouterr().err
+    assert "timed out after 1 s" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("timeout", ["-1", "0", "nan", "abc"])

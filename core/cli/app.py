@@ -35,6 +35,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.compare",
     "factcov.cli.validate",
     "factcov.cli.report",
+    "factcov.cli.generate",
+    "factcov.cli.refine",
+    "factcov.cli.export",
 )
 
 

@@ -67,6 +67,12 @@ def _systems(run: Run) -> list[dict[str, Any]]:
     return rows
 
 
+def _rounds(path: Path) -> list[dict[str, Any]] | None:
+    """The per-round table ``factcov refine`` leaves beside its scoring of every round."""
+    table = path / "rounds.json"
+    return json.loads(table.read_text(encoding="utf-8")) if table.exists() else None
+
+
 def _json_cell(cell: Any) -> Any:
     """A JSON text column of the Parquet files; null (None or NaN) stays None."""
     if cell is None or (isinstance(cell, float) and math.isnan(cell)):
@@ -174,6 +180,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "facts_per_instance": float(scores.drop_duplicates("instance_id")["n_facts"].mean()),
         "mean_coverage_penalty": sum(penalties) / len(penalties) if penalties else None,
         "systems": _systems(run),
+        "rounds": _rounds(run.path),
         "ranking": run.summary.get("rankings", {}),
         "explorer": {
             "shown": len(generations),

@@ -88,6 +88,28 @@
       ". Kendall tau between the two rankings: " + fmt(rk.kendall, 2) + ".";
   }
 
+  function renderRounds() {
+    var r = run(), section = document.getElementById("rounds"), table = document.getElementById("rounds-table");
+    clear(table);
+    section.hidden = !r.rounds;
+    if (!r.rounds) return;
+    var head = el("tr");
+    ["system", "round", "texts", "revised", "in play", "failed", "precision", "recall", "F1", "ΔF1"]
+      .forEach(function (h) { head.appendChild(el("th", null, h)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody")), previous = {};
+    r.rounds.forEach(function (row) {
+      var line = el("tr"), before = previous[row.system];
+      [row.system, row.round, row.n, row.revised, row.in_play, row.failed, fmt(row.precision), fmt(row.recall),
+       fmt(row.f1)].forEach(function (v) { line.appendChild(el("td", null, v)); });
+      var delta = before === undefined || before === null || row.f1 === null ? null : row.f1 - before;
+      line.appendChild(el("td", { class: delta > 0 ? "up" : delta < 0 ? "down" : "" },
+        delta === null ? "" : (delta >= 0 ? "+" : "") + fmt(delta)));
+      previous[row.system] = row.f1;
+      body.appendChild(line);
+    });
+  }
+
   function renderScatter() {
     var r = run(), W = 460, H = 410, L = 48, T = 26, S = 340;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "precision-recall scatter" });
@@ -315,6 +337,7 @@
     state.limit = PAGE;
     renderMeta();
     renderTable();
+    renderRounds();
     renderScatter();
     renderSlope();
     renderFilters();

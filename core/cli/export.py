@@ -1,0 +1,36 @@
+"""`factcov export sft`: fine-tuning data (chat records or preference pairs) from a benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from factcov.cli import options
+
+export_app = typer.Typer(help="Export fine-tuning data built from the oracle and the realizer.",
+                         no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(export_app, name="export")
+
+
+@export_app.command("sft")
+def sft(
+    domain: str = options.DOMAIN,
+    instances: Path = options.INSTANCES,
+    out: Path = typer.Option(..., "--out", "-o", help="JSONL to write (atomically).", dir_okay=False),
+    split: str | None = typer.Option(None, "--split", help="Only instances of this split (e.g. train)."),
+    form: str = typer.Option("chat", "--format", help="'chat' (messages) or 'preference' (prompt/chosen/rejected)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the perturbations of rejected texts."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
+) -> None:
+    """One record per instance: the prompt the model sees and the silver text it should write."""
+    from factcov.export import export_sft
+
+    outcome = export_sft(domain, instances, out, split=split, form=form, seed=seed)
+    if not quiet:
+        typer.echo(f"{out}: {outcome.written} {form} records of {outcome.selected} instances"
+                   + (f"; {len(outcome.skipped)} skipped (first: {next(iter(outcome.skipped.items()))})"
+                      if outcome.skipped else ""), err=True)

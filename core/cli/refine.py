@@ -1,0 +1,62 @@
+"""`factcov refine`: feed the verifier's findings back to the model, round by round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from factcov.cli import generate as chat_options
+from factcov.cli import options
+
+
+def register(app: typer.Typer) -> None:
+    app.command("refine")(refine)
+
+
+def refine(
+    domain: str = options.DOMAIN,
+    instances: Path = options.INSTANCES,
+    generations: Path = options.GENERATIONS,
+    model: str = chat_options.MODEL,
+    outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
+    rounds: int = typer.Option(2, "--rounds", "-n", min=1, help="Rounds of feedback and revision."),
+    base_url: str | None = chat_options.BASE_URL,
+    extractor: str | None = options.EXTRACTOR,
+    temperature: float = chat_options.TEMPERATURE,
+    max_tokens: int | None = chat_options.MAX_TOKENS,
+    concurrency: int = chat_options.CONCURRENCY,
+    retries: int = chat_options.RETRIES,
+    timeout: float = chat_options.TIMEOUT,
+    cache: Path | None = chat_options.CACHE,
+    no_cache: bool = chat_options.NO_CACHE,
+    api_key_env: str = chat_options.API_KEY_ENV,
+    report: bool = typer.Option(True, "--report/--no-report", help="Score every round into OUTDIR/report (HTML)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+) -> None:
+    """Verify, tell the model what was wrong in the instance's language, ask for a revision."""
+    from factcov.refine import refine_files
+
+    client = chat_options.chat_client(model, base_url, api_key_env, cache, no_cache, concurrency, retries, timeout)
+    try:
+        outcome = refine_files(domain, instances, generations, options.output_dir(outdir), client, rounds=rounds,
+                               extractor=extractor, parameters=chat_options.parameters(temperature, max_tokens),
+                               report=report, quiet=quiet)
+    except KeyboardInterrupt:  # finished rounds stay written; a rerun gets answers from the cache
+        raise typer.Abort() from None
+    if quiet:
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"refinement of {domain} ({outdir}/rounds.csv)")
+    for column in ("system", "round", "n", "revised", "in play", "failed", "precision", "recall", "f1"):
+        table.add_column(column, justify="left" if column == "system" else "right")
+    for row in outcome.rounds:
+        table.add_row(escape(row["system"]), str(row["round"]), str(row["n"]), str(row["revised"]),
+                      str(row["in_play"]), str(row["failed"]),
+                      *("—" if row[m] is None else f"{row[m]:.3f}" for m in ("precision", "recall", "f1")))
+    Console(stderr=True).print(table)
+    if outcome.failed:
+        typer.echo(f"{outcome.failed} request(s) got no answer; see status in {outdir}/round-*/scores.csv", err=True)

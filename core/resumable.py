@@ -1,0 +1,104 @@
+"""A JSON-lines output that survives being killed (kill -9 included) and resumes.
+
+Each record is appended with one ``write(2)`` of a whole line to a file opened with
+``O_APPEND``, so a killed process leaves whole lines only; a torn last line (a crash of
+the machine mid-write) is cut off when the file is reopened, never parsed as data. On
+reopening, the keys already written are known and the caller skips them, so nothing is
+asked twice and no line is duplicated. A lock keeps a second run out of the same file.
+When every record is in, ``finish`` rewrites the file in input order (temp file +
+rename), so a finished file has the same bytes however often the run was interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+from typing import Any
+
+from factcov.errors import FactcovError, InputError
+from factcov.jsonl import atomic_path
+
+
+class ResumableJsonl:
+    def __init__(self, path: str | Path, key: Callable[[dict[str, Any]], Hashable]) -> None:
+        self.path = Path(path)
+        self.key = key
+        self.records: dict[Hashable, dict[str, Any]] = {}
+        self._fd: int | None = None
+        self._lock_fd: int | None = None
+
+    def __enter__(self) -> ResumableJsonl:
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = self.path.with_name(f".{self.path.name}.lock")
+        self._lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+            raise FactcovError(f"{self.path}: another run is writing this file; wait for it or choose another -o") from None
+        try:
+            self._repair_and_load()
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def _repair_and_load(self) -> None:
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):  # a torn last line: drop it, it will be asked again
+            with self.path.open("r+b") as handle:
+                handle.truncate(end)
+            data = data[:end]
+        for number, raw in enumerate(data.splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"not valid JSON ({exc.msg}); this file is not a resumable output of factcov",
+                                 path=self.path, line=number) from None
+            try:
+                self.records[self.key(record)] = record
+            except (KeyError, TypeError, IndexError):
+                raise InputError("a line of another kind (its key fields are missing); this file is not a "
+                                 "resumable output of this command", path=self.path, line=number) from None
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self.records
+
+    def append(self, record: dict[str, Any]) -> None:
+        assert self._fd is not None, "append outside the with block"
+        line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        written = os.write(self._fd, line)
+        while written < len(line):  # regular files take the whole line; this is only a guard
+            written += os.write(self._fd, line[written:])
+        self.records[self.key(record)] = record
+
+    def finish(self, order: Iterable[Hashable]) -> None:
+        """Rewrite the complete file in ``order`` (keys not in ``order`` keep their place at the end)."""
+        ordered = [self.records[k] for k in order if k in self.records]
+        listed = {self.key(r) for r in ordered}
+        ordered += [r for k, r in self.records.items() if k not in listed]
+        with atomic_path(self.path) as tmp, tmp.open("w", encoding="utf-8") as handle:
+            for record in ordered:
+                handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        if self._fd is not None:  # the old inode is gone; later appends go to the new file
+            os.close(self._fd)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
