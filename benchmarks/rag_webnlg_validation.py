@@ -8,7 +8,11 @@ agreement of one annotator with the others as the ceiling.
 
 The judged entries are split by sample_id, fixed before any tuning: even sample_ids are
 the tuning half (the only 2020 judgments any setting of the rag scorer was chosen on),
-odd ones the held-out half. The table is printed for all entries, then for each half,
+odd ones the held-out half. Besides the system and segment levels, "within entry" is
+the segment level with the metric and the judgment each centred on the entry's mean over
+the systems (`centred`), so only the ranking of texts written from the same input
+counts: a score that tracks how hard an input is (a reference-based one does, through
+the references) gains nothing there. The table is printed for all entries, then for each half,
 then the system ranking of the template baselines (FORGE2017, FORGE2020) against the
 people's best neural systems (bt5, OSU_Neural_NLG) by the headline score, GAA and people.
 
@@ -24,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CRITERIA = ("Correctness", "DataCoverage")
-LEVELS = ("system", "segment")
+LEVELS = ("system", "segment", "within entry")
 HEADLINE = "triple_coverage"
 HALVES = {"all": None, "tuning (even sample_id)": 0, "held-out (odd sample_id)": 1}
 RANKED = ("Baseline-FORGE2017", "Baseline-FORGE2020", "bt5", "OSU_Neural_NLG")
@@ -43,6 +47,16 @@ def baselines(generations, references):
                      "bleu": bleu.sentence_score(g.text, refs).score,
                      "chrf++": chrf.sentence_score(g.text, refs).score})
     return pd.DataFrame(rows)
+
+
+def centred(metric_df, human_df):
+    """The pairs both scored and judged, metric value and judgment each minus its entry's
+    mean: the "within entry" level (see module docstring)."""
+    human = human_df.groupby(["system", "instance_id"], as_index=False)["score"].mean()
+    pairs = metric_df.merge(human, on=["system", "instance_id"]).dropna(subset=["value", "score"])
+    means = pairs.groupby("instance_id")[["value", "score"]].transform("mean")
+    pairs = pairs.assign(value=pairs["value"] - means["value"], score=pairs["score"] - means["score"])
+    return pairs[["system", "instance_id", "value"]], pairs[["system", "instance_id", "score"]]
 
 
 def main() -> None:
@@ -82,11 +96,14 @@ def main() -> None:
             for criterion in CRITERIA:
                 judged = human[human["criterion"] == criterion]
                 for level in LEVELS:
-                    r = correlate(metric_df, judged, level=level, n_boot=args.n_boot)
+                    if level == "within entry":
+                        r = correlate(*centred(metric_df, judged), level="segment", n_boot=args.n_boot)
+                    else:
+                        r = correlate(metric_df, judged, level=level, n_boot=args.n_boot)
                     table[f"{metric}|{criterion}|{level}"] = {k: r[k] for k in ("spearman", "kendall", "spearman_ci", "n")}
         if parity is None:
             for criterion in CRITERIA:
-                for level in LEVELS:
+                for level in LEVELS[:2]:
                     # The 16 systems scored here (the reference texts' file is left out).
                     files = [args.data / "human" / f"{system}.json" for system in sorted(set(scores["system"]))]
                     r = annotator_agreement(files, criterion, level=level, n_boot=args.n_boot)
@@ -100,7 +117,10 @@ def main() -> None:
             cells = []
             for criterion in CRITERIA:
                 for level in LEVELS:
-                    r = table[f"{metric}|{criterion}|{level}"]
+                    r = table.get(f"{metric}|{criterion}|{level}")
+                    if r is None:
+                        cells.append("")
+                        continue
                     ci = r["spearman_ci"]
                     interval = f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
                     cells.append(f"{r['spearman']:.3f}{interval} / {r['kendall']:.3f}")
