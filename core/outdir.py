@@ -229,11 +229,17 @@ def _link_or_copy(source: str, target: str | Path) -> None:
 
 
 def _fault(step: str) -> None:
-    """Test hook: FACTCOV_FAULT=STEP kills this process with SIGKILL at that step."""
-    if os.environ.get("FACTCOV_FAULT") == step:
+    """Test hook: FACTCOV_FAULT=STEP kills this process with SIGKILL at that step;
+    FACTCOV_FAULT=sleep:STEP holds it there for a minute (to send it a signal)."""
+    wanted = os.environ.get("FACTCOV_FAULT")
+    if wanted == step:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+    elif wanted == f"sleep:{step}":
+        import time
+
+        time.sleep(60)
 
 
 fault = _fault

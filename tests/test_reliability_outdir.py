@@ -227,17 +227,17 @@ def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
     import signal
     import time
 
-    instances, old, _ = inputs
+    instances, old, new = inputs
     out = tmp_path / "out"
     assert run(_score_args(instances, old, out)) == 0
     before = _snapshot(out)
-    slow = write_jsonl(tmp_path / "slow.jsonl",
-                       [{**g, "system": f"s{n}-{g['system']}"} for n in range(3000) for g in GENERATIONS])
-    environment = {**os.environ, "PYTHONPATH": str(REPO), "FACTCOV_PLUGINS": "", "FACTCOV_DEBUG": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "tests.cli_process", *_score_args(instances, slow, out)],
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "FACTCOV_PLUGINS": "", "FACTCOV_DEBUG": "1",
+                   "FACTCOV_FAULT": "sleep:before-manifest"}  # every file staged, the swap not yet done
+    process = subprocess.Popen([sys.executable, "-m", "tests.cli_process", *_score_args(instances, new, out)],
                                env=environment, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not any(".staging-" in p.name for p in tmp_path.iterdir()) and time.monotonic() < deadline:
+    staged = lambda: [p for p in tmp_path.iterdir() if ".staging-" in p.name]  # noqa: E731
+    while not any((s / "report.html").exists() for s in staged()) and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     code = process.wait(timeout=60)
