@@ -85,8 +85,11 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndar
     return x[keep], y[keep]
 
 
-def system_table(scores: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
+def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
     """One row per system: macro means with bootstrap CIs, micro scores, counts, ranks.
+
+    A domain's ``extra_metrics`` (columns of ``scores``) get their mean over the
+    generations where they are defined, ``n_<metric>_defined`` and a bootstrap CI.
 
     The headline ``precision``/``recall``/``f1`` columns follow ``policy.average``.
     Rows are sorted by system name; ranks are 1 = best, ties averaged.
@@ -94,7 +97,7 @@ def system_table(scores: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
     rows = []
     for system, group in scores.groupby("system", sort=True):
         row: dict[str, object] = {"system": system, "n": len(group)}
-        for metric in (*METRICS, "weighted_f1"):
+        for metric in (*METRICS, "weighted_f1", *extra_metrics):
             values = group[metric].to_numpy(dtype=float)
             defined = values[~np.isnan(values)]
             row[f"macro_{metric}"] = float(defined.mean()) if defined.size else None
@@ -115,6 +118,9 @@ def system_table(scores: pd.DataFrame, policy: ScoringPolicy) -> pd.DataFrame:
         return table
     for metric in METRICS:
         table[metric] = table[f"{policy.average}_{metric}"]
+    table["weighted_f1"] = table["macro_weighted_f1"]  # per-type weights are defined per text
+    for metric in extra_metrics:
+        table[metric] = table[f"macro_{metric}"]
     table["rank_precision"] = average_ranks(table["precision"].astype(float))
     table["rank_f1"] = average_ranks(table["f1"].astype(float))
     table["rank_change"] = table["rank_precision"] - table["rank_f1"]

@@ -9,9 +9,9 @@ type*, never of the verifier. Numbers may be given as a point or as an interval
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 
 def _normalize(value: Any) -> Any:
@@ -118,9 +118,3 @@ class SetMembership(Comparator):
         wanted = _normalize(claimed)
         wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
         return bool(wanted) and wanted <= pool
-
-
-AnyComparator = Annotated[
-    Exact | NumericTolerance | RangeContainment | SetMembership,
-    Field(discriminator="kind"),
-]

@@ -39,6 +39,11 @@ class Run:
     def signature(self) -> str:
         return str(self.summary.get("signature", ""))
 
+    @property
+    def metrics(self) -> list[str]:
+        """The domain's own metrics, columns of scores.parquet (rag's faithfulness, ...)."""
+        return [m for m in self.summary.get("metrics", []) if m in self.scores.columns]
+
     def policy(self) -> ScoringPolicy:
         return ScoringPolicy(**self.summary.get("policy", {}))
 
@@ -116,7 +121,8 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
         updates = {k: v for k, v in (("bootstrap_samples", bootstrap), ("seed", seed)) if v is not None}
         policy = group[0].policy().model_copy(update=updates)
         scores = _domain_scores(group)
-        table = system_table(scores, policy)
+        metrics = [m for m in group[0].metrics if all(m in run.metrics for run in group)]
+        table = system_table(scores, policy, metrics)
         ranking = ranking_summary(table)
         facts_per_instance = float(scores.drop_duplicates("instance_id")["n_facts"].mean())
         systems = []
@@ -135,6 +141,10 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "claims_per_text": float(row["claims_per_text"]),
                 "out_of_scope": int(row.get("out_of_scope", 0)),
                 "facts_per_instance": float(row["facts_per_instance"]),
+                "metrics": {
+                    m: {"mean": _num(row[m]), "n_defined": int(row[f"n_{m}_defined"]), "ci": _ci(row, m)}
+                    for m in metrics
+                },
             }
             record["coverage_penalty"] = _penalty(record["precision"], record["f1"])
             systems.append(record)
@@ -149,6 +159,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "runs": [str(run.path) for run in group],
                 "signature": group[0].signature,
                 "average": policy.average,
+                "metrics": metrics,
                 "n_generations": len(scores),
                 "n_instances": int(scores["instance_id"].nunique()),
                 "facts_per_instance": facts_per_instance,

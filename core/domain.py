@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
+import warnings
+import zlib
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from factcov.errors import UnknownNameError
 from factcov.knowledge import Knowledge
-from factcov.model import ClaimType, Fact, Instance
+from factcov.model import ClaimType, Fact, Generation, Instance
 
-
-@runtime_checkable
-class Oracle(Protocol):
-    """Enumerates the complete, relevant fact set of one instance from its raw data."""
-
-    def facts(self, raw: Any) -> list[Fact]: ...
+if TYPE_CHECKING:  # annotations only
+    from factcov.extractor import Extractor
+    from factcov.result import Result
+    from factcov.scoring import ScoringPolicy
 
 
 class Domain:
@@ -31,6 +32,18 @@ class Domain:
       ``validate perturb``). The default handles ints, floats, bools, ranges, lists and
       categorical types with ``choices``.
     - ``example_instances()``: a few real instances, for contract tests and demos.
+    - ``demo_instances()`` and ``demo_generations(instances)``: what ``factcov demo``
+      scores. Defaults: the example instances, and complete/terse/noisy realized texts.
+    - ``metrics`` and ``extra_metrics(results, extractor, policy)``: per-generation
+      metrics beyond P/R/F1 (rag's faithfulness, citation support, ...). The core runner
+      calls ``extra_metrics`` on every scored chunk and writes each name in ``metrics``
+      as a column of scores.parquet and a per-system mean in summary.json, where
+      ``compare``, ``report`` and ``--fail-under`` read them. Names in ``lists`` are
+      per-generation lists of strings written the same way (rag's hallucinated
+      entities), shown but not averaged. Default: none.
+    - ``type_weights``: default per-claim-type weights of ``weighted_f1`` when the user
+      gives none (rag's GAA weighs entity and relation F1). Default: none (overall F1).
+    - ``configure(settings)``: the domain configured by its factcov.toml table.
     """
 
     name: ClassVar[str]
@@ -40,6 +53,14 @@ class Domain:
     tasks: ClassVar[tuple[str, ...]] = ()
     claim_types: ClassVar[tuple[ClaimType, ...]] = ()
     default_extractor: ClassVar[str]
+    metrics: ClassVar[tuple[str, ...]] = ()
+    lists: ClassVar[tuple[str, ...]] = ()
+    type_weights: ClassVar[dict[str, float]] = {}
+    # A configured instance that scores differently (rag's grounded GAA) names itself
+    # here; the run's signature carries it, so such runs are never pooled with others.
+    variant: str = ""
+    # Options the default extractor is built with (a configured rag domain's spaCy model).
+    extractor_options: dict[str, Any] = {}
 
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:
@@ -73,20 +94,72 @@ class Domain:
             value = ", ".join(str(v) for v in value)
         return template.format(**fact.key, value=value)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        perturb = cls.__dict__.get("perturb")
+        if perturb is not None and "instance" not in inspect.signature(perturb).parameters:
+            cls.perturb = _with_instance(cls, perturb)  # type: ignore[method-assign]
+
     def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-        """``instance`` (optional; older plugins may not accept it) lets a domain pick a
-        plausible wrong value from the same instance, e.g. another driver of the race."""
+        """``instance`` (None when the caller has none) lets a domain pick a plausible
+        wrong value from the same instance, e.g. another driver of the race. Every caller
+        passes it; an override written for factcov 0.1 as ``perturb(fact, rng)`` still
+        works, with a DeprecationWarning when its class is defined."""
         return fact.model_copy(update={"value": perturbed_value(self.claim_type(fact.type), fact.value, rng)})
 
     def example_instances(self) -> Iterable[Instance]:
         return ()
 
+    def configure(self, settings: dict[str, Any]) -> Domain:
+        """This domain with the settings of its own table of factcov.toml (``[<name>]``).
+
+        ``factcov score`` calls it with the table (empty when there is none); a domain with
+        settings validates them (errors name ``<name>.<field>``) and returns a configured
+        instance, which may set ``default_extractor``, ``extractor_options``,
+        ``type_weights`` and ``variant``. Default: no settings, this domain unchanged.
+        """
+        return self
+
+    def demo_instances(self) -> Sequence[Instance]:
+        """What ``factcov demo`` scores; by default the example instances."""
+        return list(self.example_instances())
+
+    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
+        """The demo's systems; by default ``complete``, ``terse`` and ``noisy`` texts of the
+        realizer (``realized_systems``)."""
+        return realized_systems(self, instances)
+
+    def extra_metrics(
+        self, results: Sequence[Result], extractor: Extractor, policy: ScoringPolicy
+    ) -> list[dict[str, Any]]:
+        """One dict per result: a float or None (undefined) per name in ``metrics``, a
+        list of strings per name in ``lists``.
+
+        ``results`` are one chunk of one language, scored with ``extractor``; a domain
+        that needs more text parsed (retrieved passages) parses it here, in one batch.
+        """
+        return [{} for _ in results]
+
 
 def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-    """``domain.perturb`` with the instance when the domain's override accepts it."""
-    if "instance" in inspect.signature(domain.perturb).parameters:
-        return domain.perturb(fact, rng, instance=instance)
-    return domain.perturb(fact, rng)
+    """``domain.perturb(fact, rng, instance)``: kept for callers written before every
+    ``perturb`` took the instance (a 0.1-style override is adapted at class definition)."""
+    return domain.perturb(fact, rng, instance)
+
+
+def _with_instance(cls: type, perturb: Any) -> Any:
+    """A 0.1-style ``perturb(fact, rng)`` override, callable as ``perturb(fact, rng, instance)``."""
+    warnings.warn(
+        f"{cls.__module__}.{cls.__qualname__}.perturb(fact, rng) is deprecated: add the parameter "
+        "'instance: Instance | None = None' (factcov 0.3 will call perturb(fact, rng, instance) only)",
+        DeprecationWarning, stacklevel=3,
+    )
+
+    @functools.wraps(perturb)
+    def perturb_with_instance(self: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
+        return perturb(self, fact, rng)
+
+    return perturb_with_instance
 
 
 def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> Any:
@@ -115,3 +188,36 @@ def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> An
     raise ValueError(
         f"cannot perturb {claim_type.name}={value!r}: override Domain.perturb for this claim type"
     )
+
+
+def realized_systems(domain: Domain, instances: Sequence[Instance]) -> list[Generation]:
+    """The default demo systems of a domain, from its realizer:
+
+    - ``complete`` states every relevant fact (precise and complete);
+    - ``terse`` states one fact (two when there are more than three): precise, covers little;
+    - ``noisy`` states every fact with every third one perturbed (``Domain.perturb``):
+      covers the rest, contradicts a third.
+
+    By precision terse ties complete and beats noisy; by F1 terse falls to the bottom.
+    """
+    out = []
+    for instance in instances:
+        facts = list(instance.facts)
+        # Seeded by the instance id: the same texts on every run and in every process.
+        rng = random.Random(zlib.crc32(instance.id.encode("utf-8")))
+        texts = {
+            "complete": facts,
+            "terse": facts[: 1 + (len(facts) > 3)],
+            "noisy": [_perturbed(domain, f, rng, instance) if i % 3 == 1 else f for i, f in enumerate(facts)],
+        }
+        for system, chosen in texts.items():
+            text = domain.realize(chosen, instance.language, instance)
+            out.append(Generation(instance_id=instance.id, system=system, text=text, language=instance.language))
+    return out
+
+
+def _perturbed(domain: Domain, fact: Fact, rng: random.Random, instance: Instance) -> Fact:
+    try:
+        return domain.perturb(fact, rng, instance)
+    except ValueError:  # a claim type the domain cannot perturb stays right
+        return fact

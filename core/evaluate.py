@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from factcov import __version__
@@ -12,40 +11,42 @@ from factcov.domain import Domain
 from factcov.errors import UnknownNameError
 from factcov.extractor import Extractor
 from factcov.knowledge import Knowledge
-from factcov.model import Generation, Instance, Verdict
+from factcov.model import Generation, Instance
 from factcov.plugins import extractors as extractor_registry
 from factcov.plugins import get_extractor, load_plugins
-from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
+from factcov.result import Result
+from factcov.scoring import ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
 KNOWLEDGE_CACHE_SIZE = 4096
 
 
-@dataclass
-class Result:
-    instance: Instance
-    generation: Generation
-    verdicts: list[Verdict]
-    score: GenerationScore
-    extraction_error: str | None = None  # the extractor could not read the text (see FailedExtraction)
-
-    @property
-    def language(self) -> str:
-        return self.generation.language or self.instance.language
+ExtractorFactory = Callable[[str], Extractor]
 
 
 class Evaluator:
-    """Scores generations of one domain with one extractor backend and one policy."""
+    """Scores generations of one domain with one extractor backend and one policy.
+
+    ``extractor`` is a registered name (default: the domain's) or a factory
+    ``language -> Extractor`` for a caller that built and configured its extractor
+    already (``factcov rag score`` shares one with the reference parsing).
+    """
 
     def __init__(
         self,
         domain: Domain,
-        extractor: str | None = None,
+        extractor: str | ExtractorFactory | None = None,
         policy: ScoringPolicy | None = None,
         extractor_options: dict[str, Any] | None = None,
     ) -> None:
         load_plugins()
         self.domain = domain
+        self._extractors: dict[str, Extractor] = {}
+        self._factory: ExtractorFactory | None = None
+        if callable(extractor):
+            self._factory = extractor
+            built = self._extractors[domain.languages[0]] = extractor(domain.languages[0])
+            extractor = built.name
         self.extractor_name = extractor or domain.default_extractor
         cls = extractor_registry.get(self.extractor_name)
         if "*" not in cls.domains and domain.name not in cls.domains:
@@ -54,10 +55,11 @@ class Evaluator:
                 self.extractor_name,
                 [n for n, (c, _) in extractor_registry.entries.items() if domain.name in c.domains or "*" in c.domains],
             )
-        self.policy = policy or ScoringPolicy()
-        self.extractor_options = extractor_options or {}
+        self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
+        # A configured domain's options go with its own default extractor only.
+        defaults = domain.extractor_options if self.extractor_name == domain.default_extractor else {}
+        self.extractor_options = extractor_options or dict(defaults)
         self.verifier = Verifier()
-        self._extractors: dict[str, Extractor] = {}
         self._knowledge: OrderedDict[str, Knowledge] = OrderedDict()
 
     def knowledge_of(self, instance: Instance) -> Knowledge:
@@ -74,10 +76,18 @@ class Evaluator:
     def extractor_for(self, language: str) -> Extractor:
         if language not in self._extractors:
             self.domain.check_language(language)
-            self._extractors[language] = get_extractor(
-                self.extractor_name, language, **self.extractor_options
-            )
+            if self._factory is not None:
+                self._extractors[language] = self._factory(language)
+            else:
+                self._extractors[language] = get_extractor(
+                    self.extractor_name, language, **self.extractor_options
+                )
         return self._extractors[language]
+
+    def _first_language(self, extractor_cls: type) -> str:
+        """The domain's first language the extractor reads."""
+        return next((lang for lang in self.domain.languages if lang in extractor_cls.languages),
+                    self.domain.languages[0])
 
     def evaluate(self, pairs: Sequence[tuple[Instance, Generation]]) -> list[Result]:
         """Results in the order of ``pairs``; texts of one language are extracted as a batch."""
@@ -93,8 +103,10 @@ class Evaluator:
                 instance, generation = pairs[index]
                 knowledge = self.knowledge_of(instance)
                 verdicts = self.verifier.verify_all(claims, knowledge)
-                results[index] = Result(instance, generation, verdicts, score_generation(instance.facts, verdicts),
-                                        getattr(claims, "reason", None))
+                results[index] = Result(
+                    instance, generation, verdicts, score_generation(instance.facts, verdicts), self.policy,
+                    getattr(claims, "reason", None),
+                )
         return [r for r in results if r is not None]
 
     def evaluate_text(self, instance: Instance, text: str, system: str = "text") -> Result:
@@ -107,8 +119,7 @@ class Evaluator:
         reads, whatever this process happened to build: worker processes build their own,
         and the signature must not depend on which process extracted.
         """
-        supported = extractor_registry.get(self.extractor_name).languages
-        language = next(lang for lang in self.domain.languages if lang in supported)
+        language = self._first_language(extractor_registry.get(self.extractor_name))
         extractor = self.extractor_for(language).signature()
         # Declared options (the ones -X sets) change results: runs differing in one are not
         # comparable. Undeclared ones passed from Python (aliases, batch sizes) stay out, as before.
@@ -118,5 +129,6 @@ class Evaluator:
             extractor += "{" + ",".join(f"{k}={v}" for k, v in signed) + "}"
         return (
             f"factcov:{__version__}|domain:{self.domain.name}@{self.domain.version}"
+            f"{'+' + self.domain.variant if self.domain.variant else ''}"
             f"|extractor:{extractor}|verifier:{self.verifier.name}|{self.policy.signature()}"
         )

@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.inputs import load_instances
 from factcov.jsonl import write_jsonl_atomic
 from factcov.model import Fact, Instance
@@ -75,7 +75,7 @@ def damaged_facts(domain: Domain, instance: Instance, rng: random.Random) -> lis
         if changed == wanted:
             break
         try:
-            facts[index] = perturb_fact(domain, facts[index], rng, instance)
+            facts[index] = domain.perturb(facts[index], rng, instance)
         except ValueError:
             continue
         changed += 1

@@ -4,6 +4,11 @@ The ``register_*`` hooks receive a ``register`` callback (or the CLI app) and re
 nothing; the host owns the registries. ``render_prompt`` returns an answer; the first
 plugin that gives one wins. Implementations may accept fewer arguments than a spec, so
 hooks only ever gain keyword arguments. Implement them with ``@factcov.hookimpl``.
+
+The ``register_*`` hooks only register classes. What a domain does at scoring time — its knowledge,
+realizer, perturbations and extra per-text metrics (``Domain.metrics`` and
+``Domain.extra_metrics``, which the core runner calls on every chunk) — lives on its
+:class:`factcov.domain.Domain` subclass (docs/plugins.md lists them).
 """
 
 from __future__ import annotations

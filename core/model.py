@@ -19,7 +19,6 @@ Scalar = Union[str, int, float, bool, None]
 Value = Union[Scalar, list[Scalar]]
 Key = dict[str, Scalar]
 
-VERDICTS = ("supported", "contradicted", "unverifiable")
 VerdictLabel = Literal["supported", "contradicted", "unverifiable"]
 
 
@@ -143,12 +142,18 @@ class Instance(BaseModel):
 
 
 class Generation(BaseModel):
-    """A system's text for one instance."""
+    """A system's text for one instance.
+
+    ``id`` and ``meta`` (any JSON) are the user's own: they are not scored, only passed
+    through to claims.parquet and scores.parquet so results join with the user's labels.
+    """
 
     instance_id: str
     system: str
     text: str
     language: str | None = None
+    id: str | None = None
+    meta: Any = None
 
     @field_validator("instance_id", "system")
     @classmethod

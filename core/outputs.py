@@ -1,7 +1,10 @@
 """The files of a scoring run, written atomically and byte-for-byte reproducibly.
 
-OUTDIR/claims.parquet   one row per claim with its verdict
+OUTDIR/claims.parquet   one row per claim with its verdict (value as JSON and, where its
+                        type allows, as value_number/value_text), the generation's id and meta
 OUTDIR/scores.parquet   one row per generation: counts, P/R/F1, per-type JSON, missed facts
+                        (JSON and the list missed_ids), the generation's id and meta,
+                        then the domain's extra metrics (``Domain.metrics``), one column each
 OUTDIR/systems.csv      one row per system (see ``factcov.aggregate.system_table``)
 OUTDIR/summary.json     signature, inputs, systems, per-type scores, rankings
 """
@@ -40,6 +43,11 @@ CLAIM_SCHEMA = pa.schema(
         ("fact_id", pa.string()),
         ("extractor", pa.string()),
         ("out_of_scope", pa.string()),
+        # typed copies of ``value`` where its type allows (``value`` stays canonical JSON)
+        ("value_number", pa.float64()),
+        ("value_text", pa.string()),
+        ("generation_id", pa.string()),
+        ("meta", pa.string()),
     ]
 )
 SCORE_SCHEMA = pa.schema(
@@ -63,11 +71,37 @@ SCORE_SCHEMA = pa.schema(
         ("by_type", pa.string()),
         ("missed", pa.string()),
         ("text", pa.string()),
+        ("missed_ids", pa.list_(pa.string())),
+        ("generation_id", pa.string()),
+        ("meta", pa.string()),
     ]
 )
 
 
+def score_schema(extra_metrics: tuple[str, ...] = (), extra_lists: tuple[str, ...] = ()) -> pa.Schema:
+    """scores.parquet's columns: the core's, then a float column per domain metric and a
+    list-of-strings column per domain list."""
+    clash = [name for name in (*extra_metrics, *extra_lists) if name in SCORE_SCHEMA.names]
+    if clash:
+        raise ValueError(f"domain metrics {clash} clash with scores.parquet's own columns")
+    return pa.schema([*SCORE_SCHEMA, *((name, pa.float64()) for name in extra_metrics),
+                      *((name, pa.list_(pa.string())) for name in extra_lists)])
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _passed_through(result: Result) -> dict[str, Any]:
+    """The generation's own id and meta (canonical JSON), for joins with the user's data."""
+    meta = result.generation.meta
+    return {"generation_id": result.generation.id, "meta": None if meta is None else canonical_json(meta)}
+
+
 def claim_rows(result: Result) -> list[dict[str, Any]]:
+    passed = _passed_through(result)
     rows = []
     for index, verdict in enumerate(result.verdicts):
         claim = verdict.claim
@@ -89,12 +123,17 @@ def claim_rows(result: Result) -> list[dict[str, Any]]:
                 "fact_id": verdict.fact.id if verdict.fact is not None else None,
                 "extractor": claim.extractor,
                 "out_of_scope": claim.out_of_scope,
+                "value_number": _number(claim.value),
+                "value_text": claim.value if isinstance(claim.value, str) else None,
+                **passed,
             }
         )
     return rows
 
 
-def score_row(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
+def score_row(result: Result, policy: ScoringPolicy | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One scores.parquet row; ``policy`` defaults to the one the result was scored under."""
+    policy = policy or result.policy
     score = result.score
     facts_by_id = {fact.id: fact for fact in result.instance.facts}
     missed = [
@@ -108,10 +147,13 @@ def score_row(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
         "language": result.language,
         "split": result.instance.split,
         **{k: v for k, v in score.total.as_dict(policy).items() if k not in ("precision", "recall", "f1")},
-        **score.metrics(policy),
+        **(result.metrics if policy == result.policy else score.metrics(policy)),
         "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
         "missed": canonical_json(missed),
         "text": result.generation.text,
+        "missed_ids": list(score.missed_ids),
+        **_passed_through(result),
+        **(extra or {}),
     }
 
 

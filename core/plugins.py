@@ -10,10 +10,8 @@ prints a warning and is skipped, unless ``FACTCOV_STRICT_PLUGINS=1``.
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import warnings
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Generic, TypeVar
@@ -154,7 +152,7 @@ def add_commands(app: Any) -> None:
         before = (len(app.registered_commands), len(app.registered_groups))
         taken = set(_command_names(app))
         try:
-            impl.function(**_accepted(impl.function, {"app": app}))
+            impl.function(**_accepted(impl, {"app": app}))
         except Exception as exc:
             _broken(impl.plugin_name, exc)
             continue
@@ -174,7 +172,7 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
         plugin = impl.plugin_name
         staged: list[type] = []
         try:
-            impl.function(**_accepted(impl.function, {"register": staged.append}))
+            impl.function(**_accepted(impl, {"register": staged.append}))
         except Exception as exc:
             _broken(plugin, exc)
             continue
@@ -182,9 +180,10 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
             registry.add(cls, plugin)
 
 
-def _accepted(function: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
-    parameters = inspect.signature(function).parameters
-    return {k: v for k, v in arguments.items() if k in parameters}
+def _accepted(impl: pluggy.HookImpl, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments an implementation takes: pluggy read its ``argnames`` when it registered
+    (an implementation may accept fewer than the spec, so hooks only ever gain arguments)."""
+    return {k: v for k, v in arguments.items() if k in impl.argnames}
 
 
 def reset() -> None:
@@ -229,9 +228,3 @@ def plugin_infos() -> list[PluginInfo]:
         infos.append(PluginInfo(name, _versions.get(name), hooks, name in DEFAULT_PLUGINS))
     return sorted(infos, key=lambda info: (not info.builtin, info.name))
 
-
-def plugin_version(plugin: str) -> str:
-    """The distribution version of an entry-point plugin, the factcov version for built-ins."""
-    from factcov import __version__
-
-    return _versions.get(plugin) or __version__

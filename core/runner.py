@@ -13,19 +13,22 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import ranking_summary, system_table
+from factcov.cli.console import progress as console_progress
+from factcov.domain import Domain
 from factcov.errors import InputError
-from factcov.evaluate import Evaluator
+from factcov.evaluate import Evaluator, ExtractorFactory, Result
 from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
 from factcov.limits import CHUNK_TEXT_CHARS
+from factcov.model import Generation, Instance
 from factcov.outdir import RunDirectory, write_manifest
 from factcov.outputs import (
     CLAIM_SCHEMA,
-    SCORE_SCHEMA,
     ParquetStream,
     claim_rows,
     score_row,
+    score_schema,
     table_records,
     write_summary,
     write_systems_csv,
@@ -47,19 +50,19 @@ class RunOutcome:
 
 
 def score_files(
-    domain_name: str,
+    domain_name: str | Domain,
     instances_path: str | Path,
     generations_path: str | Path,
     outdir: str | Path,
     *,
-    extractor: str | None = None,
+    extractor: str | ExtractorFactory | None = None,
     policy: ScoringPolicy | None = None,
+    extractor_options: dict[str, Any] | None = None,
     chunk_size: int = 2000,
     jobs: int = 1,
     dask: str | None = None,
     progress: bool = False,
     report: bool = True,
-    extractor_options: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Score every generation; write claims.parquet, scores.parquet, systems.csv, summary.json.
 
@@ -70,36 +73,67 @@ def score_files(
     the files are the same bytes as with one process. ``dask`` (a scheduler address,
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
-    domain = get_domain(domain_name)
+    domain = get_domain(domain_name) if isinstance(domain_name, str) else domain_name
+    instances = load_instances(instances_path, domain)
+    return score_run(
+        domain, instances, iter_generations(generations_path, instances, domain), outdir,
+        inputs={"instances": Path(instances_path).name, "generations": Path(generations_path).name},
+        extractor=extractor, policy=policy, extractor_options=extractor_options, chunk_size=chunk_size,
+        jobs=jobs, dask=dask, progress=progress, report=report, empty_input=generations_path,
+    )
+
+
+def score_run(
+    domain: Domain,
+    instances: dict[str, Instance],
+    pairs: Iterable[tuple[Instance, Generation]],
+    outdir: str | Path,
+    *,
+    inputs: dict[str, str],
+    extractor: str | ExtractorFactory | None = None,
+    policy: ScoringPolicy | None = None,
+    extractor_options: dict[str, Any] | None = None,
+    chunk_size: int = 2000,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: bool = False,
+    report: bool = True,
+    empty_input: str | Path | None = None,
+) -> RunOutcome:
+    """The run of ``score_files`` over instances and (instance, generation) pairs already read.
+
+    Adapters (``factcov rag score``) that turn another input format into instances and
+    generations call this, so every domain's run writes the same files.
+    """
     evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)
-    instances = load_instances(instances_path, domain)
+    extras = tuple(domain.metrics)
+    columns = (*SCORE_COLUMNS, *extras)
 
     metric_rows: list[tuple] = []
     failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
-    chunks = chunked(iter_generations(generations_path, instances, domain), chunk_size,
-                     weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
+    chunks = chunked(pairs, chunk_size, weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
     run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
     claims_out = scores_out = None
     try:  # from here on, any exit (an error, SIGTERM) removes the staging directory
         staging = run_dir.staging
         claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
-        scores_out = ParquetStream(staging / "scores.parquet", SCORE_SCHEMA)
-        with _progress(progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
+        scores_out = ParquetStream(staging / "scores.parquet", score_schema(extras, tuple(domain.lists)))
+        with console_progress("scoring", "generations", progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
                 scores_out.write(rows.scores)
-                metric_rows.extend(tuple(row[c] for c in SCORE_COLUMNS) for row in rows.scores)
+                metric_rows.extend(tuple(row[c] for c in columns) for row in rows.scores)
                 for system, types in rows.type_counts.items():
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
                 failures.add(rows.failures)
         if not metric_rows:
-            raise InputError("no generations to score", path=generations_path)
-        table = system_table(pd.DataFrame(metric_rows, columns=SCORE_COLUMNS), policy)
+            raise InputError("no generations to score", path=empty_input)
+        table = system_table(pd.DataFrame(metric_rows, columns=columns), policy, extras)
         summary = {
             "signature": evaluator.signature(),
             "factcov_version": __version__,
@@ -107,7 +141,9 @@ def score_files(
             "domain_version": domain.version,
             "extractor": evaluator.extractor_name,
             "policy": policy.model_dump(),
-            "inputs": {"instances": Path(instances_path).name, "generations": Path(generations_path).name},
+            "metrics": list(extras),
+            "lists": list(domain.lists),
+            "inputs": inputs,
             "n_instances": len(instances),
             "n_generations": len(metric_rows),
             "systems": table_records(table),
@@ -146,15 +182,43 @@ class ChunkRows:
 
 def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     rows = ChunkRows([], [], defaultdict(lambda: defaultdict(Counts)))
-    for result in evaluator.evaluate(chunk):
+    results = evaluator.evaluate(chunk)
+    extras = extra_metrics(evaluator, results)
+    for result, extra in zip(results, extras):
         rows.claims.extend(claim_rows(result))
-        rows.scores.append(score_row(result, evaluator.policy))
+        rows.scores.append(score_row(result, extra=extra))
         if result.extraction_error is not None:
             rows.failures.append((result.instance.id, result.generation.system, result.extraction_error))
         for type_, counts in result.score.by_type.items():
             rows.type_counts[result.generation.system][type_].add(counts)
     rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}
     return rows
+
+
+def extra_metrics(evaluator: Evaluator, results: list[Result]) -> list[dict[str, Any]]:
+    """The domain's extra metrics of each result (its hook sees one language at a time)."""
+    domain = evaluator.domain
+    if not domain.metrics and not domain.lists:
+        return [{} for _ in results]
+    by_language: dict[str, list[int]] = defaultdict(list)
+    for index, result in enumerate(results):
+        by_language[result.language].append(index)
+    out: list[dict[str, Any]] = [{} for _ in results]
+    for language, indices in sorted(by_language.items()):
+        group = [results[i] for i in indices]
+        values = domain.extra_metrics(group, evaluator.extractor_for(language), evaluator.policy)
+        for index, metrics in zip(indices, values):
+            out[index] = {name: _metric(metrics.get(name), domain.name, name) for name in domain.metrics}
+            out[index].update({name: [str(v) for v in metrics.get(name) or ()] for name in domain.lists})
+    return out
+
+
+def _metric(value: Any, domain: str, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"domain '{domain}' returned {value!r} for metric '{name}'; expected a number or None")
+    return float(value)
 
 
 _worker: dict[str, Evaluator] = {}
@@ -176,7 +240,7 @@ def _chunk_scorer(
     if dask:
         from factcov.distributed import dask_chunk_scorer
 
-        with dask_chunk_scorer(evaluator, dask) as score:
+        with dask_chunk_scorer(evaluator, dask, rows_of_chunk) as score:
             yield score
         return
     if jobs <= 1:
@@ -195,30 +259,3 @@ def _write_report(outdir: Path) -> None:
     if write is not None:
         write_manifest(outdir)  # the report reads the staged run like any reader; commit rewrites it
         write([outdir], outdir / "report.html")
-
-
-class _progress:
-    """A rich progress counter on stderr when asked for; a no-op otherwise."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __enter__(self):
-        if not self.enabled:
-            return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            SpinnerColumn(), TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("generations"), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task("score", total=None)
-        return lambda n: self._progress.advance(task, n)
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self._progress.__exit__(*exc)
-        return False

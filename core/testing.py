@@ -6,7 +6,11 @@ For each example instance (or the ones given) and each language:
 2. realize the facts with one value perturbed: that claim is contradicted (closed-world
    types) or at least not supported (open-world types), and recall drops;
 3. drop facts one at a time from the end: recall falls strictly and precision stays 1;
-4. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
+4. the perturbations of ``factcov validate perturb`` (drop, corrupt, add unsupported,
+   duplicate; ``factcov.validation.perturb``) on the same instances: no metric moves
+   the wrong way. One contract, whether a domain author runs it in pytest or a user runs
+   it on the command line.
+5. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
    claims it must yield): the extractor reads exactly those claims (type, key, value and
    whether out of scope), which the realizer's one-sentence-per-fact text cannot show.
 
@@ -25,10 +29,11 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.model import Claim, Instance, canonical_json, key_id
 from factcov.scoring import ScoringPolicy
+from factcov.validation.perturb import run_perturbations
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class ContractReport:
     perturbations: int = 0
     examples: int = 0
     languages: set[str] = field(default_factory=set)
+    checks: int = 0  # checks of `validate perturb` run, all passed
 
 
 def _explain(result: Result, what: str) -> str:
@@ -88,7 +94,7 @@ def check_domain(
 
         full = evaluator.evaluate_text(instance, domain.realize(facts, instance.language, instance))
         report.texts += 1
-        metrics = full.score.metrics(evaluator.policy)
+        metrics = full.metrics
         assert metrics["precision"] == 1.0 and metrics["recall"] == 1.0, _explain(
             full, f"realized complete text must score P=1 R=1, got {metrics}"
         )
@@ -96,7 +102,7 @@ def check_domain(
         perturbable = [i for i, f in enumerate(facts) if f.type not in skipped]
         for index in rng.sample(perturbable, min(max_perturbations, len(perturbable))):
             original = facts[index]
-            wrong = perturb_fact(domain, original, rng, instance)
+            wrong = domain.perturb(original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
             report.texts += 1
@@ -116,7 +122,7 @@ def check_domain(
             text = domain.realize(facts[:keep], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
             report.texts += 1
-            current = result.score.metrics(evaluator.policy)
+            current = result.metrics
             assert current["recall"] is not None and current["recall"] < previous, _explain(
                 result, f"dropping facts to {keep}/{len(facts)} must lower recall below {previous}"
             )
@@ -128,6 +134,14 @@ def check_domain(
         _check_example(evaluator, example)
         report.examples += 1
     assert report.instances or report.examples, f"domain '{domain.name}' gave no instance with facts to check"
+    if chosen:
+        outcome = run_perturbations(domain, chosen, extractor=extractor, seed=seed, max_instances=len(chosen))
+        assert not outcome.violations, "\n".join(
+            f"validate perturb: {v.instance_id} {v.kind} ({v.detail}): {v.metric} expected {v.expected}, "
+            f"{v.before} -> {v.after}\n  text: {v.text!r}"
+            for v in outcome.violations[:5]
+        )
+        report.checks = len(outcome.checks)
     return report
 
 

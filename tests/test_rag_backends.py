@@ -95,6 +95,6 @@ def test_rag_score_runs_on_stanza_models_from_the_config_file(stanza_models, rep
     paths = ", ".join(f'{k} = "{v}"' for k, v in stanza_models.items())
     (tmp_path / "factcov.toml").write_text(f'[rag]\nbackend = "stanza"\nstanza_paths = {{ {paths} }}\n')
     assert run(["rag", "score", "-i", str(repo_root / "domains" / "rag" / "museum.jsonl"), "-o", "out"]) == 0
-    table = pd.read_csv(tmp_path / "out" / "answers.csv").set_index("id")
+    table = pd.read_parquet(tmp_path / "out" / "scores.parquet").set_index("instance_id")
     assert table.loc["empty", "n_claims"] == 0 and table.loc["complete", "n_claims"] > 0
     assert "rag-stanza[stanza:" in (tmp_path / "out" / "summary.json").read_text()

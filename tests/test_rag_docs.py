@@ -26,7 +26,7 @@ def test_doc_command_reproduces_the_doc_table(repo_root, tmp_path, monkeypatch):
     argv = shlex.split(command.group(1))[1:]
     argv[argv.index(command.group(2))] = str(tmp_path / "out")
     assert run(argv) == 0
-    computed = pd.read_csv(tmp_path / "out" / "answers.csv").set_index("id")
+    computed = pd.read_parquet(tmp_path / "out" / "scores.parquet").set_index("instance_id")
     header = next(line for line in text.splitlines() if line.startswith("| answer | gaa |"))
     columns = [c.strip() for c in header.strip("|").split("|")]
     rows = [line for line in text.splitlines() if re.match(r"\| (complete|embellished|fragment|outdated|off-topic|empty) \|", line)]
@@ -37,7 +37,7 @@ def test_doc_command_reproduces_the_doc_table(repo_root, tmp_path, monkeypatch):
         for name, shown in cells.items():
             value = computed.loc[answer, name]
             if name == "hallucinated_entities":
-                assert shown == ("" if pd.isna(value) else value), (answer, name)
+                assert shown == "; ".join(value), (answer, name)
             elif shown == "—":
                 assert pd.isna(value), (answer, name)
             else:

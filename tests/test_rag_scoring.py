@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from factcov.domains.rag.answers import score_answers
 from factcov.domains.rag.claims import ENTITY, RELATION
 from factcov.domains.rag.inputs import Answer
-from factcov.domains.rag.scoring import score_answers
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +135,7 @@ def test_right_subject_and_predicate_with_another_object_is_a_contradiction(extr
     assert labels == {RELATION: "contradicted"}
 
 
-def test_each_text_is_parsed_once_in_one_batch(museum, monkeypatch):
+def test_each_text_is_parsed_once_in_one_batch_per_step(museum, monkeypatch):
     from factcov.plugins import get_extractor
 
     extractor = get_extractor("rag-spacy", "en")
@@ -144,9 +144,12 @@ def test_each_text_is_parsed_once_in_one_batch(museum, monkeypatch):
     monkeypatch.setattr(extractor.parser, "parse", lambda texts: calls.append(list(texts)) or parse(texts))
     answers = [r.answer for r in museum.values()]
     list(score_answers(answers, extractor))
-    assert len(calls) == 1
-    expected = sum(1 + bool(a.reference) + len(a.contexts) + len(a.required_facts) for a in answers)
-    assert len(calls[0]) == expected
+    # One batch per chunk for each step: references (instances), answers (scoring),
+    # passages and required facts (RAG metrics); no text is parsed twice.
+    assert len(calls) == 3
+    assert calls[1] == [a.answer for a in answers]
+    assert len(calls[2]) == sum(len(a.contexts) + len(a.required_facts) for a in answers)
+    assert sum(map(len, calls)) == sum(1 + bool(a.reference) + len(a.contexts) + len(a.required_facts) for a in answers)
 
 
 def test_n_process_gives_the_same_scores(museum):

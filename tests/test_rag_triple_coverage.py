@@ -144,7 +144,7 @@ def test_empty_answer_covers_nothing(tmp_path):
     path = tmp_path / "a.jsonl"
     path.write_text(json.dumps({"id": "a", "answer": "", "reference_triples": [["Alan_Bean", "birthPlace", "Wheeler"]]}) + "\n")
     assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out")]) == 0
-    row = pd.read_csv(tmp_path / "out" / "answers.csv").iloc[0]
+    row = pd.read_parquet(tmp_path / "out" / "scores.parquet").iloc[0]
     assert row["triple_coverage"] == 0.0
 
 
@@ -157,7 +157,7 @@ def test_doc_triples_example_is_the_file_and_its_table_is_computed(repo_root, tm
     argv = shlex.split(command.group(1))[1:]
     argv[argv.index(command.group(2))] = str(tmp_path / "out")
     assert run(argv) == 0
-    computed = pd.read_csv(tmp_path / "out" / "answers.csv").set_index("id")
+    computed = pd.read_parquet(tmp_path / "out" / "scores.parquet").set_index("instance_id")
     header = next(line for line in text.splitlines() if line.startswith("| answer | triple_coverage |"))
     columns = [c.strip() for c in header.strip("|").split("|")]
     rows = [line for line in text.splitlines()

@@ -98,7 +98,7 @@ COMMANDS = {
     "extract -g": (lambda w, p: ["extract", "-d", "weather", "-i", w["instances"], "-g", p], "generations"),
     "extract -i": (lambda w, p: ["extract", "-d", "weather", "-i", p, "-g", w["generations"]], "instances"),
     "validate perturb -i": (lambda w, p: ["validate", "perturb", "-d", "weather", "-i", p], "instances"),
-    "rag score -i": (lambda w, p: ["rag", "score", "-i", p, "-o", w["root"] / "ragout"], "answers"),
+    "rag score -i": (lambda w, p: ["rag", "score", "-i", p, "-o", w["root"] / "ragout", "-q"], "answers"),
     "weather build -f": (lambda w, p: ["weather", "build", "-f", p, "-o", w["root"] / "built.jsonl", "-q"],
                          "generations"),
 }
@@ -241,7 +241,7 @@ def test_rag_citations_past_the_answer_are_refused(tmp_path, capsys, citation, f
     answer = _lines(MUSEUM, 1)[0]
     answer["citations"] = [{**citation, "context_id": answer["contexts"][0]["id"]}]
     path = _write(tmp_path / "cited.jsonl", [json.dumps(answer)])
-    assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out")]) == 2
+    assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
     assert f"{path}: field '{field}'" in err and err.count("\n") == 1
     assert not (tmp_path / "out" / "summary.json").exists()

@@ -266,28 +266,6 @@ def test_an_outdir_given_as_a_symlink_stays_a_symlink(inputs, tmp_path):
     assert link.is_symlink() and _systems(link) == {"complete", "terse", "wrong"}
     assert sorted(p.name for p in tmp_path.iterdir() if not p.suffix == ".jsonl") == ["link", "real"]
 
-
-def test_rag_score_replaces_its_four_files_at_once_or_not_at_all(tmp_path, monkeypatch):
-    museum = REPO / "domains" / "rag" / "museum.jsonl"
-    out = tmp_path / "rag"
-    assert run(["rag", "score", "-i", str(museum), "-o", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["answers.csv", "answers.parquet", "claims.jsonl",
-                                                      "manifest.json", "summary.json"]
-    before = _snapshot(out)
-    from factcov.domains.rag import outputs
-
-    real = outputs.write_outputs
-
-    def fails_after_the_first_files(outdir, *args, **kwargs):
-        real(outdir, *args, **kwargs)
-        raise OSError(28, "No space left on device", str(outdir / "summary.json"))
-
-    monkeypatch.setattr(outputs, "write_outputs", fails_after_the_first_files)
-    assert run(["rag", "score", "-i", str(museum), "-o", str(out), "--alpha", "0.3"]) == 3
-    assert _snapshot(out) == before
-    verify(out)
-
-
 def test_without_an_atomic_exchange_the_files_are_renamed_in_with_the_manifest_last(inputs, tmp_path, monkeypatch):
     instances, old, new = inputs
     out = tmp_path / "out"

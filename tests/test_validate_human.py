@@ -158,3 +158,67 @@ def test_human_command_reads_the_documented_csv(webnlg_run, tmp_path, cli, capsy
                 "--metric", "recall", "--bootstrap", "20", "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
     assert [r["spearman"] for r in results] == [pytest.approx(1.0), pytest.approx(1.0)]
+
+
+def _labels_csv(path, rows):
+    path.write_text("system,instance_id,criterion,label\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+def test_binary_labels_from_people_get_a_roc_auc(webnlg_run, shared_data, tmp_path, cli, capsys):
+    """WebNLG's people, binarized at the median: a text at least as correct as the median
+    text is 'correct'. Recall separates correct texts from the rest better than chance
+    (weakly, per text: AUC 0.66 [0.58, 0.74] on these 180 texts)."""
+    human = load_human_judgments(shared_data / "webnlg2020" / "human" / "english_humeval_data_all_teams.json")
+    correctness = human[human["criterion"] == "Correctness"].groupby(["system", "instance_id"])["score"].mean()
+    median = correctness.median()
+    rows = [(system, instance, "correctness", "correct" if score >= median else "incorrect")
+            for (system, instance), score in correctness.items()]
+    path = _labels_csv(tmp_path / "labels.csv", rows)
+    argv = ["validate", "human", "--scores", str(webnlg_run), "--human", str(path), "--metric", "recall",
+            "--bootstrap", "200"]
+    assert cli([*argv, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["kind"] == "binary" and row["positive"] == "correct" and row["n"] == 6 * 30
+    low, high = row["auc_ci"]
+    assert 0.5 < low <= row["auc"] <= high <= 1 and row["spearman"] > 0
+    assert cli(argv) == 0
+    assert "ROC AUC" in capsys.readouterr().out
+    # labels that do not say which is positive must be named
+    renamed = _labels_csv(tmp_path / "renamed.csv", [(s, i, c, "above" if v == "correct" else "below")
+                                                      for s, i, c, v in rows])
+    argv[argv.index(str(path))] = str(renamed)
+    assert cli([*argv, "--json"]) == 2
+    assert "--positive" in capsys.readouterr().err
+    assert cli([*argv, "--json", "--positive", "above"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["auc"] == row["auc"]
+
+
+def test_a_judge_that_labels_by_the_metric_gets_auc_1_and_categories_one_vs_rest(webnlg_run, tmp_path):
+    from factcov.validation.labels import discriminate_run
+
+    scores = pd.read_parquet(webnlg_run / "scores.parquet").dropna(subset=["recall"])
+    path = _labels_csv(tmp_path / "labels.csv", [
+        (r.system, r.instance_id, "ok", "yes" if r.recall >= 0.5 else "no") for r in scores.itertuples()
+    ] + [
+        (r.system, r.instance_id, "band", "low" if r.recall < 0.34 else "mid" if r.recall < 0.67 else "high")
+        for r in scores.itertuples()
+    ])
+    binary, categorical = discriminate_run(webnlg_run, path, metric="recall", criteria=["ok", "band"], n_boot=50)
+    assert binary["positive"] == "yes" and binary["auc"] == 1.0
+    assert categorical["kind"] == "categorical" and set(categorical["per_label"]) == {"low", "mid", "high"}
+    assert categorical["per_label"]["high"]["auc"] == 1.0 and categorical["per_label"]["low"]["auc"] == 0.0
+    # mid sits between: neither perfectly above nor below the rest
+    assert 0.0 < categorical["per_label"]["mid"]["auc"] < 1.0
+
+
+def test_a_label_file_with_a_missing_column_names_it(webnlg_run, tmp_path, cli, capsys):
+    from factcov.validation.labels import load_labels
+
+    path = tmp_path / "labels.csv"
+    path.write_text("system,instance_id,label\na,b,yes\n")
+    with pytest.raises(Exception, match="criterion"):
+        load_labels(path)
+    path.write_text("system,instance_id,criterion,label\na,b,c,\n")
+    with pytest.raises(Exception, match="labels.csv:2: field 'label'"):
+        load_labels(path)

@@ -50,7 +50,7 @@ def test_a_perturbation_the_metric_cannot_see_is_a_violation(mini_plugin):
     domain = get_domain("mini")
 
     class Blind(type(domain)):
-        def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+        def perturb(self, fact: Fact, rng: random.Random, instance=None) -> Fact:
             return fact  # "corrupts" nothing: precision cannot fall
 
     outcome = run_perturbations(Blind(), _mini(2))
@@ -66,7 +66,7 @@ def test_perturb_command_passes_and_a_blind_metric_exits_1(tmp_path, mini_plugin
     assert cli(["validate", "perturb", "-d", "mini", "-i", str(instances), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["violations"] == []
 
-    monkeypatch.setattr(type(get_domain("mini")), "perturb", lambda self, fact, rng: fact)
+    monkeypatch.setattr(type(get_domain("mini")), "perturb", lambda self, fact, rng, instance=None: fact)
     assert cli(["validate", "perturb", "-d", "mini", "-i", str(instances)]) == 1
     assert "moved the wrong way" in capsys.readouterr().err
 

@@ -17,11 +17,6 @@ from collections.abc import Sequence
 
 import typer
 
-try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover
-    from click import exceptions as click_exceptions
-
 from factcov import __version__
 from factcov.errors import FactcovError
 
@@ -35,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "factcov.cli.compare",
     "factcov.cli.validate",
     "factcov.cli.report",
+    "factcov.cli.new_domain",
     "factcov.cli.generate",
     "factcov.cli.refine",
     "factcov.cli.export",
@@ -85,14 +81,6 @@ def run(argv: Sequence[str] | None = None) -> int:
     except FactcovError as error:
         _print_error(str(error))
         return error.exit_code
-    except click_exceptions.NoArgsIsHelpError as error:
-        typer.echo(error.ctx.get_help() if error.ctx else str(error), err=True)
-        return 2
-    except click_exceptions.ClickException as error:  # usage: one line naming the command and option
-        context = getattr(error, "ctx", None)
-        where = f"{context.command_path}: " if context is not None else ""
-        _print_error(f"{where}{error.format_message()} (see --help)")
-        return 2
     except typer.Exit as error:
         return error.exit_code
     except (typer.Abort, KeyboardInterrupt) as error:
@@ -102,6 +90,16 @@ def run(argv: Sequence[str] | None = None) -> int:
             return 2
         _print_error("interrupted; outputs already in place are unchanged")
         return 130
+    except typer.TyperException as error:
+        # Usage errors of the command line (typer's public base of click's exceptions):
+        # one line naming the command and the option; a group called bare shows its help.
+        if type(error).__name__ == "NoArgsIsHelpError":
+            error.show()  # type: ignore[attr-defined]
+            return 2
+        context = getattr(error, "ctx", None)
+        where = f"{context.command_path}: " if context is not None else ""
+        _print_error(f"{where}{error.format_message()} (see --help)")  # type: ignore[attr-defined]
+        return 2
     except BrokenPipeError:
         _silence_stdout()
         return 141

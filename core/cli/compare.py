@@ -7,21 +7,13 @@ from pathlib import Path
 
 import typer
 
+from factcov.cli.console import fmt as _fmt
+from factcov.cli.console import with_interval as _with_ci
 from factcov.limits import MAX_BOOTSTRAP
 
 
 def register(app: typer.Typer) -> None:
     app.command("compare")(compare)
-
-
-def _fmt(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
-
-
-def _with_ci(value: float | None, interval: list[float] | None) -> str:
-    if interval is None:
-        return _fmt(value)
-    return f"{_fmt(value)} [{interval[0]:.3f}, {interval[1]:.3f}]"
 
 
 def compare(
@@ -45,11 +37,12 @@ def compare(
 
 
 def _print(result: dict) -> None:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(width=max(140, Console().width))
+    from factcov.cli.console import console as wide_console
+
+    console = wide_console(140)
     for domain in result["domains"]:
         table = Table(
             title=f"{domain['domain']}: {domain['n_generations']} generations, {domain['n_instances']} instances, "
@@ -67,6 +60,16 @@ def _print(result: dict) -> None:
                 f"{row['rank_precision']:g}", f"{row['rank_f1']:g}", arrow, _fmt(row["coverage_penalty"]),
             )
         console.print(table)
+        if domain["metrics"]:
+            extra = Table(title=f"{domain['domain']}: domain metrics",
+                          caption="mean over the texts where defined [95% CI] (n)")
+            extra.add_column("metric")
+            for row in domain["systems"]:
+                extra.add_column(escape(row["system"]), justify="right")
+            for metric in domain["metrics"]:
+                cells = [row["metrics"][metric] for row in domain["systems"]]
+                extra.add_row(metric, *(f"{_with_ci(c['mean'], c['ci'])} ({c['n_defined']})" for c in cells))
+            console.print(extra)
         from factcov.cli.tables import out_of_scope_note
 
         if note := out_of_scope_note(domain["systems"]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -20,16 +21,35 @@ EXTRACTOR_OPTIONS = typer.Option(
     None, "--extractor-option", "-X",
     help="Extractor option KEY=VALUE (repeatable); checked by the extractor, written into the signature.",
 )
+
+
+class Unverifiable(StrEnum):
+    count = "count"
+    ignore = "ignore"
+
+
+class Average(StrEnum):
+    macro = "macro"
+    micro = "micro"
+
+
+# Defaults of the policy options are None so factcov.toml's [score] table can fill them.
 UNVERIFIABLE = typer.Option(
-    "count", "--unverifiable", help="'count': unverifiable claims lower precision; 'ignore': left out."
+    None, "--unverifiable",
+    help="'count' (default): unverifiable claims lower precision; 'ignore': left out.",
 )
-AVERAGE = typer.Option("macro", "--average", help="Headline system average: 'macro' or 'micro'.")
+AVERAGE = typer.Option(None, "--average", help="Headline system average: 'macro' (default) or 'micro'.")
 WEIGHTS = typer.Option(
     None, "--weight", "-w", help="Per-claim-type weight of weighted_f1, TYPE=W (repeatable)."
 )
-SEED = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap (0 or more).")
+SEED = typer.Option(None, "--seed", min=0, help="Seed of the bootstrap (0 or more; default 0).")
 BOOTSTRAP = typer.Option(
-    1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,})."
+    None, "--bootstrap", min=0, max=MAX_BOOTSTRAP,
+    help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,}; default 1000).",
+)
+FAIL_UNDER = typer.Option(
+    None, "--fail-under",
+    help="Gate METRIC=VALUE (precision, recall, f1, weighted_f1 or a domain metric): exit 1 if a system is below.",
 )
 
 
@@ -69,23 +89,46 @@ def parse_extractor_options(pairs: list[str] | None, extractor: str | None, doma
 
 
 def build_policy(
-    unverifiable: str, average: str, weights: list[str] | None, seed: int, bootstrap: int
+    unverifiable: Unverifiable | str | None,
+    average: Average | str | None,
+    weights: list[str] | None,
+    seed: int | None,
+    bootstrap: int | None,
+    default_weights: dict[str, float] | None = None,
 ) -> ScoringPolicy:
-    if unverifiable not in ("count", "ignore"):
-        raise InputError(f"--unverifiable must be 'count' or 'ignore', got '{unverifiable}'")
-    if average not in ("macro", "micro"):
-        raise InputError(f"--average must be 'macro' or 'micro', got '{average}'")
+    """The policy from the options given, then factcov.toml's [score] table, then the
+    defaults (``default_weights``: a domain command's own, e.g. rag's alpha)."""
+    from factcov.cli.config import score_settings
+
+    settings = score_settings(unverifiable=getattr(unverifiable, "value", unverifiable),
+                              average=getattr(average, "value", average), seed=seed, bootstrap=bootstrap)
+    if settings.unverifiable not in ("count", "ignore"):
+        raise InputError(f"--unverifiable must be 'count' or 'ignore', got '{settings.unverifiable}'")
+    if settings.average not in ("macro", "micro"):
+        raise InputError(f"--average must be 'macro' or 'micro', got '{settings.average}'")
     try:
         return ScoringPolicy(
-            unverifiable=unverifiable,  # type: ignore[arg-type]
-            average=average,  # type: ignore[arg-type]
-            type_weights=parse_weights(weights),
-            seed=seed,
-            bootstrap_samples=bootstrap,
+            unverifiable=settings.unverifiable,  # type: ignore[arg-type]
+            average=settings.average,  # type: ignore[arg-type]
+            type_weights=parse_weights(weights) or settings.weights or default_weights,
+            seed=settings.seed,
+            bootstrap_samples=settings.bootstrap,
         )
-    except ValidationError as exc:
+    except ValidationError as exc:  # a factcov.toml value out of range (seed -1, weights nan)
         error = exc.errors()[0]
         raise InputError(f"{error['msg']} (policy field {'.'.join(map(str, error['loc']))})") from None
+
+
+def gates(
+    pairs: list[str] | None, metrics: tuple[str, ...], configured: dict[str, float] | None = None
+) -> dict[str, float]:
+    """--fail-under over ``configured`` (a domain table's) over factcov.toml's [score] fail_under;
+    every name checked."""
+    from factcov.cli.config import score_settings
+    from factcov.cli.gate import parse_gates
+
+    merged = {**score_settings().fail_under, **(configured or {})}
+    return {**parse_gates([f"{k}={v}" for k, v in merged.items()], metrics), **parse_gates(pairs, metrics)}
 
 
 def check_weights(policy: ScoringPolicy, claim_types: list[str]) -> None:

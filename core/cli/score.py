@@ -20,35 +20,49 @@ def score(
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
-    unverifiable: str = options.UNVERIFIABLE,
-    average: str = options.AVERAGE,
+    unverifiable: options.Unverifiable | None = options.UNVERIFIABLE,
+    average: options.Average | None = options.AVERAGE,
     weight: list[str] | None = options.WEIGHTS,
-    seed: int = options.SEED,
-    bootstrap: int = options.BOOTSTRAP,
-    fail_under: list[str] | None = typer.Option(
-        None, "--fail-under", help="Gate METRIC=VALUE (precision, recall, f1, weighted_f1): exit 1 if a system is below."
-    ),
+    seed: int | None = options.SEED,
+    bootstrap: int | None = options.BOOTSTRAP,
+    fail_under: list[str] | None = options.FAIL_UNDER,
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (same output bytes as 1)."),
     dask: str | None = typer.Option(None, "--dask", help="Score on a Dask cluster: scheduler address, or 'local'."),
     report: bool = typer.Option(True, "--report/--no-report", help="Also write report.html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Write claims.parquet, scores.parquet, systems.csv, summary.json (and report.html)."""
-    from factcov.cli.gate import check_gates, parse_gates
-    from factcov.cli.tables import print_system_table
+    from factcov.cli.config import config_table
+    from factcov.cli.gate import check_gates, gate_metrics
     from factcov.plugins import get_domain
     from factcov.runner import score_files
 
-    policy = options.build_policy(unverifiable, average, weight, seed, bootstrap)
-    options.check_weights(policy, [ct.name for ct in get_domain(domain).claim_types])
-    gates = parse_gates(fail_under, ("precision", "recall", "f1", "weighted_f1"))
+    # The name is looked up here, once; the run gets the domain, configured by its own
+    # table of factcov.toml ([rag] for rag; none for f1 and weather).
+    plugin = get_domain(domain)
+    plugin = plugin.configure(config_table(plugin.name)[0])
+    policy = options.build_policy(unverifiable, average, weight, seed, bootstrap,
+                                  default_weights=dict(plugin.type_weights) or None)
+    options.check_weights(policy, [ct.name for ct in plugin.claim_types])
+    gates = options.gates(fail_under, gate_metrics(plugin.metrics))
     outcome = score_files(
-        domain, instances, generations, options.output_dir(outdir),
+        plugin, instances, generations, options.output_dir(outdir),
         extractor=extractor, policy=policy,
-        extractor_options=options.parse_extractor_options(extractor_option, extractor, domain), jobs=jobs, dask=dask, progress=not quiet, report=report,
+        extractor_options=options.parse_extractor_options(extractor_option, extractor or plugin.default_extractor,
+                                                          domain),
+        jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
     if not quiet:
-        print_system_table(outcome.systems, f"{domain}: {outcome.summary['n_generations']} generations",
-                           policy.average, outcome.summary["signature"])
-        typer.echo(f"wrote {outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)
-    check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]})
+        print_outcome(outcome, domain)
+    check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)
+
+
+def print_outcome(outcome, title: str) -> None:
+    """The system table, the domain's own metrics and where the files went (stderr)."""
+    from factcov.cli.tables import print_domain_metrics, print_system_table
+
+    summary = outcome.summary
+    print_system_table(outcome.systems, f"{title}: {summary['n_generations']} generations",
+                       summary["policy"]["average"], summary["signature"])
+    print_domain_metrics(outcome.systems, summary.get("metrics", []))
+    typer.echo(f"wrote {outcome.outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)

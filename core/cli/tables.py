@@ -6,11 +6,7 @@ import math
 
 import pandas as pd
 
-
-def _fmt(value: object) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
+from factcov.cli.console import fmt as _fmt
 
 
 def _interval(row: pd.Series, metric: str, average: str) -> str:
@@ -46,6 +42,29 @@ def print_system_table(table: pd.DataFrame, title: str, average: str = "macro", 
     note = out_of_scope_note(table)
     if note:
         console.print(note, markup=False, highlight=False)
+
+
+def print_domain_metrics(table: pd.DataFrame, metrics: tuple[str, ...] | list[str]) -> None:
+    """The domain's own metrics (mean over the texts where defined, and on how many)."""
+    if not metrics or table.empty:
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    rich_table = Table(title="domain metrics (mean over texts where defined; n)")
+    rich_table.add_column("metric")
+    systems = sorted(table["system"])
+    for system in systems:
+        rich_table.add_column(escape(str(system)), justify="right")
+    rows = table.set_index("system")
+    for metric in metrics:
+        cells = [f"{_fmt(rows.loc[s, metric])} ({int(rows.loc[s, f'n_{metric}_defined'])})" for s in systems]
+        rich_table.add_row(metric, *cells)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=170)
+    console.print(rich_table)
 
 
 def out_of_scope_note(table: pd.DataFrame | list[dict]) -> str:

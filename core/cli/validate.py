@@ -8,6 +8,9 @@ from pathlib import Path
 import typer
 
 from factcov.cli import options
+from factcov.cli.console import console as _console
+from factcov.cli.console import fmt as _fmt
+from factcov.cli.console import interval as _ci
 from factcov.limits import MAX_BOOTSTRAP
 
 validate_app = typer.Typer(
@@ -18,24 +21,6 @@ validate_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(validate_app, name="validate")
-
-
-def _fmt(value: object, digits: int = 3) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def _ci(interval: list[float] | None) -> str:
-    return "—" if not interval else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
-
-
-def _console():
-    from rich.console import Console
-
-    return Console(width=max(120, Console().width))
 
 
 @validate_app.command("perturb")
@@ -124,7 +109,7 @@ def _print_perturbations(outcome) -> None:
 def agreement(
     results_a: Path = typer.Argument(..., help="OUTDIR of the first scoring.", file_okay=False),
     results_b: Path = typer.Argument(..., help="OUTDIR of the second scoring (same generations).", file_okay=False),
-    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall or f1."),
+    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or a metric of the runs' domain."),
     top: int = typer.Option(10, "--top", min=0, help="How many most-disagreeing generations to list."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
@@ -179,18 +164,35 @@ def human(
     scores: Path = typer.Option(..., "--scores", help="OUTDIR of a factcov score run.", file_okay=False),
     human_file: Path = typer.Option(..., "--human", help="Human judgments: WebNLG JSON or CSV.", dir_okay=False),
     format: str = typer.Option("auto", "--format", help="webnlg, csv or auto (by extension)."),
-    metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or weighted_f1."),
+    metric: str = typer.Option(
+        "f1", "--metric", "-m", help="precision, recall, f1, weighted_f1 or a metric of the run's domain."
+    ),
     criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
     bootstrap: int = typer.Option(1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap."),
+    positive: str | None = typer.Option(
+        None, "--positive", help="Binary labels: the positive one (default: the label that reads positive)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """Correlation of factcov scores with human judgments, system and segment level, with CIs."""
+    """Correlation of factcov scores with human judgments, system and segment level, with CIs.
+
+    A CSV with a `label` column (instead of `score`) holds binary or categorical labels:
+    then the ROC AUC of the metric for each label is reported, beside Spearman's rho."""
     from factcov.errors import InputError
     from factcov.validation.human import correlate_run
+    from factcov.validation.labels import discriminate_run, is_label_file
 
     if bootstrap < 0:
         raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    if format in ("auto", "csv") and human_file.is_file() and is_label_file(human_file):
+        labelled = discriminate_run(scores, human_file, metric=metric, criteria=criterion, positive=positive,
+                                    n_boot=bootstrap, seed=seed)
+        if as_json:
+            typer.echo(json.dumps(labelled, indent=2))
+        else:
+            _print_labels(labelled, metric, bootstrap, seed)
+        return
     results = correlate_run(scores, human_file, format=format, metric=metric, criteria=criterion,
                             n_boot=bootstrap, seed=seed)
     if as_json:
@@ -205,6 +207,25 @@ def human(
     for row in results:
         table.add_row(escape(row["criterion"]), row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
                       _fmt(row["kendall"]), _ci(row["kendall_ci"]))
+    _console().print(table)
+
+
+def _print_labels(results: list[dict], metric: str, bootstrap: int, seed: int) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"{metric} against human labels: ROC AUC ({bootstrap} bootstrap resamples, seed {seed})")
+    for column in ("criterion", "label", "n", "AUC", "95% CI", "Spearman"):
+        table.add_column(column, justify="left" if column in ("criterion", "label") else "right")
+    for row in results:
+        if row["kind"] == "binary":
+            table.add_row(escape(row["criterion"]), escape(f"{row['positive']} (positive)"), str(row["n"]),
+                          _fmt(row["auc"]), _ci(row["auc_ci"]), _fmt(row["spearman"]))
+            continue
+        for label, value in row["per_label"].items():
+            table.add_row(escape(row["criterion"]), escape(f"{label} vs rest"), str(row["labels"][label]),
+                          _fmt(value["auc"]), _ci(value["auc_ci"]), "—")
+        table.add_row(escape(row["criterion"]), "mean", str(row["n"]), _fmt(row["auc"]), "—", "—")
     _console().print(table)
 
 

@@ -59,12 +59,22 @@ def _systems(run: Run) -> list[dict[str, Any]]:
     rows = []
     for record in run.summary.get("systems", []):
         row = {field: _clean(record.get(field)) for field in SYSTEM_FIELDS}
+        row["metrics"] = {
+            m: {"mean": _clean(record.get(m)), "n_defined": _clean(record.get(f"n_{m}_defined")),
+                "ci": _pair(record.get(f"macro_{m}_lo"), record.get(f"macro_{m}_hi"))}
+            for m in run.metrics
+        }
         for metric in ("precision", "recall", "f1"):
             lo, hi = record.get(f"macro_{metric}_lo"), record.get(f"macro_{metric}_hi")
             use_ci = run.summary.get("policy", {}).get("average", "macro") == "macro"
             row[f"{metric}_ci"] = [lo, hi] if use_ci and lo is not None and hi is not None else None
         rows.append(row)
     return rows
+
+
+def _pair(lo: Any, hi: Any) -> list[float] | None:
+    lo, hi = _clean(lo), _clean(hi)
+    return None if lo is None or hi is None else [lo, hi]
 
 
 def _rounds(path: Path) -> list[dict[str, Any]] | None:
@@ -132,8 +142,12 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
     shown = scores.groupby("system", sort=True).head(per_system)
     keys = set(zip(shown["instance_id"], shown["system"]))
     claims = _claims_by_generation(run, keys)
+    lists = [m for m in run.summary.get("lists", []) if m in scores.columns]
     generations = []
-    for row in shown.itertuples(index=False):
+    extra_columns = [*run.metrics, *lists]
+    # (a frame of no columns gives no records at all, hence the explicit empty dicts)
+    extras = shown[extra_columns].to_dict(orient="records") if extra_columns else [{}] * len(shown)
+    for row, extra in zip(shown.itertuples(index=False), extras):
         full = _clean(row.text) or ""
         text = full[:REPORT_TEXT_CHARS]  # the report shows a bounded part of each text; claims.parquet has all
         utf16 = _Utf16Offsets(text)
@@ -160,6 +174,8 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
                 **{c: int(getattr(row, c)) for c in ("n_claims", "supported", "contradicted", "unverifiable",
                                                       "n_facts", "covered")},
                 "missed": _json_cell(row.missed) or [],
+                "metrics": {m: _clean(extra[m]) for m in run.metrics},
+                "lists": {m: [str(v) for v in extra[m]] for m in lists},
                 "claims": located,
             }
         )
@@ -175,6 +191,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "extraction_failures": run.summary.get("extraction_failures") or {"count": 0},
         "extractor": run.summary.get("extractor"),
         "average": run.summary.get("policy", {}).get("average", "macro"),
+        "metrics": run.metrics,
         "n_generations": int(len(scores)),
         "n_instances": int(scores["instance_id"].nunique()),
         "facts_per_instance": float(scores.drop_duplicates("instance_id")["n_facts"].mean()),

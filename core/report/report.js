@@ -88,6 +88,31 @@
       ". Kendall tau between the two rankings: " + fmt(rk.kendall, 2) + ".";
   }
 
+  function renderMetrics() {
+    var r = run(), names = r.metrics || [];
+    var box = document.getElementById("domain-metrics"), table = document.getElementById("metric-table");
+    clear(table);
+    box.hidden = names.length === 0;
+    if (!names.length) return;
+    var head = el("tr");
+    head.appendChild(el("th", null, "system"));
+    names.forEach(function (m) { head.appendChild(el("th", null, m)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    r.systems.slice().sort(function (a, b) { return a.system < b.system ? -1 : 1; }).forEach(function (s) {
+      var row = el("tr", { "data-system": s.system });
+      row.appendChild(el("td", null, s.system));
+      names.forEach(function (m) {
+        var v = (s.metrics || {})[m] || {};
+        var cell = el("td", { "data-metric": m }, fmt(v.mean));
+        if (v.ci) cell.appendChild(el("span", { class: "ci" }, " [" + fmt(v.ci[0]) + ", " + fmt(v.ci[1]) + "]"));
+        cell.appendChild(el("span", { class: "ci" }, " (n=" + (v.n_defined == null ? 0 : v.n_defined) + ")"));
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+  }
+
   function renderRounds() {
     var r = run(), section = document.getElementById("rounds"), table = document.getElementById("rounds-table");
     clear(table);
@@ -268,6 +293,15 @@
       "P " + fmt(g.precision) + " · R " + fmt(g.recall) + " · F1 " + fmt(g.f1) + " · " + g.n_claims + " claims (" +
       g.supported + " supported, " + g.contradicted + " contradicted, " + g.unverifiable + " unverifiable) · " +
       g.covered + "/" + g.n_facts + " facts covered · " + g.task + " · " + g.language));
+    var metricNames = Object.keys(g.metrics || {});
+    if (metricNames.length) {
+      box.appendChild(el("div", { class: "scores domain-scores" }, metricNames.map(function (m) {
+        return m + " " + fmt(g.metrics[m]);
+      }).join(" · ")));
+    }
+    Object.keys(g.lists || {}).forEach(function (m) {
+      if (g.lists[m].length) box.appendChild(el("p", { class: "unplaced" }, m.replace(/_/g, " ") + ": " + g.lists[m].join(", ")));
+    });
     var text = el("p", { class: "text" });
     var unplaced = placeClaims(text, g);
     box.appendChild(text);
@@ -337,6 +371,7 @@
     state.limit = PAGE;
     renderMeta();
     renderTable();
+    renderMetrics();
     renderRounds();
     renderScatter();
     renderSlope();

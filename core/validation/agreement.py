@@ -18,28 +18,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from factcov.aggregate import kendall_tau, spearman
 from factcov.compare import load_run
 from factcov.errors import InputError
 from factcov.scoring import Counts
+from factcov.validation.stats import kendall, pearson, spearman
 
 METRICS = ("precision", "recall", "f1")
 
 
-def pearson(a: np.ndarray, b: np.ndarray) -> float | None:
-    """Pearson's r over the pairs where both are defined; None if undefined."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    keep = ~(np.isnan(x) | np.isnan(y))
-    x, y = x[keep], y[keep]
-    if len(x) < 2 or x.std() == 0 or y.std() == 0:
-        return None
-    return float(np.corrcoef(x, y)[0, 1])
-
-
 def compare_scorings(outdir_a: str | Path, outdir_b: str | Path, metric: str = "f1", top: int = 10) -> dict[str, Any]:
-    if metric not in METRICS:
-        raise InputError(f"unknown metric '{metric}'; use precision, recall or f1", field="metric")
     run_a, run_b = load_run(outdir_a), load_run(outdir_b)
+    allowed = [*METRICS, *(m for m in run_a.metrics if m in run_b.metrics)]  # a domain's own (rag's) too
+    if metric not in allowed:
+        raise InputError(f"unknown metric '{metric}'; use {', '.join(allowed)}", field="metric")
     keys = ["instance_id", "system"]
     joined = run_a.scores.merge(run_b.scores, on=keys, suffixes=("_a", "_b"), how="inner")
     if joined.empty:
@@ -58,7 +49,7 @@ def compare_scorings(outdir_a: str | Path, outdir_b: str | Path, metric: str = "
         "only_in_b": len(run_b.scores) - len(joined),
         "n_systems": int(joined["system"].nunique()),
         "system_spearman": {m: spearman(per_system[f"{m}_a"], per_system[f"{m}_b"]) for m in METRICS},
-        "system_kendall": {m: kendall_tau(per_system[f"{m}_a"], per_system[f"{m}_b"]) for m in METRICS},
+        "system_kendall": {m: kendall(per_system[f"{m}_a"], per_system[f"{m}_b"]) for m in METRICS},
         "instance_pearson": {m: pearson(joined[f"{m}_a"], joined[f"{m}_b"]) for m in METRICS},
         "systems": [
             {"system": system, **{f"{m}_{s}": _num(row[f"{m}_{s}"]) for m in METRICS for s in "ab"}}

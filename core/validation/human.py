@@ -17,16 +17,16 @@ systems stay paired); at segment level it resamples (system, instance) pairs.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from factcov.aggregate import kendall_tau, spearman
 from factcov.errors import InputError
 from factcov.jsonl import read_json_file
+from factcov.validation.stats import kendall, percentile_interval, spearman
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
 CSV_COLUMNS = ("system", "instance_id", "criterion", "score")
@@ -85,29 +85,38 @@ def _load_webnlg(path: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HUMAN_COLUMNS)
 
 
-def _load_csv(path: Path) -> pd.DataFrame:
-    rows: list[tuple[str, str, str, float]] = []
+def csv_records(path: Path, columns: tuple[str, ...], what: str) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line, record) of a UTF-8 CSV whose header has ``columns``; values stripped, the
+    text columns (all but the last) non-empty. Errors name the file, line and field."""
+    count = 0
     try:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
-            missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
+            missing = [c for c in columns if c not in (reader.fieldnames or [])]
             if missing:
                 raise InputError(
-                    f"missing column(s) {', '.join(missing)}; the header must be {','.join(CSV_COLUMNS)}",
+                    f"missing column(s) {', '.join(missing)}; the header must be {','.join(columns)}",
                     path=path,
                     line=1,
                 )
             for record in reader:
-                line = reader.line_num
-                for column in ("system", "instance_id", "criterion"):
-                    if not (record[column] or "").strip():
-                        raise InputError("empty value", path=path, line=line, field=column)
-                score = _number(record["score"], path=path, field="score", line=line)
-                rows.append((record["system"].strip(), record["instance_id"].strip(), record["criterion"].strip(), score))
+                values = {c: (record[c] or "").strip() for c in columns}
+                for column in columns[:-1]:
+                    if not values[column]:
+                        raise InputError("empty value", path=path, line=reader.line_num, field=column)
+                count += 1
+                yield reader.line_num, values
     except UnicodeDecodeError:
         raise InputError("not UTF-8; re-encode the file as UTF-8", path=path) from None
-    if not rows:
-        raise InputError("no judgments in the file (only a header?)", path=path)
+    if not count:
+        raise InputError(f"no {what} in the file (only a header?)", path=path)
+
+
+def _load_csv(path: Path) -> pd.DataFrame:
+    rows = [
+        (r["system"], r["instance_id"], r["criterion"], _number(r["score"], path=path, field="score", line=line))
+        for line, r in csv_records(path, CSV_COLUMNS, "judgments")
+    ]
     return pd.DataFrame(rows, columns=HUMAN_COLUMNS)
 
 
@@ -163,7 +172,7 @@ def correlate(
         statistic = _segment_statistic(pairs)
     result["n"] = len(x)
     result["spearman"] = spearman(x, y)
-    result["kendall"] = _kendall(x, y)
+    result["kendall"] = kendall(x, y)
     result["spearman_ci"], result["kendall_ci"] = statistic(n_boot, seed)
     return result
 
@@ -192,29 +201,6 @@ def _system_means(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return means["value"].to_numpy(), means["score"].to_numpy()
 
 
-def _kendall(x: np.ndarray, y: np.ndarray) -> float | None:
-    # factcov.aggregate.kendall_tau is O(n^2) in memory; above a few hundred pairs use
-    # scipy's O(n log n) tau-b (the same statistic) when it is installed.
-    if len(x) > 400:
-        try:
-            from scipy.stats import kendalltau
-        except ImportError:
-            return kendall_tau(x, y)
-        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        keep = ~(np.isnan(x) | np.isnan(y))
-        tau = kendalltau(x[keep], y[keep]).statistic
-        return None if np.isnan(tau) else float(tau)
-    return kendall_tau(x, y)
-
-
-def _interval(values: list[float | None]) -> list[float] | None:
-    defined = np.array([v for v in values if v is not None], dtype=float)
-    if defined.size == 0:
-        return None
-    low, high = np.quantile(defined, [0.025, 0.975])
-    return [float(low), float(high)]
-
-
 def _bootstrap(draw, n_boot: int, seed: int) -> tuple[list[float] | None, list[float] | None]:
     rng = np.random.default_rng(seed)
     rhos: list[float | None] = []
@@ -222,8 +208,8 @@ def _bootstrap(draw, n_boot: int, seed: int) -> tuple[list[float] | None, list[f
     for _ in range(max(n_boot, 0)):
         x, y = draw(rng)
         rhos.append(spearman(x, y))
-        taus.append(_kendall(x, y))
-    return _interval(rhos), _interval(taus)
+        taus.append(kendall(x, y))
+    return percentile_interval(rhos), percentile_interval(taus)
 
 
 def _system_statistic(pairs: pd.DataFrame):
@@ -346,22 +332,34 @@ def correlate_run(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """``correlate`` a scoring run's per-generation metric with each human criterion and level."""
-    from factcov.compare import load_run
-
-    run = load_run(outdir)
-    if metric not in ("precision", "recall", "f1", "weighted_f1"):
-        raise InputError(f"unknown metric '{metric}'; use precision, recall, f1 or weighted_f1", field="metric")
-    metric_df = run.scores[["system", "instance_id", metric]].rename(columns={metric: "value"})
+    metric_df = run_metric(outdir, metric)
     human = load_human_judgments(human_path, format=format)
-    available = sorted(human["criterion"].unique())
-    wanted = list(criteria) if criteria else available
-    for criterion in wanted:
-        if criterion not in available:
-            raise InputError(f"no criterion '{criterion}'; available: {', '.join(available)}",
-                             path=human_path, field="criterion")
+    wanted = chosen_criteria(human, criteria, human_path)
     results = []
     for criterion in wanted:
         for level in levels:
             result = correlate(metric_df, human[human["criterion"] == criterion], level=level, n_boot=n_boot, seed=seed)
             results.append({"criterion": criterion, "metric": metric, **result})
     return results
+
+
+def run_metric(outdir: str | Path, metric: str) -> pd.DataFrame:
+    """A run's per-generation ``metric`` as a table system, instance_id, value."""
+    from factcov.compare import load_run
+
+    run = load_run(outdir)
+    allowed = ["precision", "recall", "f1", "weighted_f1", *run.metrics]  # a domain's own (rag's) too
+    if metric not in allowed:
+        raise InputError(f"unknown metric '{metric}'; use {', '.join(allowed)}", field="metric")
+    return run.scores[["system", "instance_id", metric]].rename(columns={metric: "value"})
+
+
+def chosen_criteria(judgments: pd.DataFrame, criteria: Iterable[str] | None, path: str | Path) -> list[str]:
+    """The criteria asked for (default: every one in the file); an unknown one is an InputError."""
+    available = sorted(judgments["criterion"].unique())
+    wanted = list(criteria) if criteria else available
+    for criterion in wanted:
+        if criterion not in available:
+            raise InputError(f"no criterion '{criterion}'; available: {', '.join(available)}",
+                             path=path, field="criterion")
+    return wanted

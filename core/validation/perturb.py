@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.language import fold
 from factcov.model import Fact, Generation, Instance
@@ -110,7 +110,7 @@ def unperturbable_types(domain: Domain, instances: Iterable[Instance], seed: int
             if fact.type in failures:
                 continue
             try:
-                perturb_fact(domain, fact, rng, instance)
+                domain.perturb(fact, rng, instance)
             except ValueError as exc:
                 failures[fact.type] = f"{fact.type} (e.g. {fact.value!r}: {exc})"
     return failures
@@ -193,7 +193,7 @@ def _evaluate(evaluator: Evaluator, pairs: list[tuple[Instance, str]]) -> list[R
 
 
 def _metrics(result: Result, evaluator: Evaluator) -> dict[str, float | None]:
-    values: dict[str, float | None] = dict(result.score.metrics(evaluator.policy))
+    values: dict[str, float | None] = dict(result.metrics)
     values["contradicted"] = float(result.score.total.contradicted)
     values["unverifiable"] = float(result.score.total.unverifiable)
     return values
@@ -272,7 +272,7 @@ def _corrupt(
         if len(changed) == k:
             break
         try:
-            changed[index] = perturb_fact(domain, facts[index], rng, instance)
+            changed[index] = domain.perturb(facts[index], rng, instance)
         except ValueError:
             continue  # a claim type the domain cannot perturb (e.g. free text)
     if not changed:
@@ -301,7 +301,7 @@ def _unsupported_sentence(
             return sentence, f"fact of {other.id}: {fact.id} = {fact.value!r}"
     for fact in rng.sample(list(instance.facts), len(instance.facts)):
         try:
-            wrong = perturb_fact(domain, fact, rng, instance)
+            wrong = domain.perturb(fact, rng, instance)
         except ValueError:
             continue
         sentence = domain.realize([wrong], instance.language, instance)

@@ -32,8 +32,7 @@ def build(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Build f1 instances (5 tasks x languages) from lap tables and Ergast results."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    from factcov.cli.console import progress as console_progress
     from factcov.domains.f1.build import iter_race_instances, write_instances
     from factcov.domains.f1.instances import LANGUAGES
 
@@ -41,18 +40,10 @@ def build(
     unknown = [lang for lang in wanted if lang not in LANGUAGES]
     if unknown or not wanted:
         raise InputError(f"--languages: unknown {unknown or wanted}; choose from {', '.join(LANGUAGES)}")
-    with Progress(
-        TextColumn("[bold]f1 build[/] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        disable=quiet,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("races", total=None)
+    with console_progress("f1 build", "races", enabled=not quiet, transient=False) as progress:
 
         def on_race(done: int, total: int, season: int) -> None:
-            progress.update(task, completed=done, total=total, description=f"races (season {season})")
+            progress(completed=done, total=total, description=f"season {season}")
 
         count = write_instances(
             out,

@@ -49,7 +49,7 @@ class F1Domain(Domain):
         self.check_language(language)
         return realize(facts, language, instance.context if instance is not None else {})
 
-    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+    def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
         if fact.type == "compound_change":
             source, target = fact.value
             others = [c for c in COMPOUNDS if c != target]
@@ -57,7 +57,7 @@ class F1Domain(Domain):
         if fact.type == "winner":
             others = [c for c in _WINNER_POOL if c != fact.value]
             return fact.model_copy(update={"value": rng.choice(others)})
-        return super().perturb(fact, rng)
+        return super().perturb(fact, rng, instance)
 
     def example_instances(self) -> list[Instance]:
         from factcov.domains.f1.demo import committed_instances

@@ -18,13 +18,17 @@ import random
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from factcov.domain import Domain
 from factcov.domains.rag.claims import ENTITY, RELATION
+from factcov.domains.rag.extractors import RagExtractor
 from factcov.domains.rag.lexicon import label_words
+from factcov.domains.rag.scoring import METRICS, answer_extras, build_instances
 from factcov.extractors.normalize import canonical_entity, is_literal
 from factcov.knowledge import Knowledge
 from factcov.model import ClaimType, Fact, Generation, Instance
+from factcov.scoring import ScoringPolicy
 
 ENTITY_TYPE = ClaimType(
     name=ENTITY,
@@ -43,6 +47,9 @@ RELATION_TYPE = ClaimType(
     templates={"en": "{subject} {predicate} {value}."},
 )
 MUSEUM_FILE = Path(__file__).with_name("museum.jsonl")
+# Undefined for an instance that holds no retrieved passages (not built from an answer).
+PASSAGE_METRICS = ("faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
+                   "gaa_erp_g")
 # Fictional names a perturbed entity takes: they share no word with real ones.
 STAND_INS = ("Zorbania", "Quillmoor", "Vextrel", "Ombrath", "Kestrava")
 PREPOSITIONS = {"in", "on", "at", "of", "by", "for", "to", "from", "with", "since", "until"}
@@ -94,6 +101,45 @@ class RagDomain(Domain):
     tasks = ("qa", "data-to-text")
     claim_types = (ENTITY_TYPE, RELATION_TYPE)
     default_extractor = "rag-spacy"
+    metrics = METRICS
+    lists = ("hallucinated_entities",)
+    type_weights = {ENTITY: 0.5, RELATION: 0.5}  # GAA-ERP with alpha 0.5
+
+    def __init__(self, grounded: bool = False) -> None:
+        # ``gaa`` is GAA-ERP-G (only what the retrieved passages support) when grounded.
+        self.grounded = grounded
+        self.variant = "grounded" if grounded else ""
+
+    def configure(self, settings: dict[str, Any]) -> RagDomain:
+        """The [rag] table: backend and its options, alpha (the GAA weights), grounded."""
+        from factcov.domains.rag.settings import settings_of
+
+        if not settings:
+            return self
+        parsed = settings_of(settings)
+        domain = RagDomain(grounded=parsed.grounded)
+        domain.default_extractor = parsed.extractor_name()
+        domain.extractor_options = parsed.extractor_options()
+        domain.type_weights = {ENTITY: parsed.alpha, RELATION: 1.0 - parsed.alpha}
+        return domain
+
+    def extra_metrics(self, results, extractor, policy: ScoringPolicy) -> list[dict[str, Any]]:
+        """Context relevance, faithfulness, citation support/precision, coverage, GAA-ERP(-G),
+        and the entities no retrieved passage supports."""
+        if not isinstance(extractor, RagExtractor):
+            # The passage metrics read parses (sentences, the instance's entity index) only
+            # the rag extractors give; another backend's run leaves them undefined.
+            return [{} for _ in results]
+        scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
+        extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
+        out = []
+        for result, extra in zip(results, extras):
+            if "contexts" in result.instance.context:
+                out.append({**extra.metrics, "hallucinated_entities": extra.hallucinated})
+            else:  # not an answer with passages (WebNLG data-to-text): nothing was retrieved to check
+                metrics = {k: v for k, v in extra.metrics.items() if k not in PASSAGE_METRICS}
+                out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})
+        return out
 
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)
@@ -148,7 +194,7 @@ class RagDomain(Domain):
             return f"{subject} is {' '.join(rest + [obj])}."
         return f"{subject} {third_person(words[0])} {' '.join(words[1:] + [obj])}."
 
-    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+    def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
         """Another value no comparator accepts: literals shift, names become a stand-in."""
         current = str(fact.value)
         if is_literal(current):
@@ -165,8 +211,6 @@ class RagDomain(Domain):
 
     def example_instances(self) -> list[Instance]:
         """The museum example's reference as an instance (one per distinct reference)."""
-        from factcov.domains.rag.scoring import build_instances
-
         answers = self._museum()
         unique = {a.reference: a for a in answers if a.reference}
         return build_instances(list(unique.values()))

@@ -27,6 +27,7 @@ class RagExtractor(Extractor):
         super().__init__(language, **options)
         self.aliases = fold_aliases(aliases)
         self._parser: Any = None
+        self.recent_parses: dict[str, ParsedText] = {}
 
     @property
     def parser(self) -> Any:
@@ -52,7 +53,10 @@ class RagExtractor(Extractor):
         return self.extract_batch([text], [instance])[0]
 
     def extract_batch(self, texts: Sequence[str], instances: Sequence[Instance]) -> list[list[Claim]]:
-        return [self.claims(parsed, instance) for parsed, instance in zip(self.parse(texts), instances)]
+        parsed = self.parse(texts)
+        # The RAG metrics need the answers' sentences right after scoring: kept, not re-parsed.
+        self.recent_parses = dict(zip(texts, parsed))
+        return [self.claims(p, instance) for p, instance in zip(parsed, instances)]
 
     def signature(self) -> str:
         return f"{self.name}[{self.parser.signature()}]"

@@ -1,7 +1,9 @@
-"""Settings of `factcov rag score`: command-line options over a config file over defaults.
+"""Settings of the rag domain: command-line options over factcov.toml over defaults.
 
-The file is ``factcov.toml`` (table ``[rag]``) or, failing that, ``pyproject.toml``
-(table ``[tool.factcov.rag]``), looked up in the current directory::
+The file is the one every command reads (``factcov.cli.config``): ``factcov.toml``
+(table ``[rag]``) or ``pyproject.toml`` (table ``[tool.factcov.rag]``). The scoring
+policy and gates of every domain are in its ``[score]`` table; ``fail_under`` here is
+kept for files written for factcov 0.1 and adds to ``[score]``'s::
 
     [rag]
     backend = "spacy"          # or "stanza"
@@ -17,12 +19,12 @@ The file is ``factcov.toml`` (table ``[rag]``) or, failing that, ``pyproject.tom
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factcov.cli.config import validated
 from factcov.errors import InputError
 from factcov.jsonl import validation_error
 
@@ -53,45 +55,15 @@ class RagSettings(BaseModel):
                 "aliases": self.aliases}
 
 
-# Top-level tables factcov.toml may hold.
-KNOWN_TABLES = {"rag"}
-
-
-def config_table(directory: Path) -> tuple[dict[str, Any], Path | None]:
-    """The [rag] table of factcov.toml, else [tool.factcov.rag] of pyproject.toml, else {}."""
-    for name, keys in (("factcov.toml", ("rag",)), ("pyproject.toml", ("tool", "factcov", "rag"))):
-        path = directory / name
-        if not path.is_file():
-            continue
-        try:
-            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"not valid TOML: {exc}", path=path) from None
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 (byte {exc.start}); TOML files are UTF-8", path=path) from None
-        except (OSError, RecursionError) as exc:
-            raise InputError(f"cannot read: {exc}", path=path) from None
-        if name == "factcov.toml":
-            unknown = sorted(set(data) - KNOWN_TABLES)
-            if unknown:  # a misspelled [ragg] would otherwise be ignored in silence
-                raise InputError(f"unknown table(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_TABLES))}",
-                                 path=path)
-        for depth, key in enumerate(keys):
-            data = data.get(key, {}) if isinstance(data, dict) else {}
-            if not isinstance(data, dict):
-                raise InputError(f"'{'.'.join(keys[: depth + 1])}' must be a table, got {type(data).__name__}",
-                                 path=path)
-        if data:
-            return data, path
-    return {}, None
-
-
 def load_settings(directory: Path | None = None, **overrides: Any) -> RagSettings:
-    """Config file values, then the given overrides (None means "not given")."""
-    table, path = config_table(directory or Path.cwd())
-    merged = {**table, **{k: v for k, v in overrides.items() if v is not None}}
+    """The [rag] table of factcov.toml (or [tool.factcov.rag]), then the given overrides."""
+    return validated(RagSettings, "rag", overrides, directory)
+
+
+def settings_of(table: dict[str, Any]) -> RagSettings:
+    """A [rag] table already read (``Domain.configure``); errors name ``rag.<field>``."""
     try:
-        return RagSettings.model_validate(merged)
+        return RagSettings.model_validate(table)
     except ValidationError as exc:
-        error = validation_error(exc, path or "settings", 0)
-        raise InputError(error.message, path=path, field=f"rag.{error.field}") from None
+        error = validation_error(exc, "settings", 0)
+        raise InputError(error.message, field=f"rag.{error.field}") from None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from factcov.cli.console import progress as console_progress
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import iter_periods
 from factcov.errors import InputError
@@ -41,7 +42,7 @@ def build_instances(
         nws = None
         if nws_out is not None:
             nws = stack.enter_context(stack.enter_context(atomic_path(nws_out, keep_empty=False)).open("w", encoding="utf-8"))
-        bar = stack.enter_context(_progress(progress))
+        bar = stack.enter_context(console_progress("weather build", "periods", progress))
         for period in iter_periods(forecasts):
             if period.instance_key in seen:
                 counts.duplicates += 1
@@ -56,15 +57,3 @@ def build_instances(
                                           "language": "en"}, ensure_ascii=False) + "\n")
             bar(1)
     return counts
-
-
-@contextlib.contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[int], None]]:
-    if not enabled:
-        yield lambda n: None
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(SpinnerColumn(), TextColumn("{task.completed:,} periods"), TimeElapsedColumn(), transient=True) as bar:
-        task = bar.add_task("build", total=None)
-        yield lambda n: bar.advance(task, n)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from factcov.domain import Domain
@@ -27,6 +28,8 @@ from factcov.model import Generation, Instance
 
 DEMO_FILES = ("e2e__BMX_59-84.forecast.json", "testing__SEW_96-55.forecast.json")
 PERIODS_PER_FILE = 8
+DEMO_INSTANCES = Path(__file__).with_name("demo_instances.jsonl")
+DEMO_NWS = Path(__file__).with_name("demo_nws.jsonl")
 
 
 def build_demo_files(forecasts_dir: Path, out_dir: Path) -> tuple[int, int]:
@@ -43,9 +46,12 @@ def build_demo_files(forecasts_dir: Path, out_dir: Path) -> tuple[int, int]:
     )
 
 
-def demo_generations(domain: Domain, instances: Sequence[Instance]) -> list[Generation]:
-    from factcov.domains.weather.domain import DEMO_NWS
+@lru_cache(maxsize=1)
+def demo_instances() -> tuple[Instance, ...]:
+    return tuple(instance for _, instance in iter_models(DEMO_INSTANCES, Instance))
 
+
+def demo_generations(domain: Domain, instances: Sequence[Instance]) -> list[Generation]:
     nws = {g.instance_id: g for _, g in iter_models(DEMO_NWS, Generation)}
     generations: list[Generation] = []
     for instance in instances:

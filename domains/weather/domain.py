@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
 
 from factcov.domain import Domain
 from factcov.domains.weather.claim_types import CLAIM_TYPES
+from factcov.domains.weather.demo import demo_generations, demo_instances
 from factcov.domains.weather.instances import LANGUAGES, TASK, period_of
 from factcov.domains.weather.oracle import period_knowledge
 from factcov.domains.weather.realizer import realize
 from factcov.knowledge import Knowledge
 from factcov.model import Fact, Generation, Instance
 
-DEMO_INSTANCES = Path(__file__).with_name("demo_instances.jsonl")
-DEMO_NWS = Path(__file__).with_name("demo_nws.jsonl")
 # Conditions that rarely share a period with others: a perturbed condition must not
 # land on a sibling fact of the same period (it would then be true, not perturbed).
 _RARE_CONDITIONS = ("smoke", "blowing_dust", "freezing_drizzle", "blowing_snow", "haze", "sleet")
@@ -38,11 +35,11 @@ class WeatherDomain(Domain):
         night = bool(instance is not None and period_of(instance).temperature_kind == "low")
         return realize(facts, self.check_language(language), night=night)
 
-    def perturb(self, fact: Fact, rng: random.Random) -> Fact:
+    def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
         if fact.type == "condition":
             value = rng.choice([c for c in _RARE_CONDITIONS if c != fact.value])
             return fact.model_copy(update={"value": value})
-        return super().perturb(fact, rng)
+        return super().perturb(fact, rng, instance)
 
     def example_instances(self) -> list[Instance]:
         return list(demo_instances())
@@ -51,13 +48,4 @@ class WeatherDomain(Domain):
         return list(demo_instances())
 
     def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
-        from factcov.domains.weather.demo import demo_generations
-
         return demo_generations(self, instances)
-
-
-@lru_cache(maxsize=1)
-def demo_instances() -> tuple[Instance, ...]:
-    from factcov.jsonl import iter_models
-
-    return tuple(instance for _, instance in iter_models(DEMO_INSTANCES, Instance))

@@ -1,0 +1,199 @@
+"""Building blocks of a slot-style extractor, so a domain's extractor is a table of patterns.
+
+- ``Lexicon``: the names of an instance's entities (aliases, full names, surnames) and
+  the canonical value each stands for, as one regular-expression alternation (longest
+  name first), plus canonical codes accepted when written verbatim (``VER`` but not
+  ``ver``);
+- ``compile_table``: patterns per claim type with ``{slot}`` placeholders, compiled once
+  per set of slot values (a space matches any run of whitespace);
+- ``SpanMask``: spans already read, so each stretch of text is read once;
+- ``negated``: whether a negation cue opens the clause before a match;
+- number words: ``NUMBER`` and ``ORDINAL`` slots per language and their parsers, from
+  ``factcov.language``;
+- ``dedupe``: claims in text order, the same claim read from overlapping phrases once;
+- ``TableExtractor``: an ``Extractor`` over these: a subclass gives ``patterns``, its
+  ``lexicon(instance)`` and ``read(claim_type, match, entity)`` and nothing else.
+
+Matching runs on the accent- and case-folded text (``factcov.language.fold`` keeps
+offsets), so spans index the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any, ClassVar
+
+from factcov.extractor import Extractor
+from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
+from factcov.model import Claim, Instance
+
+__all__ = [
+    "Lexicon", "SpanMask", "TableExtractor", "compile_table", "dedupe", "negated", "number_slots",
+    "parse_number", "parse_ordinal",
+]
+
+# Words that deny what follows in the same clause ("did not reach Q3", "no pit stop").
+NEGATION_CUES: dict[str, tuple[str, ...]] = {
+    "en": ("not", "no", "never", "neither", "nor", "didn't", "don't", "doesn't", "wasn't", "weren't",
+           "isn't", "hasn't", "haven't", "hadn't", "won't", "couldn't", "failed to", "without"),
+    "es": ("no", "nunca", "jamas", "ni", "sin", "tampoco"),
+    "pt": ("nao", "nunca", "jamais", "nem", "sem", "tampouco"),
+}
+# Where a clause ends, looking back from a match: a negation before it says nothing of it.
+CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s*(?:but|while|and|pero|mientras|mas|enquanto)\b|\b(?:but|pero|mas)\b")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Folded names -> canonical value, and canonical values that may be written as such.
+
+    ``names`` maps a folded name (``"max verstappen"``, ``"verstappen"``) to its value
+    (``"VER"``); ``written`` are values accepted when the original text spells them
+    exactly (codes in capitals), matched by ``written_pattern`` on the folded text
+    (default: the folded values themselves).
+    """
+
+    names: Mapping[str, str]
+    written: Collection[str] = ()
+    written_pattern: str | None = None
+
+    @cached_property
+    def pattern(self) -> str:
+        """One alternation of every name, longest first (so "max verstappen" beats "verstappen")."""
+        alternatives = [re.escape(name).replace(r"\ ", " ") for name in sorted(self.names, key=len, reverse=True)]
+        literal = self.written_pattern or "|".join(re.escape(fold(w)) for w in sorted(self.written, key=len, reverse=True))
+        return r"\b(?:" + "|".join(a for a in (*alternatives, literal) if a) + r")\b"
+
+    def resolve(self, folded_name: str, original: str) -> str | None:
+        """The value a matched name stands for (None: a word that only looked like a name)."""
+        value = self.names.get(" ".join(folded_name.split()))
+        if value is not None:
+            return value
+        return original if original in self.written else None
+
+    def find(self, folded: str, text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[str, tuple[int, int]]]:
+        """(value, span) of each name in ``text[start:end]``, in text order."""
+        compiled = _compiled(self.pattern)
+        for match in compiled.finditer(folded, start, len(folded) if end is None else end):
+            value = self.resolve(match.group(), text[match.start() : match.end()])
+            if value is not None:
+                yield value, match.span()
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern.replace(" ", r"\s+"))
+
+
+def number_slots(language: str) -> dict[str, str]:
+    """``{number}`` (digits or number words) and ``{ordinal}`` ("3rd", "third") slots of a language."""
+    return {"number": rf"(?:\d+|{number_pattern(language)})", "ordinal": ordinal_pattern(language)}
+
+
+@lru_cache(maxsize=256)
+def _compile_table(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...], slots: tuple[tuple[str, str], ...]
+) -> dict[str, list[re.Pattern[str]]]:
+    def fill(pattern: str) -> str:
+        for name, value in slots:
+            pattern = pattern.replace("{" + name + "}", value)
+        return pattern.replace(" ", r"\s+")
+
+    return {claim_type: [re.compile(fill(p)) for p in group] for claim_type, group in patterns}
+
+
+def compile_table(patterns: Mapping[str, Sequence[str]], slots: Mapping[str, str]) -> dict[str, list[re.Pattern[str]]]:
+    """Every claim type's patterns with ``{slot}`` replaced by its regex; cached per slot values."""
+    return _compile_table(
+        tuple((t, tuple(group)) for t, group in patterns.items()), tuple(sorted(slots.items()))
+    )
+
+
+@dataclass
+class SpanMask:
+    """Spans already read: a later, overlapping reading of the same text is refused."""
+
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def overlaps(self, span: tuple[int, int]) -> bool:
+        return any(start < span[1] and span[0] < end for start, end in self.spans)
+
+    def take(self, span: tuple[int, int]) -> bool:
+        """Mark ``span`` read; False (and nothing marked) when part of it was read already."""
+        if self.overlaps(span):
+            return False
+        self.spans.append(span)
+        return True
+
+
+def negated(folded: str, start: int, language: str = "en", window: int = 60) -> bool:
+    """Whether a negation cue stands in the clause that ends at ``start`` (folded text)."""
+    before = folded[max(0, start - window) : start]
+    breaks = list(CLAUSE_BREAK.finditer(before))
+    clause = before[breaks[-1].end() :] if breaks else before
+    words = " " + " ".join(re.findall(r"[\w']+", clause)) + " "
+    return any(f" {cue} " in words for cue in NEGATION_CUES.get(language, ()))
+
+
+def dedupe(claims: Iterable[Claim]) -> list[Claim]:
+    """Claims in text order; the same claim (type, key, value) read from overlapping phrases once."""
+    kept: list[Claim] = []
+    for claim in sorted(claims, key=lambda c: (c.span or (0, 0), c.type, str(c.key), str(c.value))):
+        span = claim.span or (0, 0)
+        if not any(
+            (c.type, c.key, c.value) == (claim.type, claim.key, claim.value)
+            and (c.span or (0, 0))[0] < span[1] and span[0] < (c.span or (0, 0))[1]
+            for c in kept
+        ):
+            kept.append(claim)
+    return kept
+
+
+class TableExtractor(Extractor):
+    """A slot-style extractor as data: ``patterns`` per claim type over named slots.
+
+    Each pattern names its entity with the slot ``{entity_slot}`` (one entity, group
+    ``<entity_slot>``) or a list of them (group ``<entity_slot>s``, e.g. "A, B and C"
+    written with ``{entity_slot}`` inside); every entity the lexicon finds in that group
+    gives one claim, whose key and value ``read`` returns. Subclasses give:
+
+    - ``patterns``: ``{claim_type: (pattern, ...)}``;
+    - ``lexicon(instance)``: the instance's entity names;
+    - ``slots(instance)``: other slots (default: ``{number}`` and ``{ordinal}``);
+    - ``read(claim_type, match, entity)``: ``(key, value)``, or None to skip.
+    """
+
+    patterns: ClassVar[Mapping[str, Sequence[str]]] = {}
+    entity_slot: ClassVar[str] = "entity"
+
+    def lexicon(self, instance: Instance) -> Lexicon:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def slots(self, instance: Instance) -> dict[str, str]:
+        return number_slots(self.language)
+
+    def read(self, claim_type: str, match: re.Match[str], entity: str) -> tuple[dict[str, Any], Any] | None:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def extract(self, text: str, instance: Instance) -> list[Claim]:
+        folded = fold(text)
+        lexicon = self.lexicon(instance)
+        grammar = compile_table(self.patterns, {**self.slots(instance), self.entity_slot: lexicon.pattern})
+        many, one = self.entity_slot + "s", self.entity_slot
+        claims: list[Claim] = []
+        for claim_type, compiled in grammar.items():
+            for pattern in compiled:
+                for match in pattern.finditer(folded):
+                    groups = match.groupdict()
+                    group = many if groups.get(many) else one
+                    for entity, _ in lexicon.find(folded, text, *match.span(group)):
+                        read = self.read(claim_type, match, entity)
+                        if read is None:
+                            continue
+                        key, value = read
+                        claims.append(Claim(type=claim_type, key=key, value=value, span=match.span(),
+                                            text=text[match.start() : match.end()], extractor=self.name))
+        return dedupe(claims)

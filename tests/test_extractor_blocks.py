@@ -1,0 +1,109 @@
+"""factcov.extractors.patterns: the building blocks a slot-style extractor is made of."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from factcov.extractors.patterns import (
+    Lexicon,
+    SpanMask,
+    TableExtractor,
+    compile_table,
+    dedupe,
+    negated,
+    number_slots,
+    parse_number,
+    parse_ordinal,
+)
+from factcov.language import fold
+from factcov.model import Claim, Instance
+
+DRIVERS = Lexicon({"max verstappen": "VER", "verstappen": "VER", "perez": "PER", "sergio perez": "PER"},
+                  written={"VER", "PER", "HAM"})
+
+
+def test_lexicon_prefers_the_longest_name_and_reads_codes_only_in_capitals():
+    text = "Max Verstappen beat Sergio Pérez; HAM was third, per the timing."
+    found = list(DRIVERS.find(fold(text), text))
+    assert [value for value, _ in found] == ["VER", "PER", "HAM"]
+    assert [text[a:b] for _, (a, b) in found] == ["Max Verstappen", "Sergio Pérez", "HAM"]
+
+
+def test_lexicon_matches_names_across_line_breaks():
+    text = "Max\nVerstappen"
+    assert [v for v, _ in DRIVERS.find(fold(text), text)] == ["VER"]
+
+
+def test_compile_table_fills_slots_and_any_whitespace():
+    grammar = compile_table({"pole": (r"(?P<driver>{driver}) took pole",)}, {"driver": DRIVERS.pattern})
+    (pattern,) = grammar["pole"]
+    assert pattern.search(fold("Max  Verstappen\ttook pole"))
+    assert compile_table({"pole": (r"(?P<driver>{driver}) took pole",)}, {"driver": DRIVERS.pattern}) is grammar
+
+
+def test_span_mask_reads_each_stretch_once():
+    mask = SpanMask()
+    assert mask.take((0, 10)) and not mask.take((5, 12)) and mask.take((10, 12))
+    assert mask.spans == [(0, 10), (10, 12)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Hamilton did not reach Q3", True),
+    ("Hamilton failed to reach Q3", True),
+    ("Hamilton never looked like reaching Q3", True),
+    ("Hamilton reached Q3", False),
+    ("Not fast enough, Russell struggled; Hamilton reached Q3", False),  # another clause
+    ("Norris wasn't quick, but Hamilton reached Q3", False),
+])
+def test_negation_cues_in_the_clause_before_a_match(text, expected):
+    folded = fold(text)
+    assert negated(folded, folded.index("reach")) is expected
+
+
+def test_negation_in_spanish_and_portuguese():
+    assert negated(fold("Hamilton no llegó a la Q3"), fold("Hamilton no llegó a la Q3").index("lleg"), "es")
+    assert negated(fold("Hamilton não chegou ao Q3"), fold("Hamilton não chegou ao Q3").index("cheg"), "pt")
+
+
+def test_number_words_in_three_languages():
+    slots = number_slots("es")
+    assert re.fullmatch(slots["number"], "tres") and re.fullmatch(slots["ordinal"], "tercero")
+    assert parse_number("three", "en") == 3 and parse_number("dos", "es") == 2
+    assert parse_ordinal("seventh", "en") == 7 and parse_ordinal("4th", "en") == 4
+
+
+def test_dedupe_keeps_one_of_overlapping_identical_claims_in_text_order():
+    a = Claim(type="pole", key={}, value="VER", span=(0, 20), text="x", extractor="t")
+    b = Claim(type="pole", key={}, value="VER", span=(5, 25), text="x", extractor="t")
+    c = Claim(type="pole", key={}, value="VER", span=(30, 40), text="x", extractor="t")
+    d = Claim(type="pole", key={}, value="PER", span=(5, 25), text="x", extractor="t")
+    assert dedupe([c, b, d, a]) == [a, d, c]
+
+
+class Toy(TableExtractor):
+    name = "toy"
+    patterns = {
+        "stops": (r"(?P<driver>{driver}) (?:made|stopped) (?P<number>{number}) (?:stops|times)",),
+        "out": (r"(?P<drivers>{driver}(?:,? and {driver})*) (?:were|was) out",),
+    }
+    entity_slot = "driver"
+
+    def lexicon(self, instance):
+        return DRIVERS
+
+    def read(self, claim_type, match, driver):
+        if claim_type == "stops":
+            return {"driver": driver}, parse_number(match["number"], self.language)
+        return {"driver": driver}, True
+
+
+def test_a_table_extractor_is_patterns_and_a_read_function():
+    instance = Instance(id="x", domain="toy", task="t", language="en", prompt="", context={}, facts=[])
+    text = "Verstappen made two stops. Pérez and HAM were out."
+    claims = Toy().extract(text, instance)
+    # in text order; claims of one phrase (same span) by key
+    assert [(c.type, c.key["driver"], c.value) for c in claims] == [
+        ("stops", "VER", 2), ("out", "HAM", True), ("out", "PER", True)]
+    assert all(text[c.span[0]:c.span[1]] == c.text for c in claims)

@@ -1,0 +1,59 @@
+"""`factcov new-domain NAME`: the package it writes installs and passes its own tests unchanged."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from factcov.cli.app import run
+
+
+def test_the_new_domain_installs_and_passes_its_own_tests(tmp_path):
+    assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
+    package = tmp_path / "factcov-pantry"
+    site = tmp_path / "site"
+    # Installed the way a user installs it (a wheel built by setuptools, offline), into
+    # a folder of its own so the test's environment is left as it was.
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+         "--target", str(site), str(package)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert install.returncode == 0, install.stderr
+    assert (site / "factcov_pantry" / "data" / "instances.jsonl").is_file()
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    env.pop("FACTCOV_PLUGINS", None)
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package / "tests")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "5 passed" in tests.stdout
+    # and factcov itself finds it through the entry point
+    listing = subprocess.run([sys.executable, "-c", "from factcov.cli.app import run; raise SystemExit(run(['domains']))"], capture_output=True, text=True,
+                             env={**env, "FACTCOV_PLUGINS": "pantry"}, timeout=120, cwd=tmp_path)
+    assert "pantry" in listing.stdout and "pantry-patterns" in listing.stdout, listing.stderr
+
+
+def test_the_generated_code_is_lint_clean(tmp_path):
+    pytest.importorskip("ruff", reason="ruff comes with the dev extra")
+    assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--select", "E,F,W,I,B,UP", "."],
+                          capture_output=True, text=True, cwd=tmp_path / "factcov-pantry")
+    assert lint.returncode == 0, lint.stdout
+
+
+@pytest.mark.parametrize("name", ["Pantry", "1x", "my-domain", "x"])
+def test_a_bad_name_is_a_usage_error(tmp_path, name, capsys):
+    assert run(["new-domain", name, "-o", str(tmp_path)]) == 2
+    assert "lowercase" in capsys.readouterr().err
+
+
+def test_an_existing_package_is_not_overwritten(tmp_path, capsys):
+    assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
+    (tmp_path / "factcov-pantry" / "README.md").write_text("mine")
+    assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 2
+    assert (tmp_path / "factcov-pantry" / "README.md").read_text() == "mine"
