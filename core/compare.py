@@ -47,7 +47,20 @@ class Run:
     def policy(self) -> ScoringPolicy:
         return ScoringPolicy(**self.summary.get("policy", {}))
 
-    def claims(self, systems: list[str] | None = None, instances: list[str] | None = None) -> pd.DataFrame:
+    @property
+    def systems(self) -> pd.DataFrame:
+        """One row per system: P, R, F1 (the policy's average), CIs, micro scores, counts, ranks."""
+        path = self.path / "systems.csv"
+        if path.is_file():
+            return pd.read_csv(path)
+        return pd.DataFrame(self.summary.get("systems", []))
+
+    @property
+    def claims(self) -> pd.DataFrame:
+        """One row per claim: instance, system, type, key, value, span, text, verdict, expected."""
+        return self.claims_of()
+
+    def claims_of(self, systems: list[str] | None = None, instances: list[str] | None = None) -> pd.DataFrame:
         """The claims, optionally only those of some systems and instances (filtered while reading)."""
         path = self.path / "claims.parquet"
         if not path.is_file():

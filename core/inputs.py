@@ -83,3 +83,20 @@ def iter_generations(
                 path=path, line=line, field="language",
             )
         yield instance, generation
+
+
+def files_in(paths: list[str | Path] | tuple[str | Path, ...], suffixes: tuple[str, ...], option: str) -> list[Path]:
+    """Files named directly, and the files ending in ``suffixes`` inside named directories
+    (sorted), as a user gives them on the command line ('--laps laps/', '--laps a.csv b.csv')."""
+    found: list[Path] = []
+    for entry in map(Path, paths):
+        if entry.is_dir():
+            inside = sorted(p for p in entry.iterdir() if p.is_file() and p.name.endswith(suffixes))
+            if not inside:
+                raise InputError(f"{option}: no {', '.join(suffixes)} file in this directory", path=entry)
+            found.extend(inside)
+        elif entry.exists():
+            found.append(entry)
+        else:
+            raise InputError(f"{option}: no such file or directory", path=entry)
+    return found

@@ -9,6 +9,7 @@ prints a warning and is skipped, unless ``FACTCOV_STRICT_PLUGINS=1``.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import warnings
@@ -117,7 +118,7 @@ def load_plugins() -> None:
         try:
             module = ep.load()
             pm.register(module, name=ep.name)
-            pm.check_pending()
+            check_hooks(ep.name)
         except BaseException as exc:  # a broken plugin (even sys.exit or KeyboardInterrupt at import) must not break factcov
             if pm.get_plugin(ep.name) is not None:
                 pm.unregister(name=ep.name)
@@ -193,9 +194,31 @@ def reset() -> None:
     extractors.entries.clear()
 
 
+def check_hooks(name: str) -> None:
+    """``pm.check_pending()`` for one plugin: an unknown (misspelled) hook blames the
+    plugin that implements it, never a plugin loaded after it."""
+    plugin = pm.get_plugin(name)
+    for caller in pm.get_hookcallers(plugin) or []:
+        if caller.has_spec():
+            continue
+        if any(impl.plugin is plugin and not impl.optionalhook for impl in caller.get_hookimpls()):
+            known = sorted(n for n in dir(hookspecs) if n.startswith("register_"))
+            close = difflib.get_close_matches(caller.name, known, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise PluginError(f"plugin '{name}' implements '{caller.name}', which is no factcov hook; "
+                              f"{hint}(hooks: {', '.join(known)})")
+
+
 def register_plugin(module: object, name: str) -> None:
-    """Register a plugin object by hand (tests and notebooks); call ``unregister_plugin`` after."""
+    """Register a plugin object by hand (tests and notebooks); call ``unregister_plugin`` after.
+
+    A module with a misspelled hook is refused here, naming it (PluginError)."""
     pm.register(module, name=name)
+    try:
+        check_hooks(name)
+    except PluginError:
+        pm.unregister(name=name)
+        raise
     reset()
 
 

@@ -29,3 +29,7 @@ class Result:
     def metrics(self) -> dict[str, float | None]:
         """precision, recall, f1 and weighted_f1 under the evaluator's policy."""
         return self.score.metrics(self.policy)
+
+    def describe(self) -> str:
+        """'precision 1.0, recall 0.111, f1 0.2': the metrics rounded for people."""
+        return self.score.describe(self.policy)

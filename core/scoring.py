@@ -125,6 +125,11 @@ class GenerationScore:
     def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
         return {**self.total.metrics(policy), "weighted_f1": self.weighted_f1(policy)}
 
+    def describe(self, policy: ScoringPolicy) -> str:
+        """'precision 1.0, recall 0.111, f1 0.2': the metrics rounded to three decimals for people."""
+        return ", ".join(f"{name} {'n/a' if value is None else round(value, 3)}"
+                         for name, value in self.total.metrics(policy).items())
+
     def weighted_f1(self, policy: ScoringPolicy) -> float | None:
         """Weighted mean of per-type F1 over the weighted types whose F1 is defined.
 

@@ -675,7 +675,8 @@ MODEL_STYLE_CASES: list[tuple[str, str, list[Expected], list[Expected]]] = [
       ('pit_lap', {'driver': 'VER'}, 17),
       ('pit_lap', {'driver': 'VER'}, 39),
       ('stint_compound', {'driver': 'VER', 'stint': 1}, 'MEDIUM'),
-      ('stint_compound', {'driver': 'VER'}, 'MEDIUM'),
+      ('stint_compound', {'driver': 'VER', 'stint': 2}, 'MEDIUM'),  # "en la primera parada": stint 2
+      ('compound_change', {'driver': 'VER', 'stop': 1}, ['MEDIUM', 'MEDIUM']),
       ('retired', {'driver': 'VER'}, False),
       ('stint_compound', {'driver': 'VER', 'stint': 3}, 'HARD'),
       ('final_position', {'driver': 'VER'}, 2)],
@@ -1062,8 +1063,8 @@ MODEL_STYLE_CASES: list[tuple[str, str, list[Expected], list[Expected]]] = [
      'Ricciardo conteve Leclerc por cinco voltas, entre as voltas 46 e 50, apesar de a Ferrari ser mais '
      'rápida. Mesmo assim, o monegasco terminou em décimo, à frente do australiano, que foi o 12º.',
      [('defense', {'attacker': 'LEC', 'driver': 'RIC'}, 5),
-      ('final_position', {'driver': 'LEC'}, 10)],
-     [('final_position', {'driver': 'RIC'}, 12)]),
+      ('final_position', {'driver': 'LEC'}, 10), ('final_position', {'driver': 'RIC'}, 12)],
+     []),
     ('f1:2025:1:undercut:HUL:GAS:pt',
      'A Sauber chamou Hülkenberg para os intermediários na volta 44, duas voltas antes de Gasly, e o '
      'undercut funcionou: o alemão ganhou 3,9 segundos sobre o francês.',
@@ -1256,8 +1257,8 @@ MODEL_STYLE_CASES: list[tuple[str, str, list[Expected], list[Expected]]] = [
       ('winner', {}, 'NOR'),
       ('neutralization', {'kind': 'SC'}, [1, 7]),
       ('neutralization', {'kind': 'SC'}, [34, 41]),
-      ('neutralization', {'kind': 'SC'}, [47, 51])],
-     [('final_position', {'driver': 'VER'}, 2), ('final_position', {'driver': 'RUS'}, 3)]),
+      ('neutralization', {'kind': 'SC'}, [47, 51]), ('final_position', {'driver': 'RUS'}, 3)],
+     [('final_position', {'driver': 'VER'}, 2)]),
     ('f1:2021:22:tyre_strategy:HAM:es',
      'La estrategia de Mercedes con Hamilton fue a una parada: medio-duro, con el cambio en la vuelta 14. '
      'Lewis lideró hasta la última vuelta, cuando Verstappen, con blandos nuevos, le adelantó; acabó '

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import tomllib
@@ -27,15 +26,6 @@ def test_no_top_level_core_or_domains_package_is_importable_from_site():
     assert out.strip() == "True"
 
 
-def test_ci_runs_the_readme_test_command(repo_root):
-    readme = (repo_root / "README.md").read_text()
-    blocks = re.findall(r"```bash\n(.*?)\n```", readme, flags=re.S)
-    assert len(blocks) >= 2, "README must show the two set-up commands"
-    test_command = blocks[1].strip()
-    assert "pytest" in test_command
-    assert test_command in (repo_root / ".ci" / "run").read_text().splitlines()
-
-
 def test_help_starts_without_importing_heavy_libraries():
     code = (
         "import sys; from factcov.cli.app import run; run(['--help']);"
@@ -44,11 +34,3 @@ def test_help_starts_without_importing_heavy_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "HEAVY=\n" in out + "\n" and out.strip().splitlines()[-1] == "HEAVY="
-
-
-def test_readme_python_example_runs_and_prints_what_the_readme_says(repo_root, capsys):
-    readme = (repo_root / "README.md").read_text()
-    code = re.search(r"```python\n(.*?)\n```", readme, flags=re.S).group(1)
-    exec(compile(code, "README.md", "exec"), {})
-    printed = capsys.readouterr().out
-    assert "'precision': 1.0" in printed and "'recall': 0.111" in printed and "'f1': 0.19999" in printed

@@ -41,7 +41,7 @@ def entry_points_dir(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     plugins.reset()
     yield tmp_path
-    for name in ("fake", "broken", "dupe", "typo"):
+    for name in ("fake", "broken", "dupe", "typo", "notebook"):
         if plugins.pm.get_plugin(name) is not None:
             plugins.pm.unregister(name=name)
     plugins.reset()
@@ -102,6 +102,42 @@ def test_misspelled_hook_is_reported_not_silently_ignored(entry_points_dir, monk
     monkeypatch.setenv("FACTCOV_PLUGINS", "typo")
     with pytest.warns(RuntimeWarning, match="plugin 'typo' failed.*register_domain"):
         plugins.load_plugins()
+
+
+def test_a_module_registered_in_code_with_a_misspelled_hook_is_refused_naming_it(entry_points_dir, monkeypatch):
+    import types
+
+    from factcov import hookimpl
+
+    typo = types.ModuleType("notebook_plugin")
+    typo.register_domian = hookimpl(lambda register: None)  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="plugin 'notebook' implements 'register_domian'.*did you mean 'register_domains'"):
+        plugins.register_plugin(typo, "notebook")
+    assert plugins.pm.get_plugin("notebook") is None  # refused: nothing left pending
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", "fake_after_typo_plugin",
+                      PLUGIN_SOURCE.format(cls="Fake", domain="fakedomain"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the later plugin loads: it is not blamed
+        assert plugins.get_domain("fakedomain").description == "from an entry point"
+
+
+def test_a_pending_misspelled_hook_blames_its_own_plugin_only(entry_points_dir, monkeypatch):
+    import types
+
+    from factcov import hookimpl
+
+    typo = types.ModuleType("sneaky_plugin")  # registered around register_plugin's check
+    typo.register_extractor = hookimpl(lambda register: None)  # type: ignore[attr-defined]
+    plugins.pm.register(typo, name="typo")
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", "fake_after_pending_plugin",
+                      PLUGIN_SOURCE.format(cls="Fake", domain="fakedomain"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert plugins.get_domain("fakedomain").description == "from an entry point"
+    with pytest.raises(PluginError, match="plugin 'typo' implements 'register_extractor'"):
+        plugins.check_hooks("typo")
 
 
 def test_a_hook_that_raises_is_skipped_with_a_warning(entry_points_dir, monkeypatch):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -13,10 +12,8 @@ import pytest
 from factcov.cli.app import run as cli
 from factcov.report import build_payload, write_report
 from factcov.report.render import embed_json
+from tests.browser import CHROMEDRIVER, CHROMIUM, require_browser
 from tests.test_compare import HOSTILE, make_mini_run, mini_generations
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
 @pytest.fixture
@@ -117,8 +114,7 @@ def open_report(driver, path: Path) -> None:
 
 @pytest.mark.browser
 def test_the_report_in_headless_chromium(mini_run, tmp_path):
-    if not CHROMIUM.exists() or shutil.which("chromedriver") is None and not CHROMEDRIVER.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from selenium.webdriver.support.ui import Select
 
     claims = pd.read_parquet(mini_run / "claims.parquet")
@@ -157,8 +153,7 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
 
 @pytest.mark.browser
 def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from tests.test_validate_human import score_webnlg_sample
 
     run = score_webnlg_sample(shared_data, tmp_path / "webnlg", entries=12)
@@ -192,8 +187,7 @@ def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
 
 @pytest.mark.browser
 def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from selenium.webdriver.support.ui import Select
 
     a = make_mini_run(tmp_path, "a")
@@ -228,8 +222,7 @@ def test_a_long_text_is_embedded_up_to_the_cap_with_its_claims_and_a_note(tmp_pa
 
 
 def test_a_system_named_like_an_object_property_survives_in_the_page(tmp_path, mini_plugin):
-    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium, chromium-driver)")
+    require_browser()
     from tests.test_compare import make_mini_run, mini_generations
 
     generations = [{**g, "system": {"terse": "__proto__", "complete": "constructor"}.get(g["system"], g["system"])}
@@ -243,5 +236,88 @@ def test_a_system_named_like_an_object_property_survives_in_the_page(tmp_path, m
         assert len(driver.find_elements("css selector", "#slope line")) == 3
         ys = [line.get_attribute("y1") for line in driver.find_elements("css selector", "#slope line")]
         assert all(y not in (None, "", "NaN") for y in ys)
+
+
+MODEL_NAMES = [
+    "gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18", "claude-3-5-sonnet", "claude-3-haiku", "llama-3.1-405b-instruct",
+    "llama-3.1-70b-instruct", "llama-3.1-8b-instruct", "qwen2.5-72b-instruct", "qwen2.5-7b-instruct",
+    "mistral-large-2407", "mistral-small", "mixtral-8x22b", "gemma-2-27b-it", "gemma-2-9b-it", "phi-3.5-mini",
+    "command-r-plus", "deepseek-v2.5", "yi-1.5-34b", "olmo-2-13b", "granite-3.0-8b", "falcon-2-11b",
+    "internlm2.5-20b", "nemotron-70b", "solar-pro", "dbrx-instruct",
+]
+
+
+def many_close_systems(n_instances: int = 40) -> list[dict]:
+    """25 systems near precision 1 and recall 0.9: each drops a few facts, a few get one wrong."""
+    rows = []
+    for k, name in enumerate(MODEL_NAMES):
+        for i in range(n_instances):
+            facts = ["apples: 3.", "pears are green.", f"figs: {i}.", f"window 2-{5 + i}."]
+            kept = [f for j, f in enumerate(facts) if (i * 7 + j * 3 + k) % 40 >= k % 5 + 1]
+            if (i * 3 + k) % 23 == 0:
+                kept = [f"figs: {i + 1}." if f == f"figs: {i}." else f for f in kept]
+            rows.append({"instance_id": f"m{i}", "system": name, "text": " ".join(kept) or "nothing."})
+    return rows
+
+
+def write_many_systems_report(tmp_path: Path) -> Path:
+    from factcov.runner import score_files
+    from tests.test_compare import mini_instances, write_jsonl
+
+    instances = write_jsonl(tmp_path / "many-instances.jsonl", mini_instances(40))
+    texts = write_jsonl(tmp_path / "many-generations.jsonl", many_close_systems())
+    score_files("mini", instances, texts, tmp_path / "many", report=False)
+    return write_report([tmp_path / "many"], tmp_path / "many.html", per_system=2)
+
+
+@pytest.mark.browser
+def test_25_close_systems_are_readable_in_the_scatter(tmp_path, mini_plugin):
+    require_browser()
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    destination = write_many_systems_report(tmp_path)
+    systems = pd.read_csv(tmp_path / "many" / "systems.csv")
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, destination)
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+        chart = driver.find_element("css selector", "#scatter svg")
+        points = driver.find_elements("css selector", "#scatter circle.point")
+        assert len(points) == 25
+        # zoomed to the data: the axes span the points with a margin, not 0-1
+        low_p, high_p = map(float, chart.get_attribute("data-x-range").split(","))
+        low_r, high_r = map(float, chart.get_attribute("data-y-range").split(","))
+        assert low_p <= systems["precision"].min() and systems["precision"].max() <= high_p and low_p > 0.5
+        assert low_r <= systems["recall"].min() and systems["recall"].max() <= high_r and low_r > 0.5
+        assert len(driver.find_elements("css selector", "#scatter polyline.iso")) >= 2
+        # no label over another label or over a point
+        boxes = driver.execute_script("""
+            var out = [];
+            document.querySelectorAll('#scatter text.point-label, #scatter text.iso-label, #scatter circle.point')
+              .forEach(function (n) { var b = n.getBBox(); out.push([n.tagName, b.x, b.y, b.width, b.height]); });
+            return out;""")
+        labels = [b for b in boxes if b[0] == "text"]
+        assert labels, "some points are labelled"
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                if a[0] == b[0] == "circle":
+                    continue  # points may touch: the legend and the hover tell them apart
+                overlap = a[1] < b[1] + b[3] - 0.5 and b[1] < a[1] + a[3] - 0.5 and a[2] < b[2] + b[4] - 0.5 and b[2] < a[2] + a[4] - 0.5
+                assert not overlap, (a, b)
+        # a legend lists every system with its values, best F1 first
+        legend = driver.find_elements("css selector", "#scatter-legend li")
+        assert len(legend) == 25
+        best = systems.sort_values(["f1"], ascending=False).iloc[0]
+        assert best["system"] in legend[0].text and f"F1 {best['f1']:.3f}" in legend[0].text
+        # values on hover
+        target = driver.find_element("css selector", f'#scatter circle.point[data-system="{MODEL_NAMES[3]}"]')
+        ActionChains(driver).move_to_element(target).perform()
+        tip = driver.find_element("css selector", "#scatter g.tip")
+        row = systems.set_index("system").loc[MODEL_NAMES[3]]
+        assert tip.get_attribute("visibility") == "visible"
+        assert tip.text.endswith(f"{MODEL_NAMES[3]}: P {row['precision']:.3f}, R {row['recall']:.3f}, F1 {row['f1']:.3f}")
+        shot = tmp_path / "many.png"
+        driver.find_element("id", "charts").screenshot(str(shot))
+        assert shot.stat().st_size > 10_000
     finally:
         driver.quit()

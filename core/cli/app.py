@@ -76,8 +76,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     """
     try:
         app = build_app()
+        from factcov.cli.options import hide_flag_types, spread_multiple_values
+
         command = typer.main.get_command(app)
-        result = command.main(args=list(argv) if argv is not None else None, prog_name="factcov", standalone_mode=False)
+        hide_flag_types(command)
+        args = spread_multiple_values(command, list(argv) if argv is not None else sys.argv[1:])
+        result = command.main(args=args, prog_name="factcov", standalone_mode=False)
     except FactcovError as error:
         _print_error(str(error))
         return error.exit_code

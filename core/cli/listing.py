@@ -11,7 +11,7 @@ def register(app: typer.Typer) -> None:
 
 
 def domains(
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each claim type's key, value and comparator."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also list each claim type's key slots, value kind, comparator and world."),
 ) -> None:
     """List domains with their claim types, languages and extractors."""
     from rich.console import Console
@@ -30,14 +30,7 @@ def domains(
             e for e in extractors.names()
             if name in extractors.get(e).domains or "*" in extractors.get(e).domains
         ]
-        if verbose:
-            types = "\n".join(
-                f"{ct.name}({', '.join(ct.key_slots)}) -> {ct.value_kind} [{ct.comparator.describe()}"
-                f"{'' if ct.closed_world else ', open world'}]"
-                for ct in domain.claim_types
-            )
-        else:
-            types = ", ".join(ct.name for ct in domain.claim_types)
+        types = ", ".join(ct.name for ct in domain.claim_types)
         extractors_text = ", ".join(
             f"{e} (default)" if e == getattr(domain, "default_extractor", None) else e for e in names
         )
@@ -53,6 +46,23 @@ def domains(
     if not console.is_terminal:  # piped or captured: no wrapping of names people grep for
         console = Console(width=240)
     console.print(table)
+    if verbose:
+        for name in domain_registry.names():
+            console.print(claim_type_table(name, domain_registry.get(name).claim_types))
+
+
+def claim_type_table(domain: str, claim_types: list) -> object:
+    """One row per claim type: key slots, value kind, comparator and world."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"claim types of {domain}")
+    for column in ("claim type", "key slots", "value", "comparator", "world"):
+        table.add_column(column)
+    for ct in claim_types:  # escaped: rich reads "[...]" in a comparator's text as a style tag
+        table.add_row(ct.name, ", ".join(ct.key_slots) or "-", ct.value_kind, escape(ct.comparator.describe()),
+                      "closed" if ct.closed_world else "open")
+    return table
 
 
 def plugins() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import typer
 from pydantic import ValidationError
@@ -143,3 +144,58 @@ def output_dir(path: Path) -> Path:
     from factcov.outdir import check_output_dir
 
     return check_output_dir(path)
+
+
+def spread_multiple_values(command: object, args: list[str]) -> list[str]:
+    """'--laps a.csv b.csv --ergast DIR' -> '--laps a.csv --laps b.csv --ergast DIR'.
+
+    click gives a repeatable option one value per occurrence; a shell glob
+    (`--laps laps/*.csv.gz`) gives several. Spread them for commands that take no
+    positional argument, where a value after a repeatable option can mean nothing else.
+    """
+    # duck-typed: typer >= 0.20 vendors its own click, whose classes are not click's
+    current: Any = command
+    index = 0
+    while isinstance(getattr(current, "commands", None), dict) and index < len(args):
+        if args[index].startswith("-"):
+            index += 1  # a group's own option ("--version")
+            continue
+        sub = current.commands.get(args[index])
+        if sub is None:
+            return args
+        current, index = sub, index + 1
+    if isinstance(getattr(current, "commands", None), dict):
+        return args
+    params = getattr(current, "params", [])
+    if any(getattr(p, "param_type_name", "") == "argument" for p in params):
+        return args
+    repeatable = {name for p in params if getattr(p, "param_type_name", "") == "option"
+                  and p.multiple and not p.is_flag for name in p.opts}
+    spread = list(args[:index])
+    active: str | None = None  # the repeatable option whose values are being read
+    for token in args[index:]:
+        if token.startswith("-") and token != "-":
+            active = token if token in repeatable else None
+        elif active is not None and spread[-1] != active:
+            spread.append(active)  # a further value of the repeatable option just named
+        spread.append(token)
+    return spread
+
+
+def hide_flag_types(command: Any) -> None:
+    """No '<bool>' after a flag in help ('--quiet -q <bool>'): a flag takes no value."""
+    for param in getattr(command, "params", []):
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    make_help_option = getattr(command, "get_help_option", None)
+    if make_help_option is not None:  # click builds --help per context, outside params
+
+        def help_option(ctx: Any, make: Any = make_help_option) -> Any:
+            option = make(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        command.get_help_option = help_option
+    for sub in (getattr(command, "commands", None) or {}).values():
+        hide_flag_types(sub)

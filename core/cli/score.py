@@ -30,6 +30,9 @@ def score(
     dask: str | None = typer.Option(None, "--dask", help="Score on a Dask cluster: scheduler address, or 'local'."),
     report: bool = typer.Option(True, "--report/--no-report", help="Also write report.html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    output_format: str = typer.Option(
+        "table", "--format", help="'table' (for people) or 'json' (the run's summary.json on stdout, for scripts)."
+    ),
 ) -> None:
     """Write claims.parquet, scores.parquet, systems.csv, summary.json (and report.html)."""
     from factcov.cli.config import config_table
@@ -37,6 +40,10 @@ def score(
     from factcov.plugins import get_domain
     from factcov.runner import score_files
 
+    if output_format not in ("table", "json"):
+        from factcov.errors import InputError
+
+        raise InputError(f"--format must be 'table' or 'json', got '{output_format}'")
     # The name is looked up here, once; the run gets the domain, configured by its own
     # table of factcov.toml ([rag] for rag; none for f1 and weather).
     plugin = get_domain(domain)
@@ -52,7 +59,9 @@ def score(
                                                           domain),
         jobs=jobs, dask=dask, progress=not quiet, report=report,
     )
-    if not quiet:
+    if output_format == "json":  # only the summary on stdout: a script pipes it to jq or json.loads
+        typer.echo((outcome.outdir / "summary.json").read_text(encoding="utf-8").rstrip("\n"))
+    elif not quiet:
         print_outcome(outcome, domain)
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)
 

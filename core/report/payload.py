@@ -111,7 +111,7 @@ def _utf16(text: str, offset: int) -> int:
 def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     if not keys:
         return {}
-    claims = run.claims(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
+    claims = run.claims_of(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
     claims = claims[~(claims["span_end"] > REPORT_TEXT_CHARS)]  # past the embedded part of any text
     if claims.empty:
         return {}

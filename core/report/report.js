@@ -135,44 +135,138 @@
     });
   }
 
+  // The scatter zooms to the data (systems are often close together near P 1, R 0.9):
+  // nice ticks over the points' range, F1 isolines at nice levels inside that window,
+  // labels placed where they collide with no other label (else left to the legend),
+  // values on hover, and a numbered legend when there are many systems.
+  var LEGEND_FROM = 8;
+
+  function niceStep(span, count) {
+    var raw = span / count, power = Math.pow(10, Math.floor(Math.log10(raw)));
+    var steps = [1, 2, 2.5, 5, 10];
+    for (var i = 0; i < steps.length; i++) if (steps[i] * power >= raw) return steps[i] * power;
+    return 10 * power;
+  }
+  function ticks(low, high, count) {
+    var step = niceStep(high - low, count), out = [];
+    for (var v = Math.ceil(low / step - 1e-9) * step; v <= high + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
+    return { step: step, values: out };
+  }
+  function window1d(values) {
+    var low = Math.min.apply(null, values), high = Math.max.apply(null, values);
+    var pad = Math.max(0.01, (high - low) * 0.12), span = Math.max(high - low + 2 * pad, 0.04);
+    var mid = (low + high) / 2;
+    low = Math.max(0, mid - span / 2); high = Math.min(1, low + span); low = Math.max(0, high - span);
+    var step = niceStep(high - low, 5);
+    return [Math.max(0, Math.floor(low / step + 1e-9) * step), Math.min(1, Math.ceil(high / step - 1e-9) * step)];
+  }
+  function f1Of(p, q) { return p + q > 0 ? 2 * p * q / (p + q) : 0; }
+  function overlaps(a, b) { return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h; }
+
   function renderScatter() {
-    var r = run(), W = 460, H = 410, L = 48, T = 26, S = 340;
-    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "precision-recall scatter" });
-    function x(p) { return L + p * S; }
-    function y(q) { return T + (1 - q) * S; }
-    for (var g = 0; g <= 10; g += 2) {
-      root.appendChild(svg("line", { class: "grid", x1: x(g / 10), x2: x(g / 10), y1: y(0), y2: y(1) }));
-      root.appendChild(svg("line", { class: "grid", x1: x(0), x2: x(1), y1: y(g / 10), y2: y(g / 10) }));
-      root.appendChild(svg("text", { x: x(g / 10), y: y(0) + 14, "text-anchor": "middle" }, (g / 10).toFixed(1)));
-      root.appendChild(svg("text", { x: x(0) - 6, y: y(g / 10) + 4, "text-anchor": "end" }, (g / 10).toFixed(1)));
-    }
-    [0.2, 0.4, 0.6, 0.8].forEach(function (f) {
-      // F1 = f  <=>  recall = f p / (2p - f), defined for p > f/2.
-      var points = [];
-      var start = f / (2 - f); // where the curve meets recall = 1
-      for (var i = 0; i <= 100; i++) {
-        var p = start + (1 - start) * i / 100;
-        var q = Math.min(1, f * p / (2 * p - f));
-        points.push(x(p).toFixed(1) + "," + y(q).toFixed(1));
+    var r = run(), W = 460, H = 410, L = 52, T = 26, S = 340;
+    var shown = r.systems.map(function (s, index) { return { s: s, index: index }; })
+      .filter(function (d) { return d.s.precision !== null && d.s.recall !== null; });
+    var many = shown.length >= LEGEND_FROM;
+    var px = shown.length ? window1d(shown.map(function (d) { return d.s.precision; })) : [0, 1];
+    var py = shown.length ? window1d(shown.map(function (d) { return d.s.recall; })) : [0, 1];
+    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "precision-recall scatter",
+                            "data-x-range": px.join(","), "data-y-range": py.join(",") });
+    function x(p) { return L + (p - px[0]) / (px[1] - px[0]) * S; }
+    function y(q) { return T + (1 - (q - py[0]) / (py[1] - py[0])) * S; }
+    var xt = ticks(px[0], px[1], 5), yt = ticks(py[0], py[1], 5);
+    var digits = Math.max(1, Math.min(3, Math.ceil(-Math.log10(Math.min(xt.step, yt.step)) - 1e-9)));
+    xt.values.forEach(function (v) {
+      root.appendChild(svg("line", { class: "grid", x1: x(v), x2: x(v), y1: y(py[0]), y2: y(py[1]) }));
+      root.appendChild(svg("text", { x: x(v), y: y(py[0]) + 14, "text-anchor": "middle" }, v.toFixed(digits)));
+    });
+    yt.values.forEach(function (v) {
+      root.appendChild(svg("line", { class: "grid", x1: x(px[0]), x2: x(px[1]), y1: y(v), y2: y(v) }));
+      root.appendChild(svg("text", { x: x(px[0]) - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(digits)));
+    });
+    // Boxes of the points and of the labels placed so far: no label is drawn over them.
+    var taken = shown.map(function (d) { return { x: x(d.s.precision) - 6, y: y(d.s.recall) - 6, w: 12, h: 12 }; });
+    // F1 isolines at nice levels between the window's lowest and highest F1.
+    var levels = ticks(f1Of(px[0], py[0]), f1Of(px[1], py[1]), 6);
+    levels.values.forEach(function (f) {
+      if (f <= 0 || f >= 1) return;
+      var segments = [[]], first = null;
+      for (var i = 0; i <= 200; i++) {
+        var p = px[0] + (px[1] - px[0]) * i / 200, q = 2 * p - f > 0 ? f * p / (2 * p - f) : Infinity;
+        if (q >= py[0] && q <= py[1]) {
+          segments[segments.length - 1].push(x(p).toFixed(1) + "," + y(q).toFixed(1));
+          if (!first) first = [p, q];
+        } else if (segments[segments.length - 1].length) segments.push([]);
       }
-      root.appendChild(svg("polyline", { class: "iso", points: points.join(" ") }));
-      // Labelled where the curve meets recall = 1 (precision f / (2 - f)), away from the points.
-      root.appendChild(svg("text", { class: "iso-label", x: x(f / (2 - f)), y: y(1) - 4, "text-anchor": "middle" }, "F1 " + f));
+      segments.forEach(function (points) {
+        if (points.length > 1) root.appendChild(svg("polyline", { class: "iso", points: points.join(" ") }));
+      });
+      if (first) { // labelled where the curve enters the window: low precision, away from most systems
+        var text = "F1 " + Number(f.toFixed(3)), w = 6.2 * text.length;
+        var box = { x: Math.min(x(first[0]) + 3, L + S - w), y: Math.max(y(first[1]) - 14, T - 2), w: w, h: 11 };
+        if (!taken.some(function (t) { return overlaps(t, box); })) {
+          root.appendChild(svg("text", { class: "iso-label", x: box.x, y: box.y + 9 }, text));
+          taken.push(box);
+        }
+      }
     });
-    root.appendChild(svg("line", { class: "axis", x1: x(0), x2: x(1), y1: y(0), y2: y(0) }));
-    root.appendChild(svg("line", { class: "axis", x1: x(0), x2: x(0), y1: y(0), y2: y(1) }));
-    root.appendChild(svg("text", { x: x(0.5), y: H - 12, "text-anchor": "middle" }, "precision"));
-    root.appendChild(svg("text", { x: 12, y: y(0.5), transform: "rotate(-90 12 " + y(0.5) + ")", "text-anchor": "middle" }, "recall"));
-    r.systems.forEach(function (s, index) {
-      if (s.precision === null || s.recall === null) return;
-      var dot = svg("circle", { class: "point", cx: x(s.precision), cy: y(s.recall), r: 6, fill: colorOf(index) });
-      dot.appendChild(svg("title", null, s.system + ": P " + fmt(s.precision) + ", R " + fmt(s.recall) + ", F1 " + fmt(s.f1)));
+    root.appendChild(svg("line", { class: "axis", x1: x(px[0]), x2: x(px[1]), y1: y(py[0]), y2: y(py[0]) }));
+    root.appendChild(svg("line", { class: "axis", x1: x(px[0]), x2: x(px[0]), y1: y(py[0]), y2: y(py[1]) }));
+    root.appendChild(svg("text", { x: L + S / 2, y: H - 12, "text-anchor": "middle" }, "precision"));
+    root.appendChild(svg("text", { x: 12, y: T + S / 2, transform: "rotate(-90 12 " + (T + S / 2) + ")", "text-anchor": "middle" }, "recall"));
+    var tip = svg("g", { class: "tip", visibility: "hidden" });
+    var tipBox = svg("rect", { rx: 3, height: 20 }), tipText = svg("text", { y: 14 });
+    tip.appendChild(tipBox); tip.appendChild(tipText);
+    var labelled = 0;
+    shown.slice().sort(function (a, b) { return (b.s.f1 || 0) - (a.s.f1 || 0); }).forEach(function (d) {
+      var cx = x(d.s.precision), cy = y(d.s.recall), name = many ? String(d.index + 1) : d.s.system;
+      var w = 6.2 * name.length + 2, h = 12;
+      var candidates = [[8, -12], [8, 2], [-8 - w, -12], [-8 - w, 2], [-w / 2, -20], [-w / 2, 8], [12, -5], [-12 - w, -5]];
+      for (var i = 0; i < candidates.length; i++) {
+        var box = { x: cx + candidates[i][0], y: cy + candidates[i][1], w: w, h: h };
+        if (box.x < L || box.x + box.w > W - 2 || box.y < 2 || box.y + box.h > T + S) continue;
+        if (taken.some(function (t) { return overlaps(t, box); })) continue;
+        taken.push(box);
+        root.appendChild(svg("text", { class: "point-label", x: box.x + 1, y: box.y + 10, "data-system": d.s.system }, name));
+        labelled++;
+        return;
+      }
+    });
+    shown.forEach(function (d) {
+      var cx = x(d.s.precision), cy = y(d.s.recall);
+      var values = (many ? (d.index + 1) + " " : "") + d.s.system + ": P " + fmt(d.s.precision) + ", R " + fmt(d.s.recall) + ", F1 " + fmt(d.s.f1);
+      var dot = svg("circle", { class: "point", cx: cx, cy: cy, r: many ? 5 : 6, fill: colorOf(d.index), "data-system": d.s.system });
+      dot.appendChild(svg("title", null, values));
+      dot.addEventListener("mouseenter", function () {
+        tipText.textContent = values;
+        var w = 6.2 * values.length + 12, tx = Math.min(Math.max(cx - w / 2, 2), W - w - 2), ty = cy - 30 < 2 ? cy + 10 : cy - 30;
+        tipBox.setAttribute("width", w);
+        tipText.setAttribute("x", 6);
+        tip.setAttribute("transform", "translate(" + tx.toFixed(1) + "," + ty.toFixed(1) + ")");
+        tip.setAttribute("visibility", "visible");
+        dot.setAttribute("r", many ? 8 : 9);
+      });
+      dot.addEventListener("mouseleave", function () { tip.setAttribute("visibility", "hidden"); dot.setAttribute("r", many ? 5 : 6); });
       root.appendChild(dot);
-      root.appendChild(svg("text", { x: x(s.precision) + 8, y: y(s.recall) - 6 }, s.system));
     });
+    root.appendChild(tip); // last: drawn over everything
+    root.setAttribute("data-labelled", labelled);
     var box = document.getElementById("scatter");
     clear(box);
     box.appendChild(root);
+    var legend = document.getElementById("scatter-legend");
+    clear(legend);
+    if (!many) return;
+    shown.slice().sort(function (a, b) { return (b.s.f1 || 0) - (a.s.f1 || 0) || a.index - b.index; }).forEach(function (d) {
+      var item = el("li", { "data-system": d.s.system });
+      var swatch = svg("svg", { class: "swatch", viewBox: "0 0 12 12", width: 12, height: 12 });
+      swatch.appendChild(svg("circle", { cx: 6, cy: 6, r: 5, fill: colorOf(d.index) }));
+      item.appendChild(swatch);
+      item.appendChild(el("span", { class: "legend-number" }, String(d.index + 1)));
+      item.appendChild(el("span", { class: "legend-name" }, d.s.system));
+      item.appendChild(el("span", { class: "legend-values" }, "P " + fmt(d.s.precision) + "  R " + fmt(d.s.recall) + "  F1 " + fmt(d.s.f1)));
+      legend.appendChild(item);
+    });
   }
 
   // Position = place in the sorted order (ties broken by name), label = the (average) rank,
@@ -185,9 +279,13 @@
   }
 
   function renderSlope() {
-    var r = run(), n = Math.max(r.systems.length, 1), row = 28, W = 460, H = 40 + n * row;
+    var r = run(), n = Math.max(r.systems.length, 1), row = 28, H = 40 + n * row;
+    // room for the longest label on each side, so no name is cut at the edge
+    function widest(f) { return 6.2 * Math.max.apply(null, r.systems.map(function (s) { return f(s).length; }).concat([8])); }
+    var leftW = widest(function (s) { return s.rank_precision + "  " + s.system + " (" + fmt(s.precision, 2) + ")"; });
+    var rightW = widest(function (s) { return s.rank_f1 + "  " + s.system + " (" + fmt(s.f1, 2) + ")"; });
+    var xl = leftW + 14, xr = xl + 160, W = xr + rightW + 14;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "rank slope chart" });
-    var xl = 150, xr = 310;
     var left = places(r.systems, "rank_precision"), right = places(r.systems, "rank_f1");
     function y(place) { return 30 + place * row; }
     root.appendChild(svg("text", { x: xl, y: 12, "text-anchor": "middle" }, "by precision"));

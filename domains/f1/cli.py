@@ -1,4 +1,5 @@
-"""`factcov f1 build` and `factcov f1 stats`: the benchmark builder and its counts."""
+"""`factcov f1 build`, `factcov f1 stats` and `factcov f1 check`: the benchmark builder, its
+counts and the data-quality rules that fired."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import typer
 
 from factcov.errors import InputError
 
+LAP_SUFFIXES = (".csv", ".csv.gz", ".parquet")
 app = typer.Typer(help="Formula 1 strategy explanations: build the benchmark, count it.", no_args_is_help=True)
 
 
@@ -22,7 +24,8 @@ def _ints(text: str | None, option: str) -> list[int] | None:
 
 @app.command("build")
 def build(
-    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet); repeat the option."),
+    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet) or directories of them; "
+                                    "several after one --laps, or repeat the option."),
     ergast: Path = typer.Option(..., "--ergast", help="Directory of the Ergast CSV tables."),
     out: Path = typer.Option(..., "--out", "-o", help="Instances file (JSON lines; gzipped if it ends in .gz)."),
     seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
@@ -35,7 +38,9 @@ def build(
     from factcov.cli.console import progress as console_progress
     from factcov.domains.f1.build import iter_race_instances, write_instances
     from factcov.domains.f1.instances import LANGUAGES
+    from factcov.inputs import files_in
 
+    laps = files_in(laps, LAP_SUFFIXES, "--laps")
     wanted = [lang.strip() for lang in languages.split(",") if lang.strip()]
     unknown = [lang for lang in wanted if lang not in LANGUAGES]
     if unknown or not wanted:
@@ -69,7 +74,8 @@ def stats(instances: Path = typer.Argument(..., help="An instances file written 
 
 @app.command("check")
 def check(
-    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet); repeat the option."),
+    laps: list[Path] = typer.Option(..., "--laps", help="Lap files (CSV, csv.gz or Parquet) or directories of them; "
+                                    "several after one --laps, or repeat the option."),
     ergast: Path = typer.Option(..., "--ergast", help="Directory of the Ergast CSV tables."),
     seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
     rounds: str | None = typer.Option(None, "--rounds", help="Comma-separated rounds, e.g. 1,22."),
@@ -82,7 +88,9 @@ def check(
 
     from factcov.domains.f1.check import iter_checks
     from factcov.domains.f1.quality import RULES
+    from factcov.inputs import files_in
 
+    laps = files_in(laps, LAP_SUFFIXES, "--laps")
     total: dict[str, int] = {}
     races = 0
     for race in iter_checks(laps, ergast, _ints(seasons, "--seasons"), _ints(rounds, "--rounds")):

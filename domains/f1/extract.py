@@ -18,7 +18,7 @@ from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
 from factcov.model import Claim, Instance
 
-GRAMMAR_VERSION = "2"  # bump when a rule changes what a text reads as (enters score signatures)
+GRAMMAR_VERSION = "3"  # bump when a rule changes what a text reads as (enters score signatures)
 
 
 class F1RegexExtractor(Extractor):

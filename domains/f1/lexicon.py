@@ -72,7 +72,10 @@ PIT_VERBS = {
     r"|called in|into the pits|pitstops?|pit-stops?|in-?lap|fitted|bolted on|put on"
     r"|(?:brought|brings|bring|called|calls|pulled) (?:\S+ ){1,2}?in(?!\s+(?:the|to|front|a)\b)"
     r"|(?:went|moved|switched|returned|went back|came back|headed back) (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})"
-    r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to",
+    r"|switch(?:ed|ing)? to|changed to|changing to|moved to|went to"
+    # "took a second set of hards on lap 15", "then back onto softs on lap 37": a set fitted
+    r"|took (?:a |another |one more )?(?:(?:fresh|new|second|third|fourth) )?set of (?={COMP})"
+    r"|back (?:on)?to (?:the |a set of |fresh |new )?(?={COMP})",
     "es": r"entr(?:o|a|aron|ar|ando) (?:a|en) (?:los )?(?:boxes|pits|garajes)|par(?:o|aron|ar|ando|ada|adas|ado)"
     r"|volvi\w* a (?:los |las )?(?={COMP})|llam\w* (?:a )?(?:\S+ ){1,2}?para (?:poner|montar)"
     r"|se detuvo|detuvo|(?:a|en) boxes|paso por (?:los )?boxes|cambio de neumaticos|mont(?:o|ar)|puso|poner|calzo"
@@ -91,11 +94,11 @@ STAY_OUT = {  # "stayed out until lap 17": his in-lap was lap 17
     # not "stayed out of trouble", "stayed out front", "se quedó fuera de los puntos"
     "en": r"(?:stayed|stays|stay|staying|remained) out(?!\s+(?:of|in front|front|ahead|behind|in the lead|at the front)\b)"
     r"|stayed on track|extend\w* (?:his|her|the|its) (?:\w+ )?stint|ran long|kept going|(?:went|going) long"
-    r"|(?:left|kept|keeping|leaving) (?:\S+ ){1,2}?out(?!\s+of\b)",
-    "es": r"(?:sigui\w*|se quedo|continu\w*|permaneci\w*|aguant\w*) en pista|(?:se quedo|sigui\w*) fuera(?! de)"
-    r"|alarg\w* (?:su|el) (?:\w+ )?stint"
+    r"|(?:left|kept|keeping|leaving) (?:\S+ ){1,2}?out(?!\s+of\b)|waited|lasted",
+    "es": r"(?:sigui\w*|se quedo|quedandose|continu\w*|permaneci\w*|aguant\w*) en pista|(?:se quedo|sigui\w*) fuera(?! de)"
+    r"|alarg\w* (?:su|el) (?:\w+ )?(?:stint|relevo|tramo)"
     r"|estir\w* (?:su|el) (?:\w+ )?stint|prolong\w* (?:su|el) (?:\w+ )?stint",
-    "pt": r"(?:ficou|continuou|seguiu|permaneceu) na pista"
+    "pt": r"(?:ficou|ficando|continuou|seguiu|permaneceu) na pista"
     r"|estic\w* (?:o|seu) (?:\w+ )?stint|prolong\w* (?:o|seu) (?:\w+ )?stint|along\w* (?:o|seu) (?:\w+ )?stint",
 }
 STAY_OUT_UNTIL = {"en": r"until|till|to|up to", "es": r"hasta", "pt": r"ate"}
@@ -130,6 +133,14 @@ STOP_ORDINAL = {  # "first stop", "primera parada", "segunda parada"
     "en": r"({ORD}|final|last)\s+(?:pit[- ]?)?stop",
     "es": r"({ORD}|ultima|final)\s+(?:parada|detencion|visita a boxes)",
     "pt": r"({ORD}|ultima|final)\s+(?:parada|visita aos boxes)",
+}
+STOP_AT = {  # "hards at his first stop", "duros en su primera parada"; "... at the second" once a stop was named
+    "en": r"\s*(?:at|in|on|during|for)\s+(?:his|her|its|their|the)\s+({ORD}|last|final)"
+    r"(?:(?P<noun>\s+(?:pit[- ]?)?stop)|(?=\s*(?:[,.;:)]|$|and\b|with\b|which\b|when\b)))",
+    "es": r"\s*(?:en|durante)\s+(?:su|la)\s+({ORD}|ultima)"
+    r"(?:(?P<noun>\s+(?:parada|detencion|visita a boxes))|(?=\s*(?:[,.;:)]|$|y\b|con\b|que\b|cuando\b)))",
+    "pt": r"\s*(?:na|em sua|durante a|em seu)\s+({ORD}|ultima)"
+    r"(?:(?P<noun>\s+(?:parada|visita aos boxes))|(?=\s*(?:[,.;:)]|$|e\b|com\b|que\b|quando\b)))",
 }
 STOP_COUNT = {
     "en": [
@@ -172,6 +183,8 @@ STINT_ORDINAL = {
 CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duros", "swapped X for Y"
     "en": [
         r"from\s+(?:the\s+)?{C1}(?:\s+{TN})?\s+(?:to|onto|for)\s+(?:the\s+|an?\s+(?:(?:fresh|new)\s+)?set\s+of\s+|(?:fresh|new)\s+(?:set\s+of\s+)?)?{C2}",
+        # "went soft to hard on lap 17"
+        r"(?:went|go(?:es|ing)?|moved|switched|changed)\s+{C1}(?:\s+{TN})?\s+(?:to|onto)\s+(?:the\s+)?{C2}",
         r"(?:swap\w*|chang\w*|switch\w*|exchang\w*|trad\w*)\s+(?:the\s+|his\s+|her\s+|its\s+)?{C1}(?:\s+{TN})?"
         r"\s+for\s+(?:the\s+|an?\s+(?:(?:fresh|new)\s+)?set\s+of\s+|(?:fresh|new)\s+(?:set\s+of\s+)?)?{C2}",
     ],
@@ -190,14 +203,14 @@ CHANGE = {  # "from mediums to hards", "de medios a duros", "de medios para duro
 }
 SAME_SET = {  # "another set of hards": a change to the same compound
     # not "a fresh set of inters" (any new set) nor "hards again" (back to a compound used before)
-    "en": [r"another set of (?:the\s+)?(?:{C1})"],
+    "en": [r"(?:another|one more) set of (?:the\s+)?(?:{C1})"],
     "es": [r"otro juego de (?:{TN}\s+)?(?:{C1})", r"otros (?:{TN}\s+)?(?:{C1})"],
-    "pt": [r"outro jogo de (?:{TN}\s+)?(?:{C1})", r"outros (?:{TN}\s+)?(?:{C1})"],
+    "pt": [r"(?:outro|mais um) jogo de (?:{TN}\s+)?(?:{C1})", r"outros (?:{TN}\s+)?(?:{C1})"],
 }
 FINISH_VERBS = {
     "en": r"finish(?:ed|es|ing)?|came home|crossed the line|ended(?: up)?(?: the race)?|was classified|classified"
     r"|brought it home|settled for|settle for|took|claimed|secured|placed|came|home"
-    r"|(?:recovered|climbed|fought back|came back|charged) to",
+    r"|(?:recovered|climbed|fought back|came back|charged) to|on (?:his|her|their|the) way to",
     "es": r"termin\w*|acab\w*|finaliz\w*|cruz\w* la meta|lleg\w*|concluy\w*|se clasific\w*|fue clasificad\w*"
     r"|quedo|se quedo con|logro|consiguio|cerro|(?:remonto|escalo|subio|se recupero) hasta"
     r"|(?:se )?conform\w* con",
@@ -297,14 +310,18 @@ MOVE_ATTEMPT = {"en": r"tried|try|attempt(?:ed)?|went for|going for|opted for",
                 "es": r"intent\w*|prob\w*|busc\w*|opto por|apost\w*",
                 "pt": r"tent\w*|busc\w*|optou|apost\w*"}
 GAIN = {
-    "en": r"gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won|took (?:out)?|a gain of|gaining",
-    "es": r"gan(?:o|ando|a|ado)|recort\w*|recuper\w*|saco|sacado|descont\w*|una ganancia de",
-    "pt": r"ganh(?:ou|ando|a|ado|o)|recuper\w*|tirou|tirado|descont\w*|um ganho de",
+    # "the undercut gained him 10 seconds": "him" is who gained, not a rival
+    "en": r"(?:gained|earned|won) (?:him|her|them)|gain(?:ed|ing|s)?|made up|clawed back|recovered|found|won"
+    r"|took (?:out)?|a gain of|gaining|(?:was|were|proved) worth",
+    "es": r"(?:le |les )?(?:hizo|hicieron) ganar|gan(?:o|ando|a|ado)|recort\w*|recuper\w*|saco|sacado|descont\w*"
+    r"|una ganancia de",
+    "pt": r"(?:o |a |os )?(?:fez|fizeram) ganhar|(?:lhe )?rendeu|ganh(?:ou|ando|a|ado|o)|recuper\w*|tirou|tirado"
+    r"|descont\w*|um ganho de",
 }
 LOSS = {
-    "en": r"lost|losing|loses|gave away|gave up|shed|dropped|conceded",
-    "es": r"perdi(?:o|endo)|cedio|dejo|entrego",
-    "pt": r"perdeu|perdendo|cedeu|deixou",
+    "en": r"cost (?:him|her|them)|lost|losing|loses|gave away|gave up|shed|dropped|conceded",
+    "es": r"(?:le |les )?(?:costo|hizo perder)|perdi(?:o|endo)|cedio|dejo|entrego",
+    "pt": r"(?:lhe )?custou|(?:o |a )?fez perder|perdeu|perdendo|cedeu|deixou",
 }
 SECONDS = {"en": r"s\b|secs?\b|seconds?", "es": r"s\b|segs?\b|segundos?", "pt": r"s\b|segs?\b|segundos?"}
 GAIN_RIVAL = {
@@ -335,6 +352,25 @@ STUCK_BEHIND = {  # "Verstappen was stuck behind Hamilton for 6 laps": defense(H
     "en": r"(?:stuck|trapped|held up|bottled up|queued|sat|sitting|stayed)\s+behind",
     "es": r"(?:atascado|atrapado|detenido|encerrado|quedo|estuvo)\s+detras de",
     "pt": r"(?:preso|travado|ficou|esteve)\s+atras de",
+}
+COPULA_PLACE = {  # "Hamilton was seventh", "Leclerc fue cuarto", "Ocon foi o 17º": a place, when the clause ends there
+    "en": r"(?:was|were|is|ended|came)\s+(?:the\s+)?(?P<ord>{ORD})(?:\s+(?:place|position|overall))?",
+    "es": r"(?:fue|era|es|quedo)\s+(?:el\s+|la\s+)?(?P<ord>{ORD})(?:\s+(?:puesto|lugar|posicion))?",
+    "pt": r"(?:foi|era|e|ficou)\s+(?:o\s+|a\s+|em\s+)?(?P<ord>{ORD})(?:\s+(?:lugar|posicao|colocado))?",
+}
+# what may follow such a place: the end of its clause ("was second in qualifying", "fue el
+# primero en parar", "foi o primeiro a parar" are no finishing places)
+PLACE_END = {
+    "en": r"\s*(?:[,.;:)]|$|\band\b|\bwith\b|\bahead\b|\bbehind\b|\bin the end\b|\bat the (?:flag|finish)\b"
+    r"|\bon the road\b|\bone place\b|\bjust\b)",
+    "es": r"\s*(?:[,.;:)]|$|\by\b|\bcon\b|\bpor delante\b|\bpor detras\b|\bdelante\b|\bdetras\b|\bal final\b"
+    r"|\ben meta\b|\bjusto\b)",
+    "pt": r"\s*(?:[,.;:)]|$|\be\b|\bcom\b|\ba frente\b|\batras\b|\bno fim\b|\bno final\b|\blogo\b)",
+}
+PODIUM_LIST = {  # "the podium was Verstappen, Pérez and Alonso": first, second, third
+    "en": r"(?:the\s+)?podium\s+(?:was|were|read|consisted of|:)",
+    "es": r"(?:el\s+)?podio\s+(?:fue|lo formaron|lo completaron|:)|(?:el\s+)?podio\s+(?:estuvo\s+)?formado\s+por",
+    "pt": r"(?:o\s+)?podio\s+(?:foi|teve|:)|(?:o\s+)?podio\s+(?:foi\s+)?formado\s+por",
 }
 PODIUM_THIRD = {  # "completed the podium": third
     "en": r"completed the podium|rounded out the podium|completing the podium|rounding out the podium",
@@ -373,6 +409,11 @@ FILLER_BEFORE_NAME = {  # "his team-mate Giovinazzi", "the Ferrari of Leclerc", 
     "en": r"(?:(?:his|her|the|team-?mate|teammate|rival|compatriot|ferrari|mercedes|red bull|mclaren)\s+){0,3}",
     "es": r"(?:(?:su|el|la|companero|compatriota|rival|de|equipo)\s+){0,3}",
     "pt": r"(?:(?:seu|sua|o|a|companheiro|compatriota|rival|de|equipe)\s+){0,3}",
+}
+TEAMMATE = {  # "Hamilton kept his team-mate behind": the other driver of a pair of team-mates
+    "en": r"team-?\s?mate",
+    "es": r"companero(?:\s+de\s+equipo)?",
+    "pt": r"companheiro(?:\s+de\s+equipe)?",
 }
 MOVE_NOUN = {"en": r"attempt|bid|move|try|call|play", "es": r"intento|maniobra|jugada",
              "pt": r"tentativa|jogada|manobra"}
@@ -439,6 +480,7 @@ class Lexicon:
     number: re.Pattern[str]
     scope_break: re.Pattern[str]
     stop_ordinal: re.Pattern[str]
+    stop_at: re.Pattern[str]
     stop_count: tuple[re.Pattern[str], ...]
     start_words: re.Pattern[str]
     end_words: re.Pattern[str]
@@ -477,6 +519,9 @@ class Lexicon:
     neutralization: re.Pattern[str]
     retired_words: re.Pattern[str]
     podium_third: re.Pattern[str]
+    teammate: re.Pattern[str]
+    copula_place: re.Pattern[str]
+    podium_list: re.Pattern[str]
     finished_words: re.Pattern[str]
     clause_break: re.Pattern[str]
     subject_reset: re.Pattern[str]
@@ -550,6 +595,7 @@ def lexicon(language: str) -> Lexicon:
         number=re.compile(lap_num),
         scope_break=re.compile(rf"\b(?:{SCOPE_BREAK[language]})\b"),
         stop_ordinal=c(rf"\b{STOP_ORDINAL[language]}"),
+        stop_at=c(STOP_AT[language]),
         stop_count=tuple(c(p) for p in STOP_COUNT[language]),
         start_words=re.compile(rf"\b(?:{START_WORDS[language]})\b"),
         end_words=re.compile(rf"\b(?:{END_WORDS[language]})\b"),
@@ -605,6 +651,9 @@ def lexicon(language: str) -> Lexicon:
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
         stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         podium_third=re.compile(rf"\b(?:{PODIUM_THIRD[language]})\b"),
+        teammate=re.compile(rf"\b(?:{TEAMMATE[language]})\b"),
+        copula_place=c(rf"\b{COPULA_PLACE[language]}(?={PLACE_END[language]})"),
+        podium_list=re.compile(rf"\b(?:{PODIUM_LIST[language]})\s*$"),
         retired_words=re.compile(rf"\b(?:{RETIRED_WORDS[language]})\b"),
         finished_words=re.compile(rf"\b(?:{FINISHED_WORDS[language]})\b"),
         neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),

@@ -16,9 +16,11 @@ from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
 # "sobre Norris entrando en boxes": a gerund after an object is the sentence subject's
-_GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)\b")
+_GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)(?:se|lo|la|le)?\b")
 # "Verstappen, with fresh softs, ...": words set off after a driver are about him
 _APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
+# "behind him, who was 18th": a relative clause about the other driver of the pair
+_PRONOUN_RELATIVE = re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$")
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 
@@ -53,9 +55,9 @@ class TextReader:
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
         index = driver_index(context)
-        self.mentions = index.find(text, self.folded)
-        self.unresolved = index.unresolved(self.folded, self.mentions)
         self.pair = _pair(focus)
+        self.mentions = self.with_teammates(index.find(text, self.folded))
+        self.unresolved = index.unresolved(self.folded, self.mentions)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.claims: list[Claim] = []
         self._seen: dict[tuple[Any, ...], SpanSet] = {}
@@ -95,6 +97,26 @@ class TextReader:
                 topic = acting[0].code
             start = end
 
+    def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
+        """'Hamilton kept his team-mate behind': in a decision between two team-mates, the
+        team-mate of the pair driver named last before it (else of the focus driver)."""
+        if self.pair is None:
+            return mentions
+        teams = {d.get("code"): d.get("team") for d in self.race.get("drivers", [])}
+        if not teams.get(self.pair[0]) or teams.get(self.pair[0]) != teams.get(self.pair[1]):
+            return mentions
+        added = []
+        for match in self.lex.teammate.finditer(self.folded):
+            if any(m.start < match.end() and match.start() < m.end for m in mentions):
+                continue
+            if any(0 <= m.start - match.end() <= 2 for m in mentions):
+                continue  # "his team-mate Giovinazzi": the name that follows is the mention
+            before = [m.code for m in mentions if m.end <= match.start() and m.code in self.pair]
+            other = self.other_driver(before[-1] if before else self.focus_driver)
+            if other is not None:
+                added.append(Mention(match.start(), match.end(), other))
+        return sorted([*mentions, *added], key=lambda m: m.start)
+
     # --- helpers ------------------------------------------------------------------
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         signature = (type_, tuple(sorted(key.items())), repr(value))
@@ -113,6 +135,10 @@ class TextReader:
         since = before[-1].end if before else sentence.start
         if any(since <= s and e <= position for s, e in self._unresolved_here):
             return None  # "... and the Finn finished sixth" with two Finns in the race
+        if before and _PRONOUN_RELATIVE.search(self.folded, before[-1].end, position):
+            # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
+            acting = [m for m in before if not self.is_object(m, sentence)]
+            return self.other_driver(acting[0].code if acting else sentence.topic)
         if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
             return before[-1].code  # "..., who came in on lap 17"
         if before and not self.folded[before[-1].end: position].strip() and not _GERUND.match(self.folded, position):
@@ -162,7 +188,12 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
         window = self.folded[max(sentence.start, mention.start - 30): mention.start]
-        return bool((marker or self.lex.object_marker).search(window))
+        if (marker or self.lex.object_marker).search(window):
+            return True
+        # "ahead of Verstappen and Bottas": a driver listed after an object is one too
+        previous = self.previous_mention(sentence, mention.start)
+        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: mention.start]))
+                and self.is_object(previous, sentence, marker))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
         return next((m for m in sentence.mentions if m.start >= position), None)

@@ -82,6 +82,8 @@ class RaceRules(TextReader):
             and not _NEGATED_WIN.search(self.folded[max(sentence.start, m.start() - 25): m.start()])
         ]
         finishes = list(lex.finish.finditer(self.folded, sentence.start, sentence.end))
+        finishes += [m for m in lex.copula_place.finditer(self.folded, sentence.start, sentence.end)
+                     if not any(f.start() <= m.start() < f.end() for f in finishes)]
         for match in wins:
             following = self.next_mention(sentence, match.end())
             if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
@@ -116,7 +118,8 @@ class RaceRules(TextReader):
                 driver = following.code  # "completing the podium was Bottas"
             if driver is not None:
                 self.emit("final_position", {"driver": driver}, 3, match.start(), match.end())
-        if wins or finishes:
+        podium = self.podium_list(sentence)
+        if wins or finishes or podium:
             for mention in sentence.mentions:
                 tail = self.folded[mention.end: min(sentence.end, mention.end + 20)]
                 found = lex.position_after_mention.match(tail)
@@ -126,6 +129,22 @@ class RaceRules(TextReader):
                 if value is not None and 1 <= value <= 30:
                     self.emit("final_position", {"driver": mention.code}, value, mention.start,
                               mention.end + found.end())
+
+    def podium_list(self, sentence: Sentence) -> bool:
+        """'The podium was Verstappen, Pérez and Alonso': first, second and third."""
+        for mention in sentence.mentions:
+            if self.lex.podium_list.search(self.folded, sentence.start, mention.start):
+                following = [m for m in sentence.mentions if m.start >= mention.start]
+                place, previous = 1, following[0]
+                self.emit("final_position", {"driver": previous.code}, place, previous.start, previous.end)
+                for current in following[1:3]:
+                    if not self.lex.and_word.match(self.folded[previous.end: current.start]):
+                        break
+                    place += 1
+                    self.emit("final_position", {"driver": current.code}, place, current.start, current.end)
+                    previous = current
+                return True
+        return False
 
     def finishing_list(self, sentence: Sentence, position: int, first_place: int) -> None:
         """'won ahead of X and Y': X second, Y third."""

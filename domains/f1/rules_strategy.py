@@ -15,6 +15,16 @@ _ONE_STOP_CONTEXT = re.compile(
 )
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
+# "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
+# sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
+_POSSESSIVE_LAP = re.compile(r"^['’]s\s+(?:in-?\s*)?lap\s+$")
+_LIST_SEPARATOR = re.compile(
+    r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
+)
+_SEQUENCE_CUE = re.compile(
+    r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
+    r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
+)
 
 
 class StrategyRules(TextReader):
@@ -54,6 +64,9 @@ class StrategyRules(TextReader):
                           if verb.end() <= m.start and m.end <= start and not self.is_object(m, sentence)]
                 if inside:
                     driver = inside[-1].code
+                owner = next((m for m in sentence.mentions if _POSSESSIVE_LAP.match(self.folded[m.end: start])), None)
+                if owner is not None:  # "against Sargeant's lap 12"
+                    driver = owner.code
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
@@ -149,11 +162,14 @@ class StrategyRules(TextReader):
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
-                ordinal = None
-                for stop in lex.stop_ordinal.finditer(
-                    self.folded, self.clause_start(sentence, match.start()), match.start()
-                ):
-                    ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+                ordinal = self.stop_said_at(sentence, match.end(), driver)
+                if ordinal is None:
+                    owned = self.stops_owned_by_compounds(sentence, match.start())
+                    for stop in lex.stop_ordinal.finditer(
+                        self.folded, self.clause_start(sentence, match.start()), match.start()
+                    ):
+                        if not any(s <= stop.start() < e for s, e in owned):
+                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
                 if ordinal is None:
                     after = lex.stop_ordinal.search(self.folded, match.end(), min(sentence.end, match.end() + 25))
                     if after:
@@ -184,6 +200,11 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
+        listed = self.listed_sequences(sentence, used)
+        if listed:
+            inside = [(g[0][0], g[-1][1]) for g in listed]
+            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+            groups.sort(key=lambda g: g[0][0])
         for group in groups:
             driver = self.subject(sentence, group[0][0])
             if driver is None:
@@ -203,11 +224,71 @@ class StrategyRules(TextReader):
                 continue
             start, end, value = group[0]
             key: dict[str, Any] = {"driver": driver}
+            stop = self.stop_said_at(sentence, end, driver)
+            if stop is not None:  # "switched to hards at his first stop": what he took there
+                self.change_at_stop(driver, stop, value, start, end)
+                continue
             previous = max((t[1] for t in tokens if t[1] <= start), default=sentence.start)
             stint = self.stint_of(sentence, driver, start, end, previous)
             if stint is not None:
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
+
+    def listed_sequences(self, sentence: Sentence, used: list[tuple[int, int]]) -> list[list[tuple[int, int, str]]]:
+        """Three or more sets listed with commas after a sequence cue ("Zhou's race was
+        soft, hard, soft, soft"): one sequence, bare words included."""
+        if "," not in self.folded[sentence.start: sentence.end]:
+            return []  # a list of three or more has a comma
+        words = [(m.start(), m.end(), self.lex.compound_values[" ".join(m.group(0).split())])
+                 for m in self.lex.compound.finditer(self.folded, sentence.start, sentence.end)
+                 if " ".join(m.group(0).split()) in self.lex.compound_values
+                 and not any(s <= m.start() < e for s, e in used)]
+        sequences, index = [], 0
+        while index < len(words):
+            chain = [words[index]]
+            while index + len(chain) < len(words) and _LIST_SEPARATOR.match(
+                    self.folded[chain[-1][1]: words[index + len(chain)][0]]):
+                chain.append(words[index + len(chain)])
+            first = chain[0][0]
+            if len(chain) >= 3 and _SEQUENCE_CUE.search(self.folded, max(sentence.start, first - 30), first):
+                sequences.append(chain)
+            index += len(chain)
+        return sequences
+
+    def stop_said_at(self, sentence: Sentence, position: int, driver: str) -> int | None:
+        """'at his first stop' right after ``position``; 'at the second' only once a stop
+        was named before in the sentence ('switched at his first stop and ... at the second')."""
+        match = self.lex.stop_at.match(self.folded, position, sentence.end)
+        if match is None:
+            return None
+        if not match.group("noun") and not self.lex.stop_ordinal.search(self.folded, sentence.start, position):
+            return None
+        return self.ordinal(match.group(1), driver, "pit_stops")
+
+    def stops_owned_by_compounds(self, sentence: Sentence, position: int) -> list[tuple[int, int]]:
+        """Spans of 'at his first stop' said right after an earlier compound: that
+        compound's stop, not a later change's ('hards at his first stop and another set of hards')."""
+        owned = []
+        for token in self.lex.compound.finditer(self.folded, sentence.start, position):
+            match = self.lex.stop_at.match(self.folded, token.end(), position)
+            if match is not None:
+                owned.append((match.start(), match.end()))
+        return owned
+
+    def change_at_stop(self, driver: str, stop: int, value: str, start: int, end: int) -> None:
+        """The compound fitted at stop n is stint n+1's; with stint n's compound already
+        read, it is also the change at that stop."""
+        record = self.driver_record(driver)
+        if record is not None and record.get("red_flag_tyre_changes"):
+            self.emit("stint_compound", {"driver": driver}, value, start, end)  # stints and stops differ
+            return
+        self.emit("stint_compound", {"driver": driver, "stint": stop + 1}, value, start, end)
+        # stint n's compound: read as such, or as what the change at stop n-1 fitted
+        before = [c.value for c in self.claims if c.type == "stint_compound" and c.key == {"driver": driver, "stint": stop}]
+        before += [c.value[1] for c in self.claims if c.type == "compound_change"
+                   and c.key == {"driver": driver, "stop": stop - 1}]
+        if before:
+            self.emit("compound_change", {"driver": driver, "stop": stop}, [before[-1], value], start, end)
 
     def one_stop_line(self, sentence: Sentence, group: list[tuple[int, int, str]]) -> bool:
         """'Stop 2 (lap 28): Hard → Hard', 'Volta 19: duro → duro': the change at one stop

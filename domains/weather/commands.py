@@ -12,7 +12,7 @@ app = typer.Typer(help="NWS forecasts: build instances from forecast files, fetc
 
 @app.command("build")
 def build(
-    forecasts: list[Path] = typer.Option(..., "--forecasts", "-f", help="Forecast file or directory (repeatable): "
+    forecasts: list[Path] = typer.Option(..., "--forecasts", "-f", help="Forecast files or directories; several after one -f, or repeat it: "
                                          "GeoJSON, or JSONL of responses or of periods; gzip allowed."),
     languages: str = typer.Option("en,es,pt", "--languages", "-l", help="Comma-separated languages."),
     out: Path = typer.Option(..., "--out", "-o", help="Instances JSONL to write (atomically)."),

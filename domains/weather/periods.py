@@ -23,6 +23,7 @@ from typing import Any
 
 from factcov.domains.weather.vocabulary import COMPASS
 from factcov.errors import InputError
+from factcov.inputs import files_in
 from factcov.jsonl import iter_json_lines, open_binary, parse_json_document, read_lines
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*to\s*(\d+(?:\.\d+)?))?\s*(mph|km/h|kt|knots)?\s*$", re.IGNORECASE)
@@ -291,17 +292,7 @@ def _repo_slug(repo: Any) -> str | None:
 
 def forecast_files(paths: Iterable[str | Path]) -> list[Path]:
     """Files named directly, and the forecast/JSONL files inside named directories (sorted)."""
-    found: list[Path] = []
-    for entry in map(Path, paths):
-        if entry.is_dir():
-            found.extend(
-                sorted(p for p in entry.iterdir() if p.is_file() and p.name.endswith((".json", ".jsonl", ".json.gz", ".jsonl.gz")))
-            )
-        elif entry.exists():
-            found.append(entry)
-        else:
-            raise InputError("no such file or directory", path=entry)
-    return found
+    return files_in(list(paths), (".json", ".jsonl", ".json.gz", ".jsonl.gz"), "--forecasts")
 
 
 def iter_periods(paths: Iterable[str | Path]) -> Iterator[Period]:
