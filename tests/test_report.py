@@ -236,6 +236,8 @@ def test_a_system_named_like_an_object_property_survives_in_the_page(tmp_path, m
         assert len(driver.find_elements("css selector", "#slope line")) == 3
         ys = [line.get_attribute("y1") for line in driver.find_elements("css selector", "#slope line")]
         assert all(y not in (None, "", "NaN") for y in ys)
+    finally:
+        driver.quit()
 
 
 MODEL_NAMES = [
