@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,7 +66,9 @@ def iter_generations(
                 f"instance_id '{generation.instance_id}' is not among the {len(instances)} instances",
                 path=path, line=line, field="instance_id",
             )
-        pair = (generation.instance_id, generation.system)
+        # the instance's own id object and an interned system name: a 2M-line file keeps
+        # one small tuple per line here, not two fresh strings
+        pair = (instance.id, sys.intern(generation.system))
         if pair in seen:
             raise InputError(
                 f"duplicate generation for instance '{pair[0]}' and system '{pair[1]}' "

@@ -89,7 +89,7 @@ def write_instances(destination: str | Path, batches: Iterator[list[Instance]]) 
     """Write JSON lines atomically (gzipped when the name ends in .gz); returns the count."""
     destination = Path(destination)
     count = 0
-    with atomic_path(destination) as tmp:
+    with atomic_path(destination, keep_empty=False) as tmp:  # never replace instances with nothing
         opener = gzip.open if destination.suffix == ".gz" else open
         with opener(tmp, "wt", encoding="utf-8") as handle:
             for batch in batches:
