@@ -157,6 +157,17 @@ class ChatClient:
         digest = request_digest(request)
         return self.cache_dir / f"{digest}.json"
 
+    def _bounded_post(self, client: Any, url: str, request: dict[str, Any]) -> Any:
+        """POST under a total deadline of ``timeout`` seconds, body included, and a size cap."""
+        import httpx
+
+        deadline = time.monotonic() + self.timeout
+        with client.stream("POST", url, json=request) as streamed:
+            body = _read_bounded(streamed, deadline, self.timeout)
+            headers = {k: v for k, v in streamed.headers.items()
+                       if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")}
+            return httpx.Response(streamed.status_code, headers=headers, content=body, request=streamed.request)
+
     def _post(self, request: dict[str, Any]) -> ChatAnswer:
         client = self._http()  # first: a missing httpx is one clear error
         import httpx
@@ -166,7 +177,7 @@ class ChatClient:
         for attempt in range(self.retries):
             wait_s: float | None = None
             try:
-                response = client.post(url, json=request)
+                response = self._bounded_post(client, url, request)
             except httpx.TimeoutException:
                 reason = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:
@@ -188,6 +199,23 @@ class ChatClient:
                     wait_s = self.backoff * 2**attempt * (1 + random.random() / 4)
                 time.sleep(min(wait_s, MAX_BACKOFF_S))
         raise ChatError(f"no usable answer from {url} after {self.retries} attempt(s): {reason}")
+
+
+def _read_bounded(response: Any, deadline: float, timeout: float) -> bytes:
+    """The body in chunks: past MAX_HTTP_BODY_BYTES or the request's total deadline it is refused
+    (a server streaming forever, or one byte a second, cannot hold a run)."""
+    import httpx
+
+    from factcov.limits import MAX_HTTP_BODY_BYTES
+
+    body = bytearray()
+    for chunk in response.iter_bytes():  # decoded: the cap holds for a compressed bomb too
+        body += chunk
+        if len(body) > MAX_HTTP_BODY_BYTES:
+            raise ChatError(f"the answer is larger than {MAX_HTTP_BODY_BYTES >> 20} MiB; refused")
+        if time.monotonic() > deadline:
+            raise httpx.ReadTimeout(f"no complete answer within {timeout:g} s")
+    return bytes(body)
 
 
 def _retry_after(value: str | None) -> float | None:

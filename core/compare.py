@@ -17,6 +17,7 @@ import pandas as pd
 
 from factcov.aggregate import ranking_summary, spearman, system_table
 from factcov.errors import InputError
+from factcov.outdir import verify
 from factcov.scoring import ScoringPolicy
 
 RUN_FILES = ("summary.json", "scores.parquet")
@@ -80,10 +81,13 @@ def load_run(outdir: str | Path) -> Run:
     for name in RUN_FILES:
         if not (outdir / name).is_file():
             raise InputError(f"missing {name}; is this the OUTDIR of `factcov score`?", path=outdir / name)
+    verify(outdir)  # a complete run, each file as the run wrote it (factcov.outdir)
     try:
         summary = json.loads((outdir / "summary.json").read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise InputError(f"not valid JSON: {exc}", path=outdir / "summary.json") from None
+    if not isinstance(summary, dict):
+        raise InputError("not a run summary (expected a JSON object)", path=outdir / "summary.json")
     try:
         scores = pd.read_parquet(outdir / "scores.parquet")
     except Exception as exc:  # pyarrow raises several types for a damaged file

@@ -2,6 +2,9 @@
 
 The CLI prints ``str(error)`` on one line and exits with ``error.exit_code``; no
 traceback reaches the user. Messages say what went wrong *and* what to do next.
+
+Exit codes: 0 ok; 1 only a failed ``--fail-under`` gate; 2 bad input or usage; 3 the
+environment (disk, network, a busy OUTDIR) or an internal error; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -66,3 +69,29 @@ class GateFailed(FactcovError):
     """A ``--fail-under`` gate: the run worked, a metric was below its threshold."""
 
     exit_code = 1
+
+
+class EnvironmentFailure(FactcovError):
+    """The machine, not the input: a full or read-only disk, the network, a missing resource.
+
+    Exit code 3, distinct from bad input (2) and a failed gate (1).
+    """
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, path: str | Path | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        super().__init__(f"{self.path}: {message}" if self.path else message)
+
+
+class ExtractionFailed(EnvironmentFailure):
+    """An extractor could not read one text (a model server's answer that is not the
+    JSON asked for, too large, too slow). The text counts as an extraction failure."""
+
+
+class OutdirBusy(EnvironmentFailure):
+    """Another run holds the lock of the OUTDIR this run would write."""
+
+
+class LimitExceeded(InputError):
+    """An input past a documented limit (text length, line length, bootstrap resamples)."""

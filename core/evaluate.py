@@ -138,7 +138,8 @@ class Evaluator:
                 knowledge = self.knowledge_of(instance)
                 verdicts = self.verifier.verify_all(claims, knowledge)
                 results[index] = Result(
-                    instance, generation, verdicts, score_generation(instance.facts, verdicts), self.policy
+                    instance, generation, verdicts, score_generation(instance.facts, verdicts), self.policy,
+                    getattr(claims, "reason", None),
                 )
         return [r for r in results if r is not None]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from factcov.errors import ExtractionFailed
 from factcov.model import Claim, Instance
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -62,9 +63,27 @@ class Extractor:
     def extract_batch(
         self, texts: Sequence[str], instances: Sequence[Instance]
     ) -> list[list[Claim]]:
-        """Many texts at once; NLP backends override this to batch (``nlp.pipe``)."""
-        return [self.extract(text, instance) for text, instance in zip(texts, instances)]
+        """Many texts at once; NLP backends override this to batch (``nlp.pipe``).
+
+        A text whose extraction raises ExtractionFailed gets a ``FailedExtraction`` (no
+        claims, the reason kept) so the run counts it instead of scoring it as silence."""
+        results: list[list[Claim]] = []
+        for text, instance in zip(texts, instances):
+            try:
+                results.append(self.extract(text, instance))
+            except ExtractionFailed as error:
+                results.append(FailedExtraction(str(error)))
+        return results
+
 
     def signature(self) -> str:
         """What identifies this extractor's behaviour in a score signature."""
         return self.name
+
+
+class FailedExtraction(list):
+    """The empty claim list of a text the extractor could not read, with why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason

@@ -5,15 +5,19 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import math
 import os
+import re
 import tempfile
-from collections.abc import Iterable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from factcov.errors import InputError
+from factcov.errors import InputError, LimitExceeded
+from factcov.limits import MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_LINE_BYTES, MAX_TEXT_CHARS
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -26,7 +30,10 @@ def open_binary(path: str | Path) -> IO[bytes]:
         raise InputError("no such file", path=path)
     if path.is_dir():
         raise InputError("is a directory, expected a file", path=path)
-    handle = path.open("rb")
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", path=path) from None
     if handle.read(2) == b"\x1f\x8b":
         handle.close()
         return gzip.open(path, "rb")
@@ -34,11 +41,165 @@ def open_binary(path: str | Path) -> IO[bytes]:
     return handle
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number; write null or a finite number")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]} is out of range for a float")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"integer of {len(text)} digits is out of range")
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _depth_over(line: str, limit: int) -> bool:
+    """Cheap upper bound of the nesting depth (brackets inside strings count too, which only errs safe)."""
+    if line.count("[") + line.count("{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for char in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _lone_surrogate(value: Any, field: str = "") -> str | None:
+    """The dotted path of the first string holding a lone surrogate (not encodable as UTF-8)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return field or "(value)"
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _lone_surrogate(key, field) if isinstance(key, str) else None
+        found = found or _lone_surrogate(item, f"{field}.{key}" if field else str(key))
+        if found:
+            return found
+    return None
+
+
+def parse_json_line(line: str, path: str | Path, number: int | None = None) -> Any:
+    """One JSON document with every hazard a user's file can hold turned into an InputError:
+    syntax, NaN/Infinity, numbers past a float, nesting deeper than MAX_JSON_DEPTH, and
+    lone surrogates (\\ud800) that no UTF-8 file can store."""
+    if _depth_over(line, MAX_JSON_DEPTH):
+        raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path=path, line=number)
+    try:
+        obj = _DECODER.decode(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} at column {exc.colno}", path=path, line=number) from None
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"not valid JSON: {exc}", path=path, line=number) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", path=path, line=number) from None
+    if _SURROGATE_ESCAPE.search(line):
+        field = _lone_surrogate(obj)
+        if field is not None:
+            raise InputError(
+                "lone UTF-16 surrogate escape (\\ud800-\\udfff) is not valid Unicode",
+                path=path, line=number, field=field,
+            )
+    return obj
+
+
+def parse_json_document(handle: IO[bytes], path: str | Path) -> Any:
+    """A whole JSON file (a GeoJSON forecast, an API answer) read with the hazards of
+    ``parse_json_line`` checked, a damaged gzip stream and non-UTF-8 bytes naming the file."""
+    try:
+        data = handle.read(MAX_LINE_BYTES + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"damaged or truncated gzip data ({exc}); re-create the file", path=path) from None
+    if len(data) > MAX_LINE_BYTES:
+        raise LimitExceeded(f"JSON document larger than {MAX_LINE_BYTES // (1024 * 1024)} MiB (the limit)", path=path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=path, line=line) from None
+    return parse_json_line(text, path)
+
+
+def read_json_file(path: str | Path) -> Any:
+    """A whole JSON file (gzip allowed), every hazard an InputError naming it."""
+    with open_binary(path) as handle:
+        return parse_json_document(handle, path)
+
+
+def read_lines(handle: IO[bytes], path: str | Path) -> Iterator[tuple[int, bytes]]:
+    """Numbered raw lines, each at most MAX_LINE_BYTES; a damaged gzip stream names the file."""
+    number = 0
+    while True:
+        try:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+            detail = "truncated gzip stream" if isinstance(exc, EOFError) else f"damaged gzip data ({exc})"
+            raise InputError(f"{detail} after {number} complete lines; re-create or re-download the file",
+                             path=path) from None
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", path=path, line=number + 1) from None
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputError(
+                f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB (the limit; see docs/reliability.md)",
+                path=path, line=number,
+            )
+        yield number, raw
+
+
+def _long_string(value: Any, field: str = "") -> str | None:
+    if isinstance(value, str):
+        return (field or "(value)") if len(value) > MAX_TEXT_CHARS else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _long_string(item, f"{field}.{key}" if field else str(key))
+        if found:
+            return found
+    return None
+
+
+def _check_text_lengths(obj: dict, path: str | Path, number: int) -> None:
+    """Refuse a string past MAX_TEXT_CHARS (checked only on lines long enough to hold one)."""
+    field = _long_string(obj)
+    if field is not None:
+        raise LimitExceeded(
+            f"text longer than {MAX_TEXT_CHARS:,} characters (the limit; see docs/reliability.md); split it",
+            path=path, line=number, field=field,
+        )
+
+
 def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
     """Yield (line number, object) for each non-blank line; raise InputError on bad lines."""
     seen_any = False
     with open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in read_lines(handle, path):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -48,12 +209,11 @@ def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
             if not line.strip():
                 continue
             seen_any = True
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON: {exc.msg} at column {exc.colno}", path=path, line=number) from None
+            obj = parse_json_line(line, path, number)
             if not isinstance(obj, dict):
                 raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=path, line=number)
+            if len(line) > MAX_TEXT_CHARS:
+                _check_text_lengths(obj, path, number)
             yield number, obj
     if not seen_any:
         raise InputError("file is empty: expected one JSON object per line", path=path)
@@ -97,31 +257,81 @@ def iter_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:
             raise validation_error(exc, path, number) from None
 
 
-def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def chunked(
+    items: Iterable[T], size: int, weight: Callable[[T], int] | None = None, budget: int | None = None
+) -> Iterator[list[T]]:
+    """Lists of at most ``size`` items, and, with ``weight``, of at most ``budget`` total
+    weight (a chunk of a few huge texts closes early, so memory follows the text, not the count)."""
     chunk: list[T] = []
+    total = 0
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        if weight is not None:
+            total += weight(item)
+        if len(chunk) >= size or (budget is not None and total >= budget):
             yield chunk
             chunk = []
+            total = 0
     if chunk:
         yield chunk
 
 
 @contextlib.contextmanager
-def atomic_path(destination: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``destination``; rename it over on success only."""
+def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator[Path]:
+    """Yield a temporary path beside ``destination``; rename it over on success only.
+
+    The temp file is named ``.NAME.PID.XXXX.tmp`` so a later write sweeps those of
+    killed processes; the file gets the mode the umask gives a new file (not mkstemp's
+    0600). With ``keep_empty=False`` an empty result raises InputError and leaves an
+    existing ``destination`` untouched (a builder never replaces data with nothing).
+    """
+    from factcov.outdir import apply_umask, check_no_file_above, fault
+
     destination = Path(destination)
+    if destination.is_dir():
+        raise InputError("is a directory; give a file name to write", path=destination)
+    check_no_file_above(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)
+    _sweep_once(destination.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.{os.getpid()}.", suffix=".tmp", dir=destination.parent)
     os.close(fd)
     try:
         yield Path(tmp)
+        if not keep_empty and _holds_nothing(Path(tmp)):
+            raise InputError("nothing to write: the result is empty; the existing file (if any) is left as it was",
+                             path=destination)
+        apply_umask(Path(tmp))
+        fault(f"before-replace:{destination.name}")
         os.replace(tmp, destination)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+_SWEPT: set[Path] = set()
+
+
+def _sweep_once(folder: Path) -> None:
+    """Sweep a folder's temporaries of dead processes once per process: a cache written one
+    file per text must not be listed again for every file (that would be quadratic)."""
+    from factcov.outdir import sweep_temporaries
+
+    key = folder.resolve()
+    if key not in _SWEPT:
+        _SWEPT.add(key)
+        sweep_temporaries(folder)
+
+
+def _holds_nothing(path: Path) -> bool:
+    """Empty, or a gzip stream that decompresses to nothing."""
+    if path.stat().st_size == 0:
+        return True
+    with path.open("rb") as handle:
+        if handle.read(2) != b"\x1f\x8b":
+            return False
+    with gzip.open(path, "rb") as handle:
+        return handle.read(1) == b""
 
 
 def write_text_atomic(destination: str | Path, text: str) -> None:

@@ -165,17 +165,25 @@ class ParquetStream:
         self._context = atomic_path(destination)
         self._tmp = self._context.__enter__()
         self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
+        self._open = True
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         if rows:
             self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
 
     def close(self) -> None:
+        self._open = False
         self._writer.close()
         self._context.__exit__(None, None, None)
 
     def abort(self, exc: BaseException) -> None:
-        self._writer.close()
+        if not self._open:
+            return
+        self._open = False
+        try:
+            self._writer.close()
+        except Exception:
+            pass  # the disk may be full; the temp file is removed either way
         try:
             self._context.__exit__(type(exc), exc, exc.__traceback__)
         except BaseException:

@@ -119,24 +119,51 @@ def load_plugins() -> None:
             module = ep.load()
             pm.register(module, name=ep.name)
             check_hooks(ep.name)
-        except Exception as exc:  # a broken third-party plugin must not break factcov
+        except BaseException as exc:  # a broken plugin (even sys.exit or KeyboardInterrupt at import) must not break factcov
             if pm.get_plugin(ep.name) is not None:
                 pm.unregister(name=ep.name)
             _broken(ep.name, exc)
             continue
         _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+    _check_allowed_exist(allowed)
     _fill(domains, "register_domains")
     _fill(extractors, "register_extractors")
 
 
+def _check_allowed_exist(allowed: set[str] | None) -> None:
+    """FACTCOV_PLUGINS naming a plugin that is not installed is a typo, not a wish: say so."""
+    if not allowed:
+        return
+    installed = {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    missing = sorted(allowed - installed - {name for name, _ in pm.list_name_plugin()})
+    if missing:
+        raise UnknownNameError("plugin in FACTCOV_PLUGINS", ", ".join(missing), sorted(installed))
+
+
+def _command_names(app: Any) -> list[str]:
+    names = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands]
+    return names + [info.name for info in app.registered_groups if info.name]
+
+
 def add_commands(app: Any) -> None:
-    """Let each plugin add its command group; a plugin whose hook fails is skipped with a warning."""
+    """Let each plugin add its command group; a plugin whose hook fails, or that would
+    replace a command already there (``score``...), is skipped with a warning."""
     load_plugins()
     for impl in reversed(pm.hook.register_commands.get_hookimpls()):
+        before = (len(app.registered_commands), len(app.registered_groups))
+        taken = set(_command_names(app))
         try:
             impl.function(**_accepted(impl, {"app": app}))
         except Exception as exc:
             _broken(impl.plugin_name, exc)
+            continue
+        added = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands[before[0]:]]
+        added += [info.name for info in app.registered_groups[before[1]:] if info.name]
+        clash = sorted(set(added) & taken)
+        if clash:
+            del app.registered_commands[before[0]:]
+            del app.registered_groups[before[1]:]
+            _broken(impl.plugin_name, PluginError(f"it would replace the command(s) {', '.join(clash)}"))
 
 
 def _fill(registry: Registry[Any], hook_name: str) -> None:

@@ -19,6 +19,7 @@ class Result:
     verdicts: list[Verdict]
     score: GenerationScore
     policy: ScoringPolicy = field(default_factory=ScoringPolicy)
+    extraction_error: str | None = None  # the extractor could not read the text (see FailedExtraction)
 
     @property
     def language(self) -> str:

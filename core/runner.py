@@ -6,7 +6,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +18,12 @@ from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
 from factcov.evaluate import Evaluator, ExtractorFactory, Result
+from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
+from factcov.limits import CHUNK_TEXT_CHARS
 from factcov.model import Generation, Instance
+from factcov.outdir import RunDirectory, write_manifest
 from factcov.outputs import (
     CLAIM_SCHEMA,
     ParquetStream,
@@ -101,19 +104,22 @@ def score_run(
     evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
     extras = tuple(domain.metrics)
 
     totals = SystemTotals(extras)  # bounded per system: nothing per generation is kept
+    failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
-    claims_out = ParquetStream(outdir / "claims.parquet", CLAIM_SCHEMA)
-    scores_out = ParquetStream(outdir / "scores.parquet", score_schema(extras, tuple(domain.lists)))
-    chunks = chunked(pairs, chunk_size)
+    chunks = chunked(pairs, chunk_size, weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
+    run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
+    claims_out = scores_out = None
     # the instances live for the whole run: out of the collector's sight (and, in forked
     # workers, their pages stay shared instead of being touched by each collection)
     gc.collect()
     gc.freeze()
-    try:
+    try:  # from here on, any exit (an error, SIGTERM) removes the staging directory
+        staging = run_dir.staging
+        claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
+        scores_out = ParquetStream(staging / "scores.parquet", score_schema(extras, tuple(domain.lists)))
         with console_progress("scoring", "generations", progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
@@ -123,6 +129,7 @@ def score_run(
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
+                failures.add(rows.failures)
         if not totals.n:
             raise InputError("no generations to score", path=empty_input)
         table = totals.table(policy)
@@ -144,19 +151,24 @@ def score_run(
                 for system, types in sorted(type_counts.items())
             },
             "rankings": ranking_summary(table),
+            "extraction_failures": failures.summary(),
         }
-        write_systems_csv(outdir / "systems.csv", table)
-        write_summary(outdir / "summary.json", summary)
+        failures.check(totals.n)
+        write_systems_csv(staging / "systems.csv", table)
+        write_summary(staging / "summary.json", summary)
+        claims_out.close()
+        scores_out.close()
+        if report:
+            _write_report(staging)
+        run_dir.commit()
     except BaseException as exc:
-        gc.unfreeze()
-        claims_out.abort(exc)
-        scores_out.abort(exc)
+        for stream in (claims_out, scores_out):
+            if stream is not None:
+                stream.abort(exc)
         raise
-    gc.unfreeze()
-    claims_out.close()
-    scores_out.close()
-    if report:
-        _write_report(outdir)
+    finally:
+        gc.unfreeze()
+        run_dir.close()
     return RunOutcome(outdir, summary, table)
 
 
@@ -165,6 +177,7 @@ class ChunkRows:
     claims: list[dict[str, Any]]
     scores: list[dict[str, Any]]
     type_counts: dict[str, dict[str, Counts]]
+    failures: list[tuple[str, str, str]] = field(default_factory=list)  # (instance, system, reason)
 
 
 def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
@@ -174,6 +187,8 @@ def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     for result, extra in zip(results, extras):
         rows.claims.extend(claim_rows(result))
         rows.scores.append(score_row(result, extra=extra))
+        if result.extraction_error is not None:
+            rows.failures.append((result.instance.id, result.generation.system, result.extraction_error))
         for type_, counts in result.score.by_type.items():
             rows.type_counts[result.generation.system][type_].add(counts)
     rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}
@@ -242,4 +257,5 @@ def _write_report(outdir: Path) -> None:
 
     write = getattr(report, "write_report", None)
     if write is not None:
+        write_manifest(outdir)  # the report reads the staged run like any reader; commit rewrites it
         write([outdir], outdir / "report.html")

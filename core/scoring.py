@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from factcov.limits import MAX_BOOTSTRAP
 from factcov.model import Fact, Verdict
 
 
@@ -43,9 +44,9 @@ class ScoringPolicy(BaseModel):
 
     unverifiable: Literal["count", "ignore"] = "count"
     average: Literal["macro", "micro"] = "macro"
-    type_weights: dict[str, float] | None = None
-    bootstrap_samples: int = 1000
-    seed: int = 0
+    type_weights: dict[str, Annotated[float, Field(ge=0, allow_inf_nan=False)]] | None = None
+    bootstrap_samples: int = Field(default=1000, ge=0, le=MAX_BOOTSTRAP)
+    seed: int = Field(default=0, ge=0)
     out_of_scope: Literal["exclude"] = "exclude"
 
     def signature(self) -> str:

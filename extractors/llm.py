@@ -9,13 +9,18 @@ the request), so a rerun is deterministic and offline.
 
 Settings (options or environment): ``base_url`` (``FACTCOV_LLM_BASE_URL``, e.g.
 ``http://127.0.0.1:8000/v1``), ``model`` (``FACTCOV_LLM_MODEL``), ``api_key``
-(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout`` (s),
+(``FACTCOV_LLM_API_KEY``), ``cache_dir`` (``FACTCOV_LLM_CACHE``), ``timeout`` (``-X
+timeout=S`` or ``FACTCOV_LLM_TIMEOUT``; seconds for a whole request, body included),
 ``retries``, ``concurrency`` (requests in flight when a batch of texts is extracted).
+A model answer that is not the JSON object asked for (or whose ``claims`` is not a list)
+is an ExtractionFailed for that text: the run counts it (summary.json
+``extraction_failures``) instead of scoring it as a text without claims.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,8 +28,8 @@ from typing import Any
 
 from factcov import hookimpl
 from factcov.chat import ChatClient, ChatError
-from factcov.errors import FactcovError
-from factcov.extractor import Extractor
+from factcov.errors import ExtractionFailed, FactcovError, InputError
+from factcov.extractor import Extractor, FailedExtraction
 from factcov.model import Claim, ClaimType, Instance
 
 SYSTEM_PROMPT = (
@@ -54,7 +59,16 @@ class LLMExtractor(Extractor):
         self.model = str(options.get("model") or os.environ.get("FACTCOV_LLM_MODEL", ""))
         cache = options.get("cache_dir") or os.environ.get("FACTCOV_LLM_CACHE")
         self.cache_dir = Path(cache) if cache else None
-        self.timeout = float(options.get("timeout", 60))
+        raw_timeout = options.get("timeout")
+        if raw_timeout is None:
+            raw_timeout = os.environ.get("FACTCOV_LLM_TIMEOUT") or 60
+        try:
+            self.timeout = float(raw_timeout)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.timeout = math.nan
+        if not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise InputError(f"the llm timeout (-X timeout=S or FACTCOV_LLM_TIMEOUT) must be seconds above 0, "
+                             f"got {raw_timeout!r}")
         self.retries = int(options.get("retries", 3))
         if not self.base_url or not self.model:
             raise FactcovError(
@@ -91,8 +105,14 @@ class LLMExtractor(Extractor):
             if isinstance(answer, ChatError):
                 raise answer
             answers[n] = answer.content
-        return [self._claims(answers[n], text, types_of[instance.domain]) if n in answers else []
+        return [self._claims_or_failure(answers[n], text, types_of[instance.domain]) if n in answers else []
                 for n, (text, instance) in enumerate(zip(texts, instances))]
+
+    def _claims_or_failure(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
+        try:
+            return self._claims(answer, text, claim_types)
+        except ExtractionFailed as error:
+            return FailedExtraction(str(error))
 
     def _messages(self, text: str, instance: Instance, claim_types) -> list[dict[str, str]]:
         described = "\n".join(
@@ -113,11 +133,13 @@ class LLMExtractor(Extractor):
     def _claims(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
         try:
             items = json.loads(answer).get("claims", [])
-        except (json.JSONDecodeError, AttributeError):
-            return []
+        except (ValueError, AttributeError, RecursionError):
+            raise ExtractionFailed(f"the model did not answer with a JSON object: {answer[:80]!r}") from None
+        if not isinstance(items, list):
+            raise ExtractionFailed(f"the model's 'claims' is a {type(items).__name__}, not a list")
         claims = []
         cursor = 0
-        for item in items if isinstance(items, list) else []:
+        for item in items:
             if not isinstance(item, dict) or item.get("type") not in claim_types:
                 continue
             claim_type = claim_types[item["type"]]

@@ -46,11 +46,11 @@ class MiniExtractor(Extractor):
     description = "reads the mini domain's sentences"
     domains = ("mini",)
     languages = ("en",)
-    _count = re.compile(r"(\w+): (\d+)\.")
-    _colour = re.compile(r"(\w+) are (\w+)\.")
+    _count = re.compile(r"\b(\w+): (\d+)\.")
+    _colour = re.compile(r"\b(\w+) are (\w+)\.")
     _window = re.compile(r"window (\d+)(?:-(\d+))?\.")
-    _note = re.compile(r"(\w+) note (\w+)\.")
-    _tomorrow = re.compile(r"(\w+) tomorrow: (\d+)\.")
+    _note = re.compile(r"\b(\w+) note (\w+)\.")
+    _tomorrow = re.compile(r"\b(\w+) tomorrow: (\d+)\.")
     option_types = {"min_count": int}
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:

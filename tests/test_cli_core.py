@@ -46,7 +46,7 @@ def score_cli(instances, generations, outdir, *extra) -> int:
 def test_score_writes_the_four_outputs_with_hand_checked_numbers(files, tmp_path):
     assert score_cli(*files, tmp_path / "out", "--no-report") == 0
     out = tmp_path / "out"
-    assert sorted(p.name for p in out.iterdir()) == ["claims.parquet", "scores.parquet", "summary.json", "systems.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["claims.parquet", "manifest.json", "scores.parquet", "summary.json", "systems.csv"]
     systems = pd.read_csv(out / "systems.csv").set_index("system")
     # complete: i1 P=1 R=1; i2 "pears are green" is unverifiable -> P=1/2, R=1
     assert systems.loc["complete", "macro_precision"] == pytest.approx(0.75)
@@ -215,7 +215,7 @@ def test_existing_outputs_survive_a_failed_rerun(files, tmp_path, mini_plugin):
     bad = write_jsonl(tmp_path / "bad.jsonl", [GENERATIONS[0], "{broken"])
     assert score_cli(files[0], bad, out, "--no-report") == 2
     assert (out / "summary.json").read_bytes() == before
-    assert sorted(p.name for p in out.iterdir()) == ["claims.parquet", "scores.parquet", "summary.json", "systems.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["claims.parquet", "manifest.json", "scores.parquet", "summary.json", "systems.csv"]
 
 
 def test_system_names_with_markup_are_printed_verbatim(tmp_path, mini_plugin, capsys):

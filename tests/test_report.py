@@ -208,6 +208,38 @@ def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
         driver.quit()
 
 
+def test_a_long_text_is_embedded_up_to_the_cap_with_its_claims_and_a_note(tmp_path, mini_plugin):
+    from factcov.limits import REPORT_TEXT_CHARS
+    from factcov.report import build_payload
+    from tests.test_compare import make_mini_run
+
+    long_text = "apples: 3. " * (REPORT_TEXT_CHARS // 11 * 3)
+    outdir = make_mini_run(tmp_path, generations=[{"instance_id": "m0", "system": "long", "text": long_text}])
+    (generation,) = build_payload([outdir])["runs"][0]["generations"]
+    assert len(generation["text"]) == REPORT_TEXT_CHARS and generation["text_chars"] == len(long_text)
+    assert all(c["span"] is not None and c["span"][1] <= REPORT_TEXT_CHARS for c in generation["claims"])
+    assert len(generation["claims"]) == REPORT_TEXT_CHARS // 11
+
+
+def test_a_system_named_like_an_object_property_survives_in_the_page(tmp_path, mini_plugin):
+    require_browser()
+    from tests.test_compare import make_mini_run, mini_generations
+
+    generations = [{**g, "system": {"terse": "__proto__", "complete": "constructor"}.get(g["system"], g["system"])}
+                   for g in mini_generations()]
+    outdir = make_mini_run(tmp_path, generations=generations)
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, outdir / "report.html")
+        options = [o.get_attribute("value") for o in driver.find_elements("css selector", "#filter-system option")]
+        assert "__proto__" in options and "constructor" in options
+        assert len(driver.find_elements("css selector", "#slope line")) == 3
+        ys = [line.get_attribute("y1") for line in driver.find_elements("css selector", "#slope line")]
+        assert all(y not in (None, "", "NaN") for y in ys)
+    finally:
+        driver.quit()
+
+
 MODEL_NAMES = [
     "gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18", "claude-3-5-sonnet", "claude-3-haiku", "llama-3.1-405b-instruct",
     "llama-3.1-70b-instruct", "llama-3.1-8b-instruct", "qwen2.5-72b-instruct", "qwen2.5-7b-instruct",

@@ -1,13 +1,18 @@
 """The ``factcov`` command: a typer app assembled from one module per command group.
 
 Errors never reach the user as tracebacks: a ``FactcovError`` becomes one line on
-stderr and its exit code (2 for bad input or usage, 1 for a failed gate).
+stderr and its exit code (2 for bad input or usage, 1 for a failed gate, 3 for the
+environment); an OSError or an unexpected exception is one line with exit 3 (2 when
+the path given cannot be used as asked).
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 import typer
@@ -63,7 +68,12 @@ def build_app() -> typer.Typer:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI and return its exit code (what ``main`` exits with; tests call this)."""
+    """Run the CLI and return its exit code (what ``main`` exits with; tests call this).
+
+    0 ok; 1 a failed gate only; 2 bad input or usage; 3 the environment (disk, network,
+    a busy OUTDIR) or an internal error; 130 interrupted. Every error is one line on
+    stderr; ``FACTCOV_DEBUG=1`` adds the traceback of an unexpected one.
+    """
     try:
         app = build_app()
         from factcov.cli.options import hide_flag_types, spread_multiple_values
@@ -77,25 +87,103 @@ def run(argv: Sequence[str] | None = None) -> int:
         return error.exit_code
     except typer.Exit as error:
         return error.exit_code
-    except typer.Abort:
-        _print_error("aborted")
+    except (typer.Abort, KeyboardInterrupt) as error:
+        if isinstance(error.__cause__, EOFError):  # click turns any EOFError (a truncated gzip) into Abort
+            _debug_traceback()
+            _print_error(f"an input ended early (truncated or damaged file): {error.__cause__}; nothing was written")
+            return 2
+        _print_error("interrupted; outputs already in place are unchanged")
         return 130
     except typer.TyperException as error:
         # Usage errors of the command line (typer's public base of click's exceptions):
-        # each shows itself (a missing argument, or the help of a group called bare).
-        error.show()  # type: ignore[attr-defined]
+        # one line naming the command and the option; a group called bare shows its help.
+        if type(error).__name__ == "NoArgsIsHelpError":
+            error.show()  # type: ignore[attr-defined]
+            return 2
+        context = getattr(error, "ctx", None)
+        where = f"{context.command_path}: " if context is not None else ""
+        _print_error(f"{where}{error.format_message()} (see --help)")  # type: ignore[attr-defined]
         return 2
     except BrokenPipeError:
-        return 0
+        _silence_stdout()
+        return 141
+    except SystemExit:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to EPIPE is sys.exit(1)
+            _silence_stdout()
+            return 141
+        raise
+    except OSError as error:
+        _debug_traceback()
+        code, message = describe_os_error(error)
+        _print_error(message)
+        return code
+    except RecursionError:
+        _debug_traceback()
+        _print_error("input nested too deeply to process (RecursionError); simplify the input")
+        return 2
+    except MemoryError:
+        _print_error("out of memory; score a smaller file or raise the memory limit")
+        return 3
+    except Exception as error:  # the promise: no traceback, a distinct code for our own bug
+        _debug_traceback()
+        _print_error(f"internal error: {type(error).__name__}: {error}"[:500]
+                     + "; rerun with FACTCOV_DEBUG=1 for the traceback and report it")
+        return 3
     return result if isinstance(result, int) else 0
+
+
+# errno values that mean the path the user gave cannot be written as asked (usage, 2);
+# anything else (full or read-only disk, permissions, I/O) is the environment (3).
+_USAGE_ERRNOS = {errno.EISDIR, errno.ENOTDIR, errno.EEXIST, errno.ENAMETOOLONG, errno.ENOTEMPTY, errno.ELOOP}
+
+
+def describe_os_error(error: OSError) -> tuple[int, str]:
+    """Exit code and one line for a file-system or network error, naming the path."""
+    where = error.filename if error.filename is not None else None
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.errno == errno.ENOSPC:
+        reason += " (disk full; nothing half-written was left in place)" if where else " (disk full)"
+    line = f"{where}: {reason}" if where is not None else reason
+    return (2 if error.errno in _USAGE_ERRNOS else 3), line
+
+
+def _debug_traceback() -> None:
+    if os.environ.get("FACTCOV_DEBUG", "") not in ("", "0"):
+        traceback.print_exc()
+
+
+def _silence_stdout() -> None:
+    """A reader closed the pipe (``| head``): point stdout at /dev/null so exit stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _print_error(message: str) -> None:
     from rich.console import Console
     from rich.markup import escape
 
+    message = " ".join(message.split()) if "\n" in message else message  # one line, always
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")  # a non-UTF-8 file name cannot crash it
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]factcov: error:[/] {escape(message)}")
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM unwinds like an exception, so staging directories are removed and the lock released."""
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
-    sys.exit(run())
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
+    code = run()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = 141
+    sys.exit(code)

@@ -9,6 +9,7 @@ import typer
 
 from factcov.cli.console import fmt as _fmt
 from factcov.cli.console import with_interval as _with_ci
+from factcov.limits import MAX_BOOTSTRAP
 
 
 def register(app: typer.Typer) -> None:
@@ -18,8 +19,8 @@ def register(app: typer.Typer) -> None:
 def compare(
     outdirs: list[Path] = typer.Argument(..., help="OUTDIRs of `factcov score` (one or several domains).",
                                          file_okay=False),
-    bootstrap: int | None = typer.Option(None, "--bootstrap", help="Bootstrap resamples; default: the run's."),
-    seed: int | None = typer.Option(None, "--seed", help="Bootstrap seed; default: the run's."),
+    bootstrap: int | None = typer.Option(None, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples; default: the run's."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Bootstrap seed; default: the run's."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Per system P, R, F1 with 95% CIs; rank by precision vs by F1; the coverage penalty."""

@@ -28,6 +28,7 @@ def extract(
     from factcov.evaluate import Evaluator
     from factcov.inputs import iter_generations, load_instances
     from factcov.jsonl import chunked, write_jsonl_atomic
+    from factcov.limits import CHUNK_TEXT_CHARS
     from factcov.plugins import get_domain
 
     the_domain = get_domain(domain)
@@ -36,7 +37,8 @@ def extract(
     known = load_instances(instances, the_domain)
 
     def rows():
-        for chunk in chunked(iter_generations(generations, known, the_domain), 1000):
+        for chunk in chunked(iter_generations(generations, known, the_domain), 1000,
+                             weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS):
             for result in evaluator.evaluate(chunk):
                 for verdict in result.verdicts:
                     claim = verdict.claim

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -30,6 +31,8 @@ def parse_gates(pairs: list[str] | None, metrics: Iterable[str]) -> dict[str, fl
             gates[name] = float(value)
         except ValueError:
             raise InputError(f"--fail-under expects a number after '=', got '{pair}'") from None
+        if not math.isfinite(gates[name]):
+            raise InputError(f"--fail-under expects a finite number (a NaN gate would always pass), got '{pair}'")
     return gates
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import typer
+from pydantic import ValidationError
 
 from factcov.errors import InputError
+from factcov.limits import MAX_BOOTSTRAP
 from factcov.scoring import ScoringPolicy
 
 DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov domains`).")
@@ -40,8 +43,11 @@ AVERAGE = typer.Option(None, "--average", help="Headline system average: 'macro'
 WEIGHTS = typer.Option(
     None, "--weight", "-w", help="Per-claim-type weight of weighted_f1, TYPE=W (repeatable)."
 )
-SEED = typer.Option(None, "--seed", help="Seed of the bootstrap (default 0).")
-BOOTSTRAP = typer.Option(None, "--bootstrap", min=0, help="Bootstrap resamples for confidence intervals (default 1000).")
+SEED = typer.Option(None, "--seed", min=0, help="Seed of the bootstrap (0 or more; default 0).")
+BOOTSTRAP = typer.Option(
+    None, "--bootstrap", min=0, max=MAX_BOOTSTRAP,
+    help=f"Bootstrap resamples for confidence intervals (0-{MAX_BOOTSTRAP:,}; default 1000).",
+)
 FAIL_UNDER = typer.Option(
     None, "--fail-under",
     help="Gate METRIC=VALUE (precision, recall, f1, weighted_f1 or a domain metric): exit 1 if a system is below.",
@@ -55,11 +61,14 @@ def parse_weights(pairs: list[str] | None) -> dict[str, float] | None:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         try:
-            weights[name.strip()] = float(value)
+            weight = float(value)
         except ValueError:
             raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'") from None
         if not sep or not name.strip():
             raise InputError(f"--weight expects TYPE=NUMBER, got '{pair}'")
+        if not math.isfinite(weight) or weight < 0:
+            raise InputError(f"--weight expects a finite weight of 0 or more, got '{pair}'")
+        weights[name.strip()] = weight
     return weights
 
 
@@ -98,13 +107,17 @@ def build_policy(
         raise InputError(f"--unverifiable must be 'count' or 'ignore', got '{settings.unverifiable}'")
     if settings.average not in ("macro", "micro"):
         raise InputError(f"--average must be 'macro' or 'micro', got '{settings.average}'")
-    return ScoringPolicy(
-        unverifiable=settings.unverifiable,  # type: ignore[arg-type]
-        average=settings.average,  # type: ignore[arg-type]
-        type_weights=parse_weights(weights) or settings.weights or default_weights,
-        seed=settings.seed,
-        bootstrap_samples=settings.bootstrap,
-    )
+    try:
+        return ScoringPolicy(
+            unverifiable=settings.unverifiable,  # type: ignore[arg-type]
+            average=settings.average,  # type: ignore[arg-type]
+            type_weights=parse_weights(weights) or settings.weights or default_weights,
+            seed=settings.seed,
+            bootstrap_samples=settings.bootstrap,
+        )
+    except ValidationError as exc:  # a factcov.toml value out of range (seed -1, weights nan)
+        error = exc.errors()[0]
+        raise InputError(f"{error['msg']} (policy field {'.'.join(map(str, error['loc']))})") from None
 
 
 def gates(
@@ -128,9 +141,9 @@ def check_weights(policy: ScoringPolicy, claim_types: list[str]) -> None:
 
 
 def output_dir(path: Path) -> Path:
-    if path.exists() and not path.is_dir():
-        raise InputError("output exists and is not a directory", path=path)
-    return path
+    from factcov.outdir import check_output_dir
+
+    return check_output_dir(path)
 
 
 def spread_multiple_values(command: object, args: list[str]) -> list[str]:

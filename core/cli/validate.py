@@ -11,6 +11,7 @@ from factcov.cli import options
 from factcov.cli.console import console as _console
 from factcov.cli.console import fmt as _fmt
 from factcov.cli.console import interval as _ci
+from factcov.limits import MAX_BOOTSTRAP
 
 validate_app = typer.Typer(
     help="Validate the metric: controlled perturbations, agreement of two scorings, human judgments, annotated errors.",
@@ -30,9 +31,9 @@ def perturb(
     ),
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
-    seed: int = typer.Option(0, "--seed", help="Seed of the perturbations."),
-    k: int | None = typer.Option(None, "--k", help="Facts dropped/corrupted/repeated per text; default a third."),
-    max_instances: int = typer.Option(50, "--max-instances", help="Perturb at most this many instances."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the perturbations."),
+    k: int | None = typer.Option(None, "--k", min=1, help="Facts dropped/corrupted/repeated per text; default a third."),
+    max_instances: int = typer.Option(50, "--max-instances", min=1, help="Perturb at most this many instances."),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON instead of a table."),
     write_gold: Path | None = typer.Option(
         None, "--write-gold", file_okay=False,
@@ -109,7 +110,7 @@ def agreement(
     results_a: Path = typer.Argument(..., help="OUTDIR of the first scoring.", file_okay=False),
     results_b: Path = typer.Argument(..., help="OUTDIR of the second scoring (same generations).", file_okay=False),
     metric: str = typer.Option("f1", "--metric", "-m", help="precision, recall, f1 or a metric of the runs' domain."),
-    top: int = typer.Option(10, "--top", help="How many most-disagreeing generations to list."),
+    top: int = typer.Option(10, "--top", min=0, help="How many most-disagreeing generations to list."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """How much two scorings of the same generations agree (e.g. two extractors)."""
@@ -167,8 +168,8 @@ def human(
         "f1", "--metric", "-m", help="precision, recall, f1, weighted_f1 or a metric of the run's domain."
     ),
     criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
-    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the bootstrap."),
     positive: str | None = typer.Option(
         None, "--positive", help="Binary labels: the positive one (default: the label that reads positive)."
     ),

@@ -4,14 +4,18 @@ The explorer holds at most ``per_system`` generations of each system per run (th
 first ones by instance id), and at most ``max_generations`` per run (the per-system cap
 shrinks to ``max_generations // systems`` when there are many systems), so a large run
 still gives a page a browser opens (about 1.5 kB per generation shown); the page says
-how many it shows of how many. Claim spans are converted from Python
-character offsets to the UTF-16 offsets JavaScript strings use.
+how many it shows of how many. Each text is embedded up to ``REPORT_TEXT_CHARS``
+(``text_chars`` gives its full length; claims past the cut are left out of the page,
+never out of claims.parquet). Claim spans are converted from Python character offsets
+to the UTF-16 offsets JavaScript strings use.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +23,7 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.compare import Run, load_run
+from factcov.limits import REPORT_TEXT_CHARS
 
 # Generations per system and run in the explorer; everything else is in the Parquet files.
 EXPLORER_CAP = 200
@@ -85,14 +90,29 @@ def _json_cell(cell: Any) -> Any:
     return json.loads(cell)
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+class _Utf16Offsets:
+    """JavaScript string offsets of a Python text in O(log n) each (a character past
+    U+FFFF is two UTF-16 units); encoding the prefix per claim was quadratic."""
+
+    def __init__(self, text: str) -> None:
+        self._astral = [m.start() for m in _ASTRAL.finditer(text)]
+
+    def __call__(self, offset: int) -> int:
+        return offset + bisect.bisect_left(self._astral, offset)
+
+
 def _utf16(text: str, offset: int) -> int:
-    return len(text[:offset].encode("utf-16-le")) // 2
+    return _Utf16Offsets(text)(offset)
 
 
 def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     if not keys:
         return {}
     claims = run.claims_of(systems=sorted({system for _, system in keys}), instances=sorted({i for i, _ in keys}))
+    claims = claims[~(claims["span_end"] > REPORT_TEXT_CHARS)]  # past the embedded part of any text
     if claims.empty:
         return {}
     wanted = pd.DataFrame(sorted(keys), columns=["instance_id", "system"])
@@ -128,14 +148,19 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
     # (a frame of no columns gives no records at all, hence the explicit empty dicts)
     extras = shown[extra_columns].to_dict(orient="records") if extra_columns else [{}] * len(shown)
     for row, extra in zip(shown.itertuples(index=False), extras):
-        text = _clean(row.text) or ""
+        full = _clean(row.text) or ""
+        text = full[:REPORT_TEXT_CHARS]  # the report shows a bounded part of each text; claims.parquet has all
+        utf16 = _Utf16Offsets(text)
         located = []
         for claim in claims.get((row.instance_id, row.system), []):
             start, end = claim.pop("start"), claim.pop("end")
             if start is not None and end is not None and 0 <= start < end <= len(text):
-                claim["span"] = [_utf16(text, start), _utf16(text, end)]
+                claim["span"] = [utf16(start), utf16(end)]
+            elif end is not None and end > len(text) and len(full) > len(text):
+                continue  # a claim (or its end) in the part of the text not embedded
             else:
                 claim["span"] = None
+            claim["text"] = (claim.get("text") or "")[:1000]
             located.append(claim)
         generations.append(
             {
@@ -144,6 +169,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
                 "task": row.task,
                 "language": row.language,
                 "text": text,
+                "text_chars": len(full),
                 **{m: _clean(getattr(row, m)) for m in ("precision", "recall", "f1")},
                 **{c: int(getattr(row, c)) for c in ("n_claims", "supported", "contradicted", "unverifiable",
                                                       "n_facts", "covered")},
@@ -162,6 +188,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "path": str(run.path),
         "domain": run.domain,
         "signature": run.signature,
+        "extraction_failures": run.summary.get("extraction_failures") or {"count": 0},
         "extractor": run.summary.get("extractor"),
         "average": run.summary.get("policy", {}).get("average", "macro"),
         "metrics": run.metrics,

@@ -273,7 +273,7 @@
   // so tied systems sit on separate rows instead of on top of each other.
   function places(systems, field) {
     var sorted = systems.slice().sort(function (a, b) { return a[field] - b[field] || (a.system < b.system ? -1 : 1); });
-    var place = {};
+    var place = Object.create(null);  // no prototype: a system may be named "__proto__"
     sorted.forEach(function (s, i) { place[s.system] = i; });
     return place;
   }
@@ -313,7 +313,7 @@
     values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
   }
   function unique(field) {
-    var seen = {};
+    var seen = Object.create(null);
     run().generations.forEach(function (g) { seen[g[field]] = true; });
     return Object.keys(seen).sort();
   }
@@ -403,6 +403,10 @@
     var text = el("p", { class: "text" });
     var unplaced = placeClaims(text, g);
     box.appendChild(text);
+    if (g.text_chars > g.text.length) {
+      box.appendChild(el("p", { class: "unplaced" }, "Text cut at " + g.text.length + " of " + g.text_chars +
+        " characters for this page; claims.parquet has every claim."));
+    }
     g.claims.forEach(function (c, i) { if (!c.span) unplaced.push(i); });
     if (unplaced.length) {
       var line = el("p", { class: "unplaced" }, "Claims without a place in the text: ");
@@ -435,6 +439,11 @@
       note += " The explorer holds the first " + r.explorer.per_system + " generations per system (by instance id): " +
         r.explorer.shown + " of " + r.explorer.total + " in this run; systems cut: " +
         r.explorer.capped_systems.join(", ") + ". Every claim is in claims.parquet.";
+    }
+    var failed = r.extraction_failures || { count: 0 };
+    if (failed.count) {
+      note += " The extractor could not read " + failed.count + " text(s); they count as texts without claims: " +
+        Object.keys(failed.by_system || {}).map(function (s) { return s + " " + failed.by_system[s]; }).join(", ") + ".";
     }
     document.getElementById("explorer-note").textContent = note;
   }

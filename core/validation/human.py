@@ -17,7 +17,6 @@ systems stay paired); at segment level it resamples (system, instance) pairs.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from factcov.errors import InputError
+from factcov.jsonl import read_json_file
 from factcov.validation.stats import kendall, percentile_interval, spearman
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
@@ -55,10 +55,7 @@ def load_human_judgments(path: str | Path, format: str = "auto") -> pd.DataFrame
 
 
 def _load_webnlg(path: Path) -> pd.DataFrame:
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"not valid JSON: {exc}", path=path) from None
+    records = read_json_file(path)
     if not isinstance(records, list):
         raise InputError(
             "expected a JSON list of records like english_humeval_data_all_teams.json; this looks like a "
@@ -266,12 +263,7 @@ def load_annotations(per_annotator_files: Iterable[str | Path] | str | Path) -> 
         raise InputError("no per-annotator files given")
     rows: list[tuple[str, str, str, str, float]] = []
     for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError("no such file", path=path) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"not valid JSON: {exc}", path=path) from None
+        data = read_json_file(path)
         if not isinstance(data, dict):
             raise InputError("expected {sample_id: {worker: {criterion: score}}}", path=path)
         for sample_id, workers in data.items():

@@ -92,7 +92,7 @@ def write_instances(destination: str | Path, batches: Iterator[list[Instance]]) 
     its instances refer to it."""
     destination = Path(destination)
     count = 0
-    with atomic_path(destination) as tmp:
+    with atomic_path(destination, keep_empty=False) as tmp:  # never replace instances with nothing
         opener = gzip.open if destination.suffix == ".gz" else open
         with opener(tmp, "wt", encoding="utf-8") as handle:
             writer = InstanceWriter(handle, shared=("race",))

@@ -61,8 +61,8 @@ def read_lap_table(path: str | Path, season: int | None = None) -> pd.DataFrame:
             frame = pd.read_parquet(path)
         else:
             frame = pd.read_csv(path, dtype={"TrackStatus": "string", "Driver": "string"})
-    except (ValueError, OSError) as exc:  # pandas' parse errors are ValueErrors
-        raise InputError(f"cannot read lap table: {exc}", path=path) from None
+    except (ValueError, OSError, EOFError) as exc:  # pandas' parse errors are ValueErrors; EOFError: truncated gzip
+        raise InputError(f"cannot read lap table: {exc or type(exc).__name__}", path=path) from None
     return normalize_laps(frame, source=path, season=season)
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from factcov.extractors.spans import SpanSet
 from factcov.language import fold
 
 DRIVER_TABLE = Path(__file__).with_name("drivers.json")
@@ -167,21 +168,21 @@ class DriverIndex:
                 key = " ".join(match.group(0).split())
                 found.append(Mention(match.start(), match.end(), self.by_name[key]))
         if self.code_pattern is not None:  # codes are upper case in the original text
-            taken = [(m.start, m.end) for m in found]
+            taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.code_pattern.finditer(text):
-                if not any(s <= match.start() < e for s, e in taken):
+                if not taken.covers(match.start()):
                     found.append(Mention(match.start(), match.end(), match.group(0)))
         if self.first_name_pattern is not None:  # capitalized: "Max", not "max speed"
-            taken = [(m.start, m.end) for m in found]
+            taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.first_name_pattern.finditer(folded):
-                if text[match.start()].isupper() and not any(s < match.end() and match.start() < e for s, e in taken):
+                if text[match.start()].isupper() and not taken.overlaps(match.start(), match.end()):
                     found.append(Mention(match.start(), match.end(), self.first_names[match.group(0)]))
         if self.demonym_pattern is not None:
-            taken = [(m.start, m.end) for m in found]
+            taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
-                if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not any(
-                    s < match.end() and match.start() < e for s, e in taken
+                if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not taken.overlaps(
+                    match.start(), match.end()
                 ):
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
         return sorted(found, key=lambda m: m.start)
@@ -189,10 +190,10 @@ class DriverIndex:
     def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
-        taken = [(m.start, m.end) for m in mentions]
+        taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
             (match.start(), match.end()) for match in self.descriptor_pattern.finditer(folded)
-            if not any(s < match.end() and match.start() < e for s, e in taken)
+            if not taken.overlaps(match.start(), match.end())
             and not _EVENT_AFTER.match(folded, match.end())
         ]
 

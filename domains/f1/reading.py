@@ -10,6 +10,7 @@ from typing import Any
 
 from factcov.domains.f1.lexicon import Lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
+from factcov.extractors.spans import SpanSet, bounded_sentence_ends
 from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
@@ -59,17 +60,34 @@ class TextReader:
         self.unresolved = index.unresolved(self.folded, self.mentions)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.claims: list[Claim] = []
-        self._seen: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
+        self._seen: dict[tuple[Any, ...], SpanSet] = {}
+        self._unresolved_here: list[tuple[int, int]] = []
         self._consumed: list[tuple[int, int]] = []
 
     def sentences(self) -> Iterator[Sentence]:
+        """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
+        a space), so every rule's work per sentence is bounded and a text reads in linear time."""
         topic = self.focus_driver
         start = 0
-        bounds = [m.end() for m in self.lex.sentence_end.finditer(self.folded)] + [len(self.folded)]
-        for end in bounds:
+        mentions = sorted(self.mentions, key=lambda m: m.start)
+        unresolved = sorted(self.unresolved)
+        first = first_unresolved = 0
+        for end in bounded_sentence_ends(self.folded, self.lex.sentence_end):
             if end <= start:
                 continue
-            inside = [m for m in self.mentions if start <= m.start < end]
+            while first < len(mentions) and mentions[first].start < start:
+                first += 1
+            last = first
+            while last < len(mentions) and mentions[last].start < end:
+                last += 1
+            inside = mentions[first:last]
+            while first_unresolved < len(unresolved) and unresolved[first_unresolved][0] < start:
+                first_unresolved += 1
+            last_unresolved = first_unresolved
+            while last_unresolved < len(unresolved) and unresolved[last_unresolved][0] < end:
+                last_unresolved += 1
+            self._unresolved_here = unresolved[first_unresolved:last_unresolved]
+            self._consumed = []  # spans are read within one sentence; earlier ones cannot overlap it
             sentence = Sentence(start, end, inside, topic)
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
@@ -102,10 +120,8 @@ class TextReader:
     # --- helpers ------------------------------------------------------------------
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         signature = (type_, tuple(sorted(key.items())), repr(value))
-        spans = self._seen.setdefault(signature, [])
-        if any(s < end and start < e for s, e in spans):
+        if not self._seen.setdefault(signature, SpanSet()).add(start, end):
             return  # the same claim read twice from overlapping words
-        spans.append((start, end))
         self.claims.append(
             Claim(type=type_, key=key, value=value, span=(start, end), text=self.text[start:end],
                   extractor=self.extractor_name)
@@ -117,7 +133,7 @@ class TextReader:
         sentence's first driver."""
         before = [m for m in sentence.mentions if m.end <= position]
         since = before[-1].end if before else sentence.start
-        if any(since <= s and e <= position for s, e in self.unresolved):
+        if any(since <= s and e <= position for s, e in self._unresolved_here):
             return None  # "... and the Finn finished sixth" with two Finns in the race
         if before and _PRONOUN_RELATIVE.search(self.folded, before[-1].end, position):
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject

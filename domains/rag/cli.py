@@ -41,6 +41,7 @@ def score(
     from factcov.domains.rag.inputs import iter_answers
     from factcov.domains.rag.scoring import iter_pairs
     from factcov.domains.rag.settings import load_settings
+    from factcov.errors import InputError
     from factcov.plugins import get_extractor
     from factcov.runner import score_run
 
@@ -59,10 +60,15 @@ def score(
             instances[instance.id] = instance
             yield instance, generation
 
-    outcome = score_run(
-        domain, instances, pairs(), options.output_dir(outdir), inputs={"answers": input.name},
-        extractor=lambda language: extractor, policy=policy, progress=not quiet, report=report, empty_input=input,
-    )
+    try:
+        outcome = score_run(
+            domain, instances, pairs(), options.output_dir(outdir), inputs={"answers": input.name},
+            extractor=lambda language: extractor, policy=policy, progress=not quiet, report=report, empty_input=input,
+        )
+    except InputError as error:  # checks made while scoring (citation targets) name the answer, not the file
+        if error.path is not None:
+            raise
+        raise InputError(error.message, path=input, field=error.field) from None
     if not quiet:
         print_outcome(outcome, f"rag ({'GAA-ERP-G' if settings.grounded else 'GAA-ERP'}, alpha {settings.alpha:g})")
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)

@@ -108,3 +108,19 @@ def iter_answers(path: str | Path) -> Iterator[Answer]:
                              path=path, line=line, field="id")
         first_line[answer.id] = line
         yield answer
+
+
+def check_citation_targets(answer: Answer, n_sentences: int, n_claims: int) -> None:
+    """A citation must point at a sentence the answer has and a claim read from it;
+    one past the end is an error in the input, not a citation that supports nothing."""
+    for index, citation in enumerate(answer.citations):
+        if citation.sentence is not None and citation.sentence >= n_sentences:
+            raise InputError(
+                f"answer '{answer.id}' cites sentence {citation.sentence}, but it has {n_sentences} "
+                "sentence(s) (0-based)", field=f"citations.{index}.sentence",
+            )
+        if citation.claim is not None and citation.claim >= n_claims:
+            raise InputError(
+                f"answer '{answer.id}' cites claim {citation.claim}, but {n_claims} claim(s) were read from it "
+                "(0-based)", field=f"citations.{index}.claim",
+            )

@@ -20,7 +20,7 @@ from typing import Any
 
 from factcov.domains.rag.claims import ENTITY, RELATION, InstanceIndex, extract_claims, facts_of
 from factcov.domains.rag.extractors import RagExtractor
-from factcov.domains.rag.inputs import Answer
+from factcov.domains.rag.inputs import Answer, check_citation_targets
 from factcov.domains.rag.metrics import Grounding, rag_metrics
 from factcov.errors import InputError
 from factcov.extractors.parsed import ParsedText
@@ -157,6 +157,7 @@ def answer_extras(
         grounded_verdicts = [grounding.ground(v) for v in verdicts]
         grounded_score = score_generation(grounded_relevant, grounded_verdicts)
         sentence_of_claim = [parsed_answer.sentence_of(c.span[0]) if c.span else 0 for c in claims]
+        check_citation_targets(answer, len(parsed_answer.sentences), len(claims))
         metrics = rag_metrics(
             answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
             policy=policy, grounding=grounding,

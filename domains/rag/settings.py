@@ -20,7 +20,7 @@ kept for files written for factcov 0.1 and adds to ``[score]``'s::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -36,12 +36,12 @@ class RagSettings(BaseModel):
     alpha: float = Field(default=0.5, ge=0.0, le=1.0)
     grounded: bool = False
     model: str | None = None
-    n_process: int = Field(default=1, ge=1)
+    n_process: int = Field(default=1, ge=1, le=64)
     batch_size: int = Field(default=256, ge=1)
     stanza_dir: str | None = None
     stanza_paths: dict[str, str] = Field(default_factory=dict)
     aliases: dict[str, str] = Field(default_factory=dict)
-    fail_under: dict[str, float] = Field(default_factory=dict)
+    fail_under: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = Field(default_factory=dict)
 
     def extractor_name(self) -> str:
         if self.backend not in ("spacy", "stanza"):

@@ -37,11 +37,11 @@ def build_instances(
     counts = BuildCounts()
     seen: set[str] = set()
     with contextlib.ExitStack() as stack:
-        tmp = stack.enter_context(atomic_path(out))
+        tmp = stack.enter_context(atomic_path(out, keep_empty=False))
         handle = stack.enter_context(tmp.open("w", encoding="utf-8"))
         nws = None
         if nws_out is not None:
-            nws = stack.enter_context(stack.enter_context(atomic_path(nws_out)).open("w", encoding="utf-8"))
+            nws = stack.enter_context(stack.enter_context(atomic_path(nws_out, keep_empty=False)).open("w", encoding="utf-8"))
         bar = stack.enter_context(console_progress("weather build", "periods", progress))
         for period in iter_periods(forecasts):
             if period.instance_key in seen:

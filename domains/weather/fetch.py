@@ -1,15 +1,18 @@
 """Ask the NWS API for a point's forecast: ``/points/{lat},{lon}`` then its gridpoint forecast.
 
 Stdlib only (urllib): a proper User-Agent (NWS asks for one that identifies the caller),
-a timeout on every request, retries with exponential backoff on network errors, 429 and
-5xx, and an on-disk cache (one JSON file per URL, written atomically, reused while
-younger than ``max_age`` seconds).
+a total deadline on every request (body included, so a server trickling bytes cannot
+hold it), a cap on the answer's size, redirects followed on the API's own host only,
+retries with exponential backoff on network errors, 429 and 5xx, and an on-disk cache
+(one JSON file per URL, written atomically, reused while younger than ``max_age``
+seconds; a damaged entry is fetched again). Network failures exit 3, bad options 2.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import http.client
+import math
 import time
 import urllib.error
 import urllib.parse
@@ -19,12 +22,36 @@ from pathlib import Path
 from typing import Any
 
 from factcov import __version__
-from factcov.errors import FactcovError
-from factcov.jsonl import write_text_atomic
+from factcov.errors import EnvironmentFailure, FactcovError, InputError
+from factcov.jsonl import parse_json_line, write_text_atomic
+from factcov.limits import MAX_HTTP_BODY_BYTES
 
 DEFAULT_BASE_URL = "https://api.weather.gov"
 DEFAULT_USER_AGENT = f"factcov/{__version__} (factcov weather fetch; set --user-agent to your contact)"
 _RETRY_STATUS = {429, 500, 502, 503, 504}
+
+
+class _SameHostRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only on the API's own scheme, host and port (the User-Agent and
+    the caller's trust must not travel to another server)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        old, new = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(newurl)
+        if (new.scheme, new.netloc) != (old.scheme, old.netloc):
+            raise EnvironmentFailure(f"{req.full_url}: the server redirected to another host ({new.netloc or newurl}); "
+                                     "refused (only the --base-url host is asked)")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameHostRedirects)
+
+
+def check_base_url(base_url: str) -> str:
+    """An http(s) URL with a host; anything else (file://, 'not a url') is a usage error."""
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"--base-url must be an http:// or https:// URL with a host, got {base_url!r}")
+    return base_url.rstrip("/")
 
 
 @dataclass
@@ -32,10 +59,18 @@ class NWSClient:
     base_url: str = DEFAULT_BASE_URL
     user_agent: str = DEFAULT_USER_AGENT
     cache_dir: Path | None = None
-    timeout: float = 10.0
+    timeout: float = 10.0  # seconds for a whole request, body included (a total deadline, not per read)
     retries: int = 3
     backoff: float = 1.0
     max_age: float = 3600.0
+    max_bytes: int = MAX_HTTP_BODY_BYTES
+
+    def __post_init__(self) -> None:
+        self.base_url = check_base_url(self.base_url)
+        if not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise InputError(f"--timeout must be a number of seconds above 0, got {self.timeout}")
+        if self.retries < 0:
+            raise InputError(f"--retries must be 0 or more, got {self.retries}")
 
     def get_json(self, url: str) -> dict[str, Any]:
         cached = self._cached(url)
@@ -43,11 +78,11 @@ class NWSClient:
             return cached
         body = self._download(url)
         try:
-            document = json.loads(body)
-        except json.JSONDecodeError as exc:
-            raise FactcovError(f"{url}: the NWS API answered with invalid JSON ({exc.msg})") from None
+            document = parse_json_line(body, url)
+        except InputError as exc:
+            raise EnvironmentFailure(f"{url}: the NWS API answered with invalid JSON ({exc.message})") from None
         if not isinstance(document, dict):
-            raise FactcovError(f"{url}: expected a JSON object from the NWS API")
+            raise EnvironmentFailure(f"{url}: expected a JSON object from the NWS API")
         if self.cache_dir is not None:
             write_text_atomic(self._cache_path(url), body)
         return document
@@ -57,17 +92,41 @@ class NWSClient:
         last: str = ""
         for attempt in range(self.retries + 1):
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return response.read().decode("utf-8")
+                return self._read_once(request)
             except urllib.error.HTTPError as exc:
                 if exc.code not in _RETRY_STATUS:
                     raise FactcovError(f"{url}: HTTP {exc.code} {exc.reason}; check the coordinates (NWS covers the US only)") from None
                 last = f"HTTP {exc.code} {exc.reason}"
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                last = str(getattr(exc, "reason", exc))
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, OSError) as exc:
+                last = str(getattr(exc, "reason", None) or exc) or type(exc).__name__
             if attempt < self.retries:
-                time.sleep(self.backoff * 2**attempt)
-        raise FactcovError(f"{url}: failed after {self.retries + 1} attempts ({last}); check the network or --base-url")
+                time.sleep(min(self.backoff * 2**attempt, self.timeout))
+        raise EnvironmentFailure(f"{url}: failed after {self.retries + 1} attempts ({last}); check the network or --base-url")
+
+    def _read_once(self, request: urllib.request.Request) -> str:
+        """One request, its body read in chunks under a total deadline and a size cap."""
+        deadline = time.monotonic() + self.timeout
+        chunks: list[bytes] = []
+        size = 0
+        with _OPENER.open(request, timeout=self.timeout) as response:
+            while True:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no complete answer within {self.timeout:g} s")
+                chunk = response.read1(1 << 16)
+                if not chunk:
+                    if getattr(response, "length", None):  # the server closed before its Content-Length
+                        raise http.client.IncompleteRead(b"".join(chunks), response.length)
+                    break
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise EnvironmentFailure(
+                        f"{request.full_url}: answer larger than {self.max_bytes // (1024 * 1024)} MiB; refused"
+                    )
+                chunks.append(chunk)
+        try:
+            return b"".join(chunks).decode("utf-8")
+        except UnicodeDecodeError:
+            raise EnvironmentFailure(f"{request.full_url}: the answer is not UTF-8") from None
 
     def _cache_path(self, url: str) -> Path:
         assert self.cache_dir is not None
@@ -80,9 +139,10 @@ class NWSClient:
         if not path.exists() or time.time() - path.stat().st_mtime > self.max_age:
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            document = parse_json_line(path.read_text(encoding="utf-8"), path)
+        except (OSError, ValueError, InputError):  # ValueError: not UTF-8
             return None  # a damaged cache entry is fetched again
+        return document if isinstance(document, dict) else None
 
     def forecast(self, lat: float, lon: float) -> dict[str, Any]:
         """The gridpoint forecast (GeoJSON) of a latitude/longitude."""

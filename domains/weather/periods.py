@@ -24,7 +24,7 @@ from typing import Any
 from factcov.domains.weather.vocabulary import COMPASS
 from factcov.errors import InputError
 from factcov.inputs import files_in
-from factcov.jsonl import iter_json_lines, open_binary
+from factcov.jsonl import iter_json_lines, open_binary, parse_json_document, read_lines
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*to\s*(\d+(?:\.\d+)?))?\s*(mph|km/h|kt|knots)?\s*$", re.IGNORECASE)
 _GRID_URL = re.compile(r"/gridpoints/([A-Z]{3})/(\d+),(\d+)/forecast")
@@ -79,6 +79,11 @@ class _Where:
         return InputError(message, path=self.path, line=self.line, field=f"{self.prefix}{field}")
 
 
+# The corpus spans -100 to 116 °F (977,036 periods); Earth's records are -129 and 134 °F.
+TEMPERATURE_LIMIT_F = 200
+WIND_LIMIT_MPH = 500  # the strongest gust measured is 253 mph
+
+
 def _number(value: Any, where: _Where, field: str, *, allow_none: bool = True) -> float | None:
     if value is None and allow_none:
         return None
@@ -107,6 +112,8 @@ def parse_wind_speed(text: str) -> tuple[float, float] | None:
     factor = _TO_MPH[(match.group(3) or "mph").lower()]
     low = float(match.group(1)) * factor
     high = float(match.group(2)) * factor if match.group(2) else low
+    if not high <= WIND_LIMIT_MPH:  # '1000…0 mph' (or inf): unreadable, not a fact to keep
+        return None
     return (round(low, 2), round(high, 2))
 
 
@@ -128,6 +135,10 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         raise where.error("temperatureUnit", f"expected 'F' or 'C', got {unit!r}")
     if temperature is not None and unit == "C":
         temperature = temperature * 9 / 5 + 32
+    if temperature is not None and not -TEMPERATURE_LIMIT_F <= temperature <= TEMPERATURE_LIMIT_F:
+        # no forecast on Earth says this; written as a fact it would poison every later score
+        raise where.error("temperature", f"{raw.get('temperature')!r} {unit} is not a temperature a forecast gives "
+                                         f"(beyond ±{TEMPERATURE_LIMIT_F} °F)")
     trend = raw.get("temperatureTrend") or None  # the API writes null or, in places, ""
     if trend is not None and trend not in ("rising", "falling"):
         raise where.error("temperatureTrend", f"expected 'rising', 'falling' or null, got {trend!r}")
@@ -150,6 +161,8 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         gust_mph = parsed[1]
     elif gust is not None and not isinstance(gust, str):
         gust_mph = _measure(gust, where, "windGust")
+        if gust_mph is not None and not 0 <= gust_mph <= WIND_LIMIT_MPH:
+            raise where.error("windGust", f"expected a gust of 0-{WIND_LIMIT_MPH} mph, got {gust_mph!r}")
     pop = _measure(raw.get("probabilityOfPrecipitation"), where, "probabilityOfPrecipitation")
     if pop is not None and not 0 <= pop <= 100:
         raise where.error("probabilityOfPrecipitation.value", f"expected a percentage 0-100, got {pop!r}")
@@ -198,7 +211,8 @@ def grid_source(grid: str | None) -> str | None:
 def source_of_response(response: dict[str, Any], fallback: str) -> str:
     """Office and grid point from the forecast URL when known; else the JSONL's source.grid
     plus the issue time (which keeps successive issues of one point apart); else ``fallback``."""
-    properties = response.get("properties") or {}
+    properties = response.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
     for url in (response.get("id"), properties.get("@id"), properties.get("forecast")):
         match = _GRID_URL.search(url) if isinstance(url, str) else None
         if match:
@@ -235,13 +249,13 @@ def _is_json_document(path: Path) -> bool:
     """True for a pretty-printed JSON document; a JSON-lines file (or a one-line document,
     which reads the same way) has a complete object on its first line."""
     with open_binary(path) as handle:
-        first = handle.readline()
+        first = next(read_lines(handle, path), (0, b""))[1]
     if not first.lstrip().startswith(b"{"):
         return False
     try:
         json.loads(first)
         return False
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not one complete object on the first line
         return True
 
 
@@ -250,10 +264,7 @@ def iter_file_periods(path: str | Path) -> Iterator[Period]:
     path = Path(path)
     if _is_json_document(path):
         with open_binary(path) as handle:
-            try:
-                document = json.load(handle)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON: {exc.msg}", path=path, line=exc.lineno) from None
+            document = parse_json_document(handle, path)
         if not isinstance(document, dict):
             raise InputError("expected a JSON object (an NWS forecast)", path=path)
         yield from _periods_of_response(document, source_of_response(document, _stem(path)), _Where(path, None, ""))
