@@ -16,7 +16,8 @@ outputs (issue 9's oracle rules changed the f1 demo), it was rewritten from main
 (`--code main --write`) and the merged code checked against it. A change that
 deliberately changes outputs (a grammar, an oracle rule) rewrites it in the same commit,
 saying why.
-`report.html` is left out: it is a view of the other files.
+`report.html` is left out: it is a view of the other files (and not the same bytes from
+run to run), and so is `manifest.json`, which lists the files with report.html's digest.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def digests(tree: Path | None = None) -> dict[str, str]:
             done = subprocess.run(run, capture_output=True, text=True, cwd=tmp)
             if done.returncode != 0:
                 raise SystemExit(f"{name}: exit {done.returncode}\n{done.stderr[-2000:]}")
-            for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name != "report.html"):
+            for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name not in ("report.html", "manifest.json")):
                 found[f"{name}/{path.relative_to(out)}"] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
 
