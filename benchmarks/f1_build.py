@@ -5,11 +5,17 @@ race, writes every instance (JSON lines, gzipped when --out ends in .gz) and pri
 counts per task and split that docs/domains/f1.md records.
 
     python benchmarks/f1_build.py [--out /tmp/f1_instances.jsonl] [--languages en,es,pt] [--jobs 2]
+
+The file is written in instance-file format 2 (each race block once). Also printed: the
+size the same instances take in format 1 (every line its own race block), and whether
+reading the file back gives every instance exactly (SHA-256 over each instance's
+format-1 JSON, built vs read: no fact, prompt or context value lost).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import resource
 import tempfile
 import time
@@ -36,10 +42,16 @@ def main() -> None:
     counts: Counter = Counter()
     by_season: Counter = Counter()
     races: set[tuple[int, int]] = set()
+    built = hashlib.sha256()
+    format_1 = 0
 
     def counted(batches):
+        nonlocal format_1
         for batch in batches:
             for instance in batch:
+                line = instance.model_dump_json().encode() + b"\n"
+                built.update(line)
+                format_1 += len(line)
                 counts[(instance.task, instance.split)] += 1
                 by_season[(instance.task, int(instance.id.split(":")[1]))] += 1
                 counts[("facts", instance.split)] += len(instance.facts)
@@ -54,12 +66,19 @@ def main() -> None:
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = time.process_time() - cpu_start + children.ru_utime + children.ru_stime
         size = out.stat().st_size
+        from factcov.instance_files import iter_instance_file
+
+        read = hashlib.sha256()
+        for _, instance in iter_instance_file(out):
+            read.update(instance.model_dump_json().encode() + b"\n")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     peak_worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"races: {len(races)}  instances: {written}  languages: {','.join(languages)}  jobs: {args.jobs}")
     worker = f" (largest worker {peak_worker:,.0f} MiB)" if args.jobs > 1 else ""
     print(f"build: {seconds:.1f} s wall, {cpu:.1f} s CPU in all processes ({written / seconds:,.0f} instances/s)"
-          f"  peak RSS: {peak:,.0f} MiB{worker}  output: {size / 2**20:,.0f} MiB")
+          f"  peak RSS: {peak:,.0f} MiB{worker}  output: {size / 2**20:,.1f} MiB")
+    print(f"format 1 (race block in every instance): {format_1 / 2**20:,.1f} MiB, {format_1 / size:.1f}x the file; "
+          f"read back identical: {read.hexdigest() == built.hexdigest()}")
     tasks = sorted({task for task, _ in counts if task != "facts"})
     print(f"{'task':15} {'train':>7} {'test':>7} {'total':>7}")
     for task in tasks:

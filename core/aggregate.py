@@ -7,7 +7,8 @@ count is reported); micro averages are computed from pooled counts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -85,35 +86,132 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndar
     return x[keep], y[keep]
 
 
+class MetricSample:
+    """One metric's defined values over one system's generations, in bounded memory.
+
+    Up to ``BOOTSTRAP_EXACT_LIMIT`` defined values the values themselves are kept (8 bytes
+    each, in generation order), so the macro mean and the percentile bootstrap are exactly
+    those of a whole column. Past the limit only their count, mean and sum of squared
+    deviations are kept (folded in batches with Chan et al.'s parallel update) and the
+    interval is the normal approximation the bootstrap switches to at that size anyway:
+    memory stops growing with the number of generations.
+    """
+
+    __slots__ = ("values", "folded", "count", "mean", "m2")
+    FOLD_EVERY = 65_536  # values buffered between folds once past the limit
+
+    def __init__(self) -> None:
+        self.values = array("d")
+        self.folded = False
+        self.count = 0  # values folded into mean and m2
+        self.mean = 0.0
+        self.m2 = 0.0
+
+    def extend(self, values: Iterable[float | None]) -> None:
+        self.values.extend(v for v in values if v is not None and v == v)  # v == v: not NaN
+        if len(self.values) > (self.FOLD_EVERY if self.folded else BOOTSTRAP_EXACT_LIMIT):
+            self._fold()
+
+    def _fold(self) -> None:
+        batch = np.frombuffer(self.values, dtype=float)
+        if batch.size:
+            total = self.count + batch.size
+            batch_mean = float(batch.mean())
+            delta = batch_mean - self.mean
+            self.m2 += float(((batch - batch_mean) ** 2).sum()) + delta * delta * self.count * batch.size / total
+            self.mean += delta * batch.size / total
+            self.count = total
+        self.values = array("d")
+        self.folded = True
+
+    def summary(self, samples: int, seed: int) -> tuple[float | None, int, float | None, float | None]:
+        """(mean of the defined values, how many, bootstrap CI low, high)."""
+        if not self.folded:
+            defined = np.frombuffer(self.values, dtype=float)
+            lo, hi = bootstrap_ci(defined, samples, seed)
+            return (float(defined.mean()) if defined.size else None), int(defined.size), lo, hi
+        self._fold()
+        half = 1.959963984540054 * np.sqrt(self.m2 / (self.count - 1)) / np.sqrt(self.count)
+        return self.mean, self.count, float(self.mean - half), float(self.mean + half)
+
+
+class SystemAccumulator:
+    """Everything a system's row of ``systems.csv`` needs, without keeping its score rows."""
+
+    def __init__(self, metrics: Sequence[str]) -> None:
+        self.n = 0
+        self.counts = dict.fromkeys(COUNT_COLUMNS, 0)
+        self.metrics = {metric: MetricSample() for metric in metrics}
+
+    def add(self, rows: Sequence[dict]) -> None:
+        self.n += len(rows)
+        for column in COUNT_COLUMNS:  # a column an older run lacks counts 0
+            self.counts[column] += sum(int(row.get(column) or 0) for row in rows)
+        for metric, sample in self.metrics.items():
+            sample.extend(row.get(metric) for row in rows)
+
+    def row(self, system: str, policy: ScoringPolicy) -> dict[str, object]:
+        row: dict[str, object] = {"system": system, "n": self.n}
+        for metric, sample in self.metrics.items():
+            mean, defined, lo, hi = sample.summary(policy.bootstrap_samples, policy.seed)
+            row[f"macro_{metric}"] = mean
+            row[f"n_{metric}_defined"] = defined
+            row[f"macro_{metric}_lo"], row[f"macro_{metric}_hi"] = lo, hi
+        pooled = Counts(**self.counts)
+        for metric, value in pooled.metrics(policy).items():
+            row[f"micro_{metric}"] = value
+        for column in COUNT_COLUMNS:
+            row[column] = self.counts[column]
+        row["claims_per_text"] = self.counts["n_claims"] / self.n
+        row["facts_per_instance"] = self.counts["n_facts"] / self.n
+        return row
+
+
+class SystemTotals:
+    """Per-system accumulators fed chunk by chunk with score rows (dicts holding
+    ``system``, the count columns and the metrics, ``extra_metrics`` included). Memory:
+    per system, the ``MetricSample`` bound (at most ``BOOTSTRAP_EXACT_LIMIT`` values per
+    metric) and a few counters; nothing per generation beyond that."""
+
+    def __init__(self, extra_metrics: Sequence[str] = ()) -> None:
+        self.metrics = (*METRICS, "weighted_f1", *extra_metrics)
+        self.extra_metrics = tuple(extra_metrics)
+        self.systems: dict[str, SystemAccumulator] = {}
+        self.n = 0
+
+    def add(self, rows: Sequence[dict]) -> None:
+        by_system: dict[str, list[dict]] = {}
+        for row in rows:
+            by_system.setdefault(row["system"], []).append(row)
+        for system, group in by_system.items():
+            if system not in self.systems:
+                self.systems[system] = SystemAccumulator(self.metrics)
+            self.systems[system].add(group)
+        self.n += len(rows)
+
+    def table(self, policy: ScoringPolicy) -> pd.DataFrame:
+        rows = [self.systems[system].row(system, policy) for system in sorted(self.systems)]
+        return _ranked(pd.DataFrame(rows), policy, self.extra_metrics)
+
+
 def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
     """One row per system: macro means with bootstrap CIs, micro scores, counts, ranks.
 
     A domain's ``extra_metrics`` (columns of ``scores``) get their mean over the
     generations where they are defined, ``n_<metric>_defined`` and a bootstrap CI.
-
     The headline ``precision``/``recall``/``f1`` columns follow ``policy.average``.
-    Rows are sorted by system name; ranks are 1 = best, ties averaged.
+    Rows are sorted by system name; ranks are 1 = best, ties averaged. The same
+    computation as a run's streaming ``SystemTotals``, from a whole table of score rows.
     """
-    rows = []
-    for system, group in scores.groupby("system", sort=True):
-        row: dict[str, object] = {"system": system, "n": len(group)}
-        for metric in (*METRICS, "weighted_f1", *extra_metrics):
-            values = group[metric].to_numpy(dtype=float)
-            defined = values[~np.isnan(values)]
-            row[f"macro_{metric}"] = float(defined.mean()) if defined.size else None
-            row[f"n_{metric}_defined"] = int(defined.size)
-            lo, hi = bootstrap_ci(values, policy.bootstrap_samples, policy.seed)
-            row[f"macro_{metric}_lo"], row[f"macro_{metric}_hi"] = lo, hi
-        # runs written before out-of-scope claims existed have no such column: none were marked
-        counts = {c: int(group[c].sum()) if c in group.columns else 0 for c in COUNT_COLUMNS}
-        pooled = Counts(**counts)
-        for metric, value in pooled.metrics(policy).items():
-            row[f"micro_{metric}"] = value
-        row.update(counts)
-        row["claims_per_text"] = float(group["n_claims"].mean())
-        row["facts_per_instance"] = float(group["n_facts"].mean())
-        rows.append(row)
-    table = pd.DataFrame(rows)
+    totals = SystemTotals(extra_metrics)
+    wanted = ["system", *COUNT_COLUMNS, *totals.metrics]
+    columns = [c for c in wanted if c in scores.columns]
+    part = scores[columns]
+    totals.add(part.astype(object).where(part.notna(), None).to_dict("records"))
+    return totals.table(policy)
+
+
+def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
     if table.empty:
         return table
     for metric in METRICS:

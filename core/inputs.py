@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from factcov.domain import Domain
 from factcov.errors import InputError
+from factcov.instance_files import InstanceStore, iter_instance_file
 from factcov.jsonl import iter_models
 from factcov.model import Generation, Instance
 
+# Above this many bytes of JSON lines (a gzipped file counts 8 per byte), instances are
+# kept as their lines and parsed when looked up (``InstanceStore``): a parsed instance
+# takes ~6x its line (weather: 5.2 KB for an 820-byte line), 100,000 of them over 500 MiB.
+COMPACT_ABOVE_BYTES = 64 * 2**20
 
-def load_instances(path: str | Path, domain: Domain) -> dict[str, Instance]:
-    """All instances of a file by id (they are looked up by every generation).
+
+def load_instances(path: str | Path, domain: Domain, compact: bool | None = None) -> Mapping[str, Instance]:
+    """All instances of a file by id (they are looked up by every generation); shared
+    context blocks of a format-2 file are held once (``factcov.instance_files``).
+    ``compact`` keeps them as their JSON lines, parsed on lookup; by default when the
+    file is larger than ``COMPACT_ABOVE_BYTES``.
 
     Errors: duplicate ids, an instance of another domain, a language the domain does
     not support, a fact whose claim type the domain does not define.
     """
+    if compact is None:
+        size = Path(path).stat().st_size if Path(path).is_file() else 0
+        compact = size * (8 if str(path).endswith(".gz") else 1) > COMPACT_ABOVE_BYTES
     known_types = {ct.name for ct in domain.claim_types}
-    instances: dict[str, Instance] = {}
+    blocks: dict[str, Any] = {}
+    instances: dict[str, Instance] | InstanceStore = InstanceStore(blocks) if compact else {}
     first_line: dict[str, int] = {}
-    for line, instance in iter_models(path, Instance):
+    for line, instance, *source in iter_instance_file(path, blocks, with_source=compact):
         if instance.id in instances:
             raise InputError(
                 f"duplicate instance id '{instance.id}' (first on line {first_line[instance.id]})",
@@ -49,16 +62,25 @@ def load_instances(path: str | Path, domain: Domain) -> dict[str, Instance]:
             if fact.id in seen_facts:
                 raise InputError(f"duplicate fact '{fact.id}'", path=path, line=line, field=f"facts.{index}")
             seen_facts.add(fact.id)
-        instances[instance.id] = instance
+        if compact:
+            instances.add(instance.id, source[0])
+        else:
+            instances[instance.id] = instance
         first_line[instance.id] = line
     return instances
 
 
 def iter_generations(
-    path: str | Path, instances: dict[str, Instance], domain: Domain
+    path: str | Path, instances: Mapping[str, Instance], domain: Domain
 ) -> Iterator[tuple[Instance, Generation]]:
-    """Stream (instance, generation) pairs; each (instance_id, system) must appear once."""
-    seen: dict[tuple[str, str], int] = {}
+    """Stream (instance, generation) pairs; each (instance_id, system) must appear once.
+
+    Which pairs were seen is one bit per (instance, system) (``SeenPairs``), not an
+    entry per generation line: a file of millions of generations is checked in the
+    memory of its instances. The line of a duplicate's first occurrence, which only an
+    error message needs, is found by reading the file again.
+    """
+    seen = SeenPairs()
     for line, generation in iter_models(path, Generation):
         instance = instances.get(generation.instance_id)
         if instance is None:
@@ -66,16 +88,13 @@ def iter_generations(
                 f"instance_id '{generation.instance_id}' is not among the {len(instances)} instances",
                 path=path, line=line, field="instance_id",
             )
-        # the instance's own id object and an interned system name: a 2M-line file keeps
-        # one small tuple per line here, not two fresh strings
-        pair = (instance.id, sys.intern(generation.system))
-        if pair in seen:
+        if not seen.add(instance.id, generation.system):  # the instance's own id string, held anyway
+            first = _first_line(path, generation.instance_id, generation.system)
             raise InputError(
-                f"duplicate generation for instance '{pair[0]}' and system '{pair[1]}' "
-                f"(first on line {seen[pair]})",
+                f"duplicate generation for instance '{generation.instance_id}' and system "
+                f"'{generation.system}' (first on line {first})",
                 path=path, line=line, field="system",
             )
-        seen[pair] = line
         if generation.language is not None and generation.language not in domain.languages:
             raise InputError(
                 f"unknown language '{generation.language}'; domain '{domain.name}' supports "
@@ -83,6 +102,31 @@ def iter_generations(
                 path=path, line=line, field="language",
             )
         yield instance, generation
+
+
+class SeenPairs:
+    """A set of (instance id, system) pairs as one bit per pair: each system gets a
+    number, each instance an integer whose bit of that number is set once seen."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, int] = {}
+        self._bits: dict[str, int] = {}
+
+    def add(self, instance_id: str, system: str) -> bool:
+        """Record the pair; False if it was already there."""
+        number = self._systems.setdefault(system, len(self._systems))
+        bits = self._bits.get(instance_id, 0)
+        if bits >> number & 1:
+            return False
+        self._bits[instance_id] = bits | 1 << number
+        return True
+
+
+def _first_line(path: str | Path, instance_id: str, system: str) -> int:
+    for line, generation in iter_models(path, Generation):
+        if generation.instance_id == instance_id and generation.system == system:
+            return line
+    raise AssertionError("a duplicate's first occurrence is in the file")  # read twice, same bytes
 
 
 def files_in(paths: list[str | Path] | tuple[str | Path, ...], suffixes: tuple[str, ...], option: str) -> list[Path]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from factcov.model import Claim, ClaimType, Fact
+from factcov.model import Claim, ClaimType, Fact, canonical_json
 
 
 class Knowledge:
@@ -13,32 +14,56 @@ class Knowledge:
 
     A claim about another driver in the same race is checkable, hence supported or
     contradicted, even if that driver was not relevant to the decision explained.
+
+    ``base``: knowledge shared by many instances (every fact of one race), built once
+    and layered under this instance's own facts. Lookups see the own facts first, then
+    the base's facts that are not among them: the same facts in the same order as one
+    ``Knowledge`` of ``[*facts, *base facts]``, without re-indexing the shared block for
+    every instance.
     """
 
-    def __init__(self, facts: Iterable[Fact], claim_types: Iterable[ClaimType]) -> None:
+    def __init__(
+        self, facts: Iterable[Fact], claim_types: Iterable[ClaimType], base: Knowledge | None = None
+    ) -> None:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
+        self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
         # (type, slot, folded value) -> facts holding it: a claim's lookup starts from
         # the shortest posting list of the slots it states instead of scanning the type.
         self._postings: dict[tuple[str, str, object], list[Fact]] = defaultdict(list)
-        seen: set[Fact] = set()
+        self._seen: set[Fact] = set()
         for fact in facts:
-            if fact not in seen:
-                seen.add(fact)
+            if fact not in self._seen:
+                self._seen.add(fact)
                 self._by_type[fact.type].append(fact)
                 for slot, value in fact.key.items():
                     self._postings[(fact.type, slot, _folded(value))].append(fact)
 
     def __len__(self) -> int:
-        return sum(len(facts) for facts in self._by_type.values())
+        return len(self.facts())
 
     def facts(self, type_: str | None = None) -> list[Fact]:
-        if type_ is not None:
-            return list(self._by_type.get(type_, ()))
-        return [fact for facts in self._by_type.values() for fact in facts]
+        if type_ is None:  # grouped by type, types in order of first appearance
+            return [fact for name in self._type_order() for fact in self.facts(name)]
+        own = list(self._by_type.get(type_, ()))
+        return own + self._from_base(self.base.facts(type_)) if self.base is not None else own
+
+    def _type_order(self) -> list[str]:
+        names = list(self._by_type)
+        if self.base is not None:
+            names += [name for name in self.base._type_order() if name not in self._by_type]
+        return names
 
     def candidates(self, claim: Claim) -> list[Fact]:
         """Facts of the claim's type whose key agrees with every slot the claim states."""
+        own = self._own_candidates(claim)
+        return own + self._from_base(self.base.candidates(claim)) if self.base is not None else own
+
+    def _from_base(self, facts: list[Fact]) -> list[Fact]:
+        seen = self._seen
+        return [fact for fact in facts if fact not in seen] if seen else facts
+
+    def _own_candidates(self, claim: Claim) -> list[Fact]:
         if not claim.key:
             return list(self._by_type.get(claim.type, ()))
         stated = [(slot, _folded(value)) for slot, value in claim.key.items()]
@@ -49,6 +74,42 @@ class Knowledge:
         if len(stated) == 1:
             return list(shortest)
         return [fact for fact in shortest if all(_folded(fact.key.get(k)) == v for k, v in stated)]
+
+
+class SharedKnowledge:
+    """Knowledge of shared context blocks (one race's data), built once per block.
+
+    Instances of one race carry the same block, either as one object (a file whose
+    instances refer to a shared block, see docs/domains/f1.md) or as equal copies (an
+    older file, or instances built in memory). A block is found by identity first, then
+    by its canonical JSON; at most ``size`` blocks are kept, least recently used first out.
+    """
+
+    def __init__(self, build: Callable[[Any], Knowledge], size: int = 64) -> None:
+        self._build = build
+        self._size = size
+        self._by_identity: OrderedDict[int, tuple[Any, Knowledge]] = OrderedDict()
+        self._by_json: OrderedDict[str, Knowledge] = OrderedDict()
+
+    def __call__(self, block: Any) -> Knowledge:
+        held = self._by_identity.get(id(block))
+        if held is not None and held[0] is block:
+            self._by_identity.move_to_end(id(block))
+            return held[1]
+        key = canonical_json(block)
+        knowledge = self._by_json.get(key)
+        if knowledge is None:
+            knowledge = self._build(block)
+            self._by_json[key] = knowledge
+            if len(self._by_json) > self._size:
+                self._by_json.popitem(last=False)
+        else:
+            self._by_json.move_to_end(key)
+        # the block is held beside its knowledge, so its id cannot be reused meanwhile
+        self._by_identity[id(block)] = (block, knowledge)
+        if len(self._by_identity) > self._size:
+            self._by_identity.popitem(last=False)
+        return knowledge
 
 
 def _folded(value: object) -> object:

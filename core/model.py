@@ -28,9 +28,24 @@ def key_id(type_: str, key: Key) -> str:
     return f"{type_}({slots})"
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+_encode_str = json.encoder.encode_basestring  # what the encoder above does with a str
+
+
 def canonical_json(value: Any) -> str:
-    """Compact, sorted JSON: what output files use so equal inputs give equal bytes."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """Compact, sorted JSON: what output files use so equal inputs give equal bytes.
+
+    Called for every claim's key, value and expected value: one encoder is built once,
+    and the commonest scalars take the encoder's own conversion directly.
+    """
+    kind = type(value)
+    if kind is str:
+        return _encode_str(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    return _CANONICAL.encode(value)
 
 
 class Fact(BaseModel):
@@ -50,13 +65,22 @@ class Fact(BaseModel):
     def identity(self) -> tuple[str, str]:
         """(id, JSON of the value): what equality and hashing use, computed once per fact
         because every Knowledge build hashes every fact."""
-        return self.id, canonical_json(self.value)
+        identity = self.__dict__.get("id") or key_id(self.type, self.key), canonical_json(self.value)
+        self.__dict__["id"] = identity[0]
+        return identity
 
     def __hash__(self) -> int:
-        return hash(self.identity)
+        # the cached identity read from the instance dict first: hashing is the hot path of
+        # every Knowledge build, and cached_property's first access takes a lock
+        identity = self.__dict__.get("identity") or self.identity
+        return hash(identity)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Fact) and self.identity == other.identity
+        if not isinstance(other, Fact):
+            return False
+        return (self.__dict__.get("identity") or self.identity) == (
+            other.__dict__.get("identity") or other.identity
+        )
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Fact:
         copy = super().model_copy(update=update, deep=deep)

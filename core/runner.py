@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from factcov import __version__
-from factcov.aggregate import ranking_summary, system_table
+from factcov.aggregate import SystemTotals, ranking_summary
 from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
@@ -35,11 +36,6 @@ from factcov.outputs import (
 )
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
-
-SCORE_COLUMNS = (
-    "system", "n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope",
-    "precision", "recall", "f1", "weighted_f1",
-)
 
 
 @dataclass
@@ -85,7 +81,7 @@ def score_files(
 
 def score_run(
     domain: Domain,
-    instances: dict[str, Instance],
+    instances: Mapping[str, Instance],
     pairs: Iterable[tuple[Instance, Generation]],
     outdir: str | Path,
     *,
@@ -109,14 +105,17 @@ def score_run(
     policy = evaluator.policy
     outdir = Path(outdir)
     extras = tuple(domain.metrics)
-    columns = (*SCORE_COLUMNS, *extras)
 
-    metric_rows: list[tuple] = []
+    totals = SystemTotals(extras)  # bounded per system: nothing per generation is kept
     failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     chunks = chunked(pairs, chunk_size, weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
     run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
     claims_out = scores_out = None
+    # the instances live for the whole run: out of the collector's sight (and, in forked
+    # workers, their pages stay shared instead of being touched by each collection)
+    gc.collect()
+    gc.freeze()
     try:  # from here on, any exit (an error, SIGTERM) removes the staging directory
         staging = run_dir.staging
         claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
@@ -125,15 +124,15 @@ def score_run(
             for rows in score_chunks(chunks):
                 claims_out.write(rows.claims)
                 scores_out.write(rows.scores)
-                metric_rows.extend(tuple(row[c] for c in columns) for row in rows.scores)
+                totals.add(rows.scores)
                 for system, types in rows.type_counts.items():
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
                 advance(len(rows.scores))
                 failures.add(rows.failures)
-        if not metric_rows:
+        if not totals.n:
             raise InputError("no generations to score", path=empty_input)
-        table = system_table(pd.DataFrame(metric_rows, columns=columns), policy, extras)
+        table = totals.table(policy)
         summary = {
             "signature": evaluator.signature(),
             "factcov_version": __version__,
@@ -145,7 +144,7 @@ def score_run(
             "lists": list(domain.lists),
             "inputs": inputs,
             "n_instances": len(instances),
-            "n_generations": len(metric_rows),
+            "n_generations": totals.n,
             "systems": table_records(table),
             "by_type": {
                 system: {t: c.as_dict(policy) for t, c in sorted(types.items())}
@@ -154,7 +153,7 @@ def score_run(
             "rankings": ranking_summary(table),
             "extraction_failures": failures.summary(),
         }
-        failures.check(len(metric_rows))
+        failures.check(totals.n)
         write_systems_csv(staging / "systems.csv", table)
         write_summary(staging / "summary.json", summary)
         claims_out.close()
@@ -168,6 +167,7 @@ def score_run(
                 stream.abort(exc)
         raise
     finally:
+        gc.unfreeze()
         run_dir.close()
     return RunOutcome(outdir, summary, table)
 

@@ -3,7 +3,6 @@ directories after one option, and help without value types after flags."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from pathlib import Path
@@ -32,8 +31,10 @@ def test_domains_without_verbose_lists_names_only(capsys):
 
 
 def _built_ids(path: Path) -> set[str]:
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        return {json.loads(line)["id"] for line in handle}
+    """Ids of the instances of a built file (format 2: header and race-block lines are not instances)."""
+    from factcov.instance_files import iter_instance_file
+
+    return {instance.id for _, instance in iter_instance_file(path)}
 
 
 def test_f1_build_takes_a_directory_of_lap_files(shared_data, tmp_path):

@@ -123,7 +123,9 @@ def test_f1_build_and_stats_commands(shared_data: Path, tmp_path: Path, domain, 
     ])
     assert code == 0
     with gzip.open(out, "rt", encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle]
+        lines = [json.loads(line) for line in handle]
+    assert lines[0] == {"factcov_instances": 2} and sum("block" in r for r in lines) == 1  # one race, one block
+    rows = [r for r in lines if "id" in r]
     assert {r["language"] for r in rows} == {"en", "pt"} and all(r["id"].startswith("f1:2021:1:") for r in rows)
     assert len(load_instances(out, domain)) == len(rows)
     capsys.readouterr()

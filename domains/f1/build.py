@@ -10,6 +10,7 @@ from factcov.domains.f1.derive import RaceAnalysis, derive_race
 from factcov.domains.f1.ergast import Ergast
 from factcov.domains.f1.instances import LANGUAGES, race_instances
 from factcov.domains.f1.laps import read_laps
+from factcov.instance_files import InstanceWriter
 from factcov.jsonl import atomic_path
 from factcov.model import Instance
 
@@ -86,15 +87,17 @@ def iter_race_instances(
 
 
 def write_instances(destination: str | Path, batches: Iterator[list[Instance]]) -> int:
-    """Write JSON lines atomically (gzipped when the name ends in .gz); returns the count."""
+    """Write an instance file atomically (gzipped when the name ends in .gz); returns the
+    count. Format 2 (``factcov.instance_files``): each race's block is stored once and
+    its instances refer to it."""
     destination = Path(destination)
     count = 0
     with atomic_path(destination, keep_empty=False) as tmp:  # never replace instances with nothing
         opener = gzip.open if destination.suffix == ".gz" else open
         with opener(tmp, "wt", encoding="utf-8") as handle:
+            writer = InstanceWriter(handle, shared=("race",))
             for batch in batches:
                 for instance in batch:
-                    handle.write(instance.model_dump_json())
-                    handle.write("\n")
+                    writer.write(instance)
                     count += 1
     return count

@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import ClassVar
 
 from factcov.domain import Domain
 from factcov.domains.f1.claims import CLAIM_TYPES, COMPOUNDS, TASKS
 from factcov.domains.f1.oracle import race_facts
-from factcov.knowledge import Knowledge
-from factcov.model import ClaimType, Fact, Generation, Instance, canonical_json
+from factcov.knowledge import Knowledge, SharedKnowledge
+from factcov.model import ClaimType, Fact, Generation, Instance
 
 # drivers a perturbed winner is drawn from (names known to the extractor's table)
 _WINNER_POOL = ("HAM", "VER", "LEC", "NOR", "BOT", "RUS", "PER", "SAI", "ALO", "PIA")
 
 
-@lru_cache(maxsize=64)
-def _race_facts(race_json: str) -> tuple[Fact, ...]:
-    import json
+def _race_knowledge(race: dict) -> Knowledge:
+    return Knowledge(race_facts(race), CLAIM_TYPES)
 
-    return tuple(race_facts(json.loads(race_json)))
+
+# every instance of a race checks claims against the same race facts: indexed once
+_RACES = SharedKnowledge(_race_knowledge)
 
 
 class F1Domain(Domain):
@@ -40,8 +40,8 @@ class F1Domain(Domain):
         """Every fact of the instance's race (all drivers, moves, defenses), rebuilt from
         the race block of its context, plus the instance's own facts."""
         race = instance.context.get("race")
-        extra: Iterable[Fact] = _race_facts(canonical_json(race)) if isinstance(race, dict) else ()
-        return Knowledge([*instance.facts, *extra], self.claim_types)
+        base = _RACES(race) if isinstance(race, dict) else None
+        return Knowledge(instance.facts, self.claim_types, base=base)
 
     def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
         from factcov.domains.f1.realize import realize

@@ -226,12 +226,31 @@ def _index(key: str, drivers_json: str, focus: tuple[str, ...]) -> DriverIndex:
     return DriverIndex(json.loads(drivers_json), focus)
 
 
+# (id of a race block, focus) -> (the block, its index): instances of one race share their
+# block object (built together, or loaded from a file that stores it once), so the JSON
+# key below is computed once per race and focus rather than once per text
+_BY_BLOCK: dict[tuple[int, tuple[str, ...]], tuple[dict[str, Any], DriverIndex]] = {}
+_BY_BLOCK_SIZE = 256
+
+
 def driver_index(context: dict[str, Any]) -> DriverIndex:
     """The (cached) index of an instance's drivers."""
     race = context.get("race", {})
+    focus = _focus(context)
+    held = _BY_BLOCK.get((id(race), focus))
+    if held is not None and held[0] is race:
+        return held[1]
+    index = _driver_index(race, focus)
+    if len(_BY_BLOCK) >= _BY_BLOCK_SIZE:
+        del _BY_BLOCK[next(iter(_BY_BLOCK))]
+    _BY_BLOCK[(id(race), focus)] = (race, index)  # the block is held, so its id stays its own
+    return index
+
+
+def _driver_index(race: dict[str, Any], focus: tuple[str, ...]) -> DriverIndex:
     drivers = [
         {"code": d["code"], "name": d.get("name", d["code"]), "team": d.get("team")}
         for d in race.get("drivers", [])
     ]
     key = f"{race.get('season')}:{race.get('round')}"
-    return _index(key, json.dumps(drivers, sort_keys=True), _focus(context))
+    return _index(key, json.dumps(drivers, sort_keys=True), focus)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from factcov.instance_files import HEADER_KEY
 from factcov.jsonl import iter_json_lines
 
 
@@ -29,6 +30,8 @@ def count_instances(path: str | Path) -> InstanceCounts:
     """Stream the file (plain or gzipped JSON lines) once."""
     counts = InstanceCounts()
     for _, row in iter_json_lines(path):
+        if HEADER_KEY in row or ("block" in row and "id" not in row):
+            continue  # a format-2 file's header or shared block: not an instance
         task, split = row.get("task", "?"), row.get("split") or "none"
         counts.total += 1
         counts.by_task[task] += 1

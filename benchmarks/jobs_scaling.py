@@ -1,0 +1,134 @@
+"""`factcov score` in one process, with `--jobs 2`, and on a 2-process Dask cluster.
+
+An extraction-bound run: the f1 instances of --season (rounds 1..--rounds) in en/es/pt,
+two systems (the realizer's text and the hand-varied text of benchmarks/f1_regex.py),
+scored by `f1-regex`. Each configuration runs in a fresh process; reported: wall time,
+the CPU time of the scoring process and of its worker processes (``RUSAGE_CHILDREN``,
+or the Dask workers' own process time), the wall-time speed-up over one process, and
+whether the four output files are byte-identical to the one-process run.
+
+    python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500]
+
+On a shared machine wall time depends on what else runs: the load average is printed;
+"CPU-bound speed-up" = one-process CPU / the busiest process's CPU (parent or the
+average worker), what two free cores would give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "f1"
+OUTPUTS = ("claims.parquet", "scores.parquet", "systems.csv", "summary.json")
+
+RUN = """
+import json, resource, sys, time
+from factcov.runner import score_files
+jobs, dask = int(sys.argv[4]), sys.argv[5] or None
+cluster = None
+if dask == "cluster":
+    from dask.distributed import LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    dask = cluster.scheduler_address
+wall, cpu = time.perf_counter(), time.process_time()
+score_files("f1", sys.argv[1], sys.argv[2], sys.argv[3], jobs=jobs, dask=dask, chunk_size=int(sys.argv[6]),
+            report=False)
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+workers = workers.ru_utime + workers.ru_stime
+if cluster is not None:
+    from dask.distributed import Client
+    with Client(cluster) as client:
+        times = client.run(lambda: __import__("time").process_time())
+    workers = sum(times.values())  # includes each worker's start-up
+    cluster.close()
+print(json.dumps({"wall": wall, "cpu": cpu, "workers": workers}))
+"""
+
+
+def write_inputs(folder: Path, season: int, rounds: int) -> None:
+    from f1_regex import varied
+
+    from factcov.domains.f1.build import write_instances
+    from factcov.domains.f1.instances import race_instances
+    from factcov.domains.f1.source import race
+    from factcov.jsonl import write_jsonl_atomic
+    from factcov.model import Generation
+    from factcov.plugins import get_domain
+
+    domain = get_domain("f1")
+    batches = [race_instances(race(DATA, season, r)) for r in range(1, rounds + 1)]
+    write_instances(folder / "instances.jsonl", iter(batches))
+    generations = []
+    for system in ("realized", "varied"):
+        for instance in (i for batch in batches for i in batch):
+            rng = random.Random(zlib.crc32(instance.id.encode()))
+            text = (domain.realize(instance.facts, instance.language, instance) if system == "realized"
+                    else varied(instance, rng))
+            generations.append(Generation(instance_id=instance.id, system=system, text=text))
+    write_jsonl_atomic(folder / "generations.jsonl", generations)
+
+
+def run(folder: Path, name: str, jobs: int, dask: str, chunk_size: int) -> dict:
+    out = folder / name
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"), str(out),
+         str(jobs), dask, str(chunk_size)],
+        capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{name}: {done.stderr[-3000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["digest"] = hashlib.sha256(b"".join((out / f).read_bytes() for f in OUTPUTS)).hexdigest()
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--season", type=int, default=2021)
+    parser.add_argument("--rounds", type=int, default=22)
+    parser.add_argument("--dask", action="store_true", help="also a 2-worker Dask LocalCluster (scheduler address)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each configuration (the fastest kept)")
+    parser.add_argument("--chunk-size", type=int, default=500,
+                        help="generations per chunk, the same in every configuration (it sets the Parquet row "
+                             "groups); small enough that both workers get an even share of a short run")
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="jobs-scaling-"))
+    write_inputs(folder, args.season, args.rounds)
+    lines = sum(1 for _ in open(folder / "generations.jsonl"))
+    configs = [("one process", 1, ""), ("--jobs 2", 2, "")] + ([("dask, 2 workers", 1, "cluster")] if args.dask else [])
+    print(f"{lines:,} generations (f1 {args.season}, rounds 1-{args.rounds}); load average {os.getloadavg()[0]:.1f}")
+    results = {}
+    for name, jobs, dask in configs * args.repeat:
+        result = run(folder, name.replace(" ", "_").replace(",", ""), jobs, dask, args.chunk_size)
+        if name not in results or result["wall"] < results[name]["wall"]:
+            results[name] = result
+        time.sleep(0)
+    base = results["one process"]
+    print(f"{'configuration':16} {'wall s':>7} {'CPU s':>7} {'workers CPU s':>14} {'speed-up':>9} "
+          f"{'CPU-bound speed-up':>19} {'same bytes':>10}")
+    for name, result in results.items():
+        workers = result["workers"]
+        busiest = max(result["cpu"], workers / 2) if workers else result["cpu"]
+        print(f"{name:16} {result['wall']:7.1f} {result['cpu']:7.1f} {workers:14.1f} "
+              f"{base['wall'] / result['wall']:8.2f}x {base['cpu'] / busiest:18.2f}x "
+              f"{str(result['digest'] == base['digest']):>10}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Knowledge layered over a shared block answers exactly as one flat Knowledge would."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from factcov.domains.f1.claims import CLAIM_TYPES
+from factcov.domains.f1.demo import committed_instances
+from factcov.domains.f1.oracle import race_facts
+from factcov.knowledge import Knowledge, SharedKnowledge
+from factcov.model import Claim
+
+
+def _claims(facts, rng):
+    """Every fact as a claim, with each key slot dropped in turn and a few values changed."""
+    for fact in facts:
+        yield Claim(type=fact.type, key=fact.key, value=fact.value)
+        for slot in fact.key:
+            yield Claim(type=fact.type, key={k: v for k, v in fact.key.items() if k != slot}, value=fact.value)
+        yield Claim(type=fact.type, key={k: str(v).upper() if isinstance(v, str) else v for k, v in fact.key.items()},
+                    value=rng.choice([f.value for f in facts]))
+
+
+def test_layered_knowledge_gives_the_flat_candidates_in_the_flat_order():
+    rng = random.Random(0)
+    for instance in committed_instances(per_task=2):
+        race = race_facts(instance.context["race"])
+        flat = Knowledge([*instance.facts, *race], CLAIM_TYPES)
+        layered = Knowledge(instance.facts, CLAIM_TYPES, base=Knowledge(race, CLAIM_TYPES))
+        assert layered.facts() != [] and len(layered) == len(flat)
+        for type_ in {f.type for f in race} | {None}:
+            assert layered.facts(type_) == flat.facts(type_)
+        for claim in _claims(race, rng):
+            assert layered.candidates(claim) == flat.candidates(claim), claim
+
+
+def test_shared_knowledge_is_built_once_per_block_whether_shared_or_copied():
+    built = []
+    shared = SharedKnowledge(lambda block: built.append(block) or Knowledge(race_facts(block), CLAIM_TYPES))
+    instance = committed_instances(per_task=1)[0]
+    block = instance.context["race"]
+    first = shared(block)
+    assert shared(block) is first and shared(copy.deepcopy(block)) is first
+    changed = copy.deepcopy(block)
+    changed["drivers"] = changed["drivers"][:1]
+    assert shared(changed) is not first and len(built) == 2
