@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from functools import cached_property
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from factcov.comparators import Comparator, Exact
 
@@ -47,6 +47,17 @@ def canonical_json(value: Any) -> str:
         return "null"
     return _CANONICAL.encode(value)
 
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+# An identifier or name that must say something: every input model (instances,
+# generations, rag answers, gold errors) refuses a blank one the same way.
+NonBlankStr = Annotated[str, AfterValidator(_not_blank)]
 
 class Fact(BaseModel):
     """One thing that is true of an instance's data, e.g. HAM's first stop was on lap 13."""
@@ -148,21 +159,14 @@ class ClaimType(BaseModel):
 class Instance(BaseModel):
     """One thing to explain: the prompt, the data given to the model, the complete oracle."""
 
-    id: str
-    domain: str
-    task: str
-    language: str
+    id: NonBlankStr
+    domain: NonBlankStr
+    task: NonBlankStr
+    language: NonBlankStr
     prompt: str = ""
     context: dict[str, Any] = Field(default_factory=dict)
     facts: list[Fact] = Field(default_factory=list)
     split: str | None = None
-
-    @field_validator("id", "domain", "task", "language")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
 
 
 class Generation(BaseModel):
@@ -172,19 +176,12 @@ class Generation(BaseModel):
     through to claims.parquet and scores.parquet so results join with the user's labels.
     """
 
-    instance_id: str
-    system: str
+    instance_id: NonBlankStr
+    system: NonBlankStr
     text: str
     language: str | None = None
     id: str | None = None
     meta: Any = None
-
-    @field_validator("instance_id", "system")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
 
 
 class Verdict(BaseModel):

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, field_validator, model_validator
+from pydantic import BaseModel, model_validator
 
 from factcov.errors import InputError
 from factcov.jsonl import iter_models
-from factcov.model import Generation
+from factcov.model import Generation, NonBlankStr
 
 Tokenization = Literal["whitespace", "words"]
 TOKEN_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -48,22 +48,15 @@ SENTENCE_END = {".", "!", "?"}
 class GoldRow(BaseModel):
     """One line of a JSONL gold file, before its span is resolved against the text."""
 
-    instance_id: str
+    instance_id: NonBlankStr
     system: str | None = None
-    type: str
+    type: NonBlankStr
     start: int | None = None
     end: int | None = None
     token_start: int | None = None
     token_end: int | None = None
     correction: str | None = None
     text: str | None = None
-
-    @field_validator("instance_id", "type")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
 
     @model_validator(mode="after")
     def _one_kind_of_span(self) -> GoldRow:

@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from factcov.errors import InputError
 from factcov.jsonl import iter_models
+from factcov.model import NonBlankStr
 
 
 class Context(BaseModel):
@@ -55,7 +56,7 @@ class Citation(BaseModel):
 class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: NonBlankStr
     question: str = ""
     answer: str
     reference: str | None = None
@@ -64,13 +65,6 @@ class Answer(BaseModel):
     required_facts: list[str] = Field(default_factory=list)
     reference_triples: list[tuple[str, str, str]] | None = None
     system: str = "answer"
-
-    @field_validator("id")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
 
 
 def check_answer(answer: Answer, path: str | Path, line: int) -> None:
