@@ -154,11 +154,9 @@ def main() -> None:
     from factcov.plugins import get_extractor
     from factcov.validation.human import load_human_judgments
 
-    human_file = args.data / "human" / "english_humeval_data_all_teams.json"
-    numbers = webnlg.sampled_numbers(human_file)
-    instances = webnlg.load_instances(args.data / "test-en.xml", numbers)
-    references = webnlg.load_references(args.data / "test-en.xml", numbers)
-    generations = webnlg.load_generations(args.data / "submissions", numbers)
+    judged = webnlg.load_judged(args.data)
+    human_file, instances, references, generations = (
+        judged.human_file, judged.instances, judged.references, judged.generations)
     by_id = {instance.id: instance for instance in instances.values()}
     triples = [by_id[g.instance_id].context["triples"] for g in generations]
     parsed = get_extractor("rag-spacy", "en").parse([g.text for g in generations])

@@ -71,11 +71,9 @@ def main() -> None:
     from factcov.plugins import get_extractor
     from factcov.validation.human import annotator_agreement, correlate, load_human_judgments
 
-    human_file = args.data / "human" / "english_humeval_data_all_teams.json"
-    numbers = webnlg.sampled_numbers(human_file)
-    instances = webnlg.load_instances(args.data / "test-en.xml", numbers)
-    references = webnlg.load_references(args.data / "test-en.xml", numbers)
-    generations = webnlg.load_generations(args.data / "submissions", numbers)
+    judged = webnlg.load_judged(args.data)
+    human_file, instances, references, generations = (
+        judged.human_file, judged.instances, judged.references, judged.generations)
     started = time.perf_counter()
     scores = webnlg.score_generations(instances, generations, get_extractor("rag-spacy", "en"), alpha=args.alpha)
     seconds = time.perf_counter() - started

@@ -119,6 +119,32 @@ def sampled_numbers(human_file: str | Path) -> list[int]:
     return sorted({int(r["sample_id"]) for r in records})
 
 
+HUMAN_FILE = Path("human") / "english_humeval_data_all_teams.json"
+
+
+@dataclass(frozen=True)
+class JudgedSet:
+    """The WebNLG 2020 entries people judged, with their references and the systems' texts."""
+
+    human_file: Path
+    instances: dict[int, Instance]
+    references: dict[int, list[str]]
+    generations: list[Generation]
+
+
+def load_judged(data_dir: str | Path) -> JudgedSet:
+    """Read the judged part of a WebNLG 2020 folder (``test-en.xml``, ``submissions/``, ``human/``)."""
+    data_dir = Path(data_dir)
+    human_file = data_dir / HUMAN_FILE
+    numbers = sampled_numbers(human_file)
+    return JudgedSet(
+        human_file=human_file,
+        instances=load_instances(data_dir / "test-en.xml", numbers),
+        references=load_references(data_dir / "test-en.xml", numbers),
+        generations=load_generations(data_dir / "submissions", numbers),
+    )
+
+
 SEGMENT_METRICS = ("gaa", "entity_precision", "entity_recall", "relation_precision", "relation_recall",
                    "precision", "recall", "f1")
 
