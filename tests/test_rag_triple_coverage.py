@@ -179,3 +179,29 @@ def test_lone_entities_count_beside_the_triples(parse):
     assert both.coverage == 1.0
     assert missing.coverage == pytest.approx(0.5)  # the birth place stated, the lone year not
     assert cover(parse(["Nothing here."])[0], [], entities=["Paris"]).coverage == 0.0
+
+
+def test_a_break_the_text_does_not_mark_keeps_a_name_whole(parse):
+    # spaCy ends a sentence after "1634:"; the title and its author stay in one sentence
+    # (bt5's text for WebNLG 2020 entry 912, which people judged fully correct).
+    text = "1634: The Bavarian Crisis by Eric Flint has 448 pages."
+    got = verdicts(parse, text, ("1634:_The_Bavarian_Crisis", "numberOfPages", '"448"'))
+    assert got == [("covered", 1.0)]
+    # A real sentence break still separates: the pair is then only partly covered.
+    apart = verdicts(parse, "The Bavarian Crisis is a novel. It was 448 pages long. Some say 500.",
+                     ("The_Bavarian_Crisis", "numberOfPages", '"448"'))
+    assert apart[0][1] < 1.0
+
+
+def test_ordinal_names_and_decimal_values(parse):
+    # "11th" is read as 11 in text; the name's word must be folded the same way.
+    assert argument_of("11th_Mississippi_Infantry_Monument").words == ("11", "mississippi", "infantry", "monument")
+    text = "The 11th Mississippi Infantry Monument is located in Gettysburg."
+    got = verdicts(parse, text, ("11th_Mississippi_Infantry_Monument", "location", "Gettysburg"))
+    assert got == [("covered", 1.0)]
+    # A runtime of 3.16 (minutes) is a value, not the time of day 03:16.
+    assert argument_of("3.16").number == 3.16 and argument_of("3.16").time is None
+    assert argument_of("10:00").time == "10:00"
+    runtime = ("Mermaid_(Train_song)", "runtime", "3.16")
+    assert verdicts(parse, "Mermaid has a runtime of 3.16 minutes.", runtime) == [("covered", 1.0)]
+    assert verdicts(parse, "Mermaid has a runtime of 4.16 minutes.", runtime)[0][1] < 0.8

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_verbal, stem
@@ -41,6 +42,7 @@ ANAPHOR_OPENERS = frozenset("the this that these its his her their".split())
 NAME_STOP = frozenset("the a an of and de la le".split())
 CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
+FUZZY, FUZZY_MIN = 0.0, 0.8  # a misspelt name's word: credit x character similarity (off: see docs/validation.md)
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
@@ -102,7 +104,9 @@ def _surface(term: str) -> str:
 
 def _name_words(text: str) -> tuple[str, ...]:
     folded = fold(text).replace("'s ", " ").replace("\u2019s ", " ")
-    return tuple(w for w in re.findall(r"[^\W_]+", folded) if w not in NAME_STOP)
+    # Ordinals as the text's words are read ("11th" -> "11", as ``_split_token``).
+    return tuple(re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w) for w in re.findall(r"[^\W_]+", folded)
+                 if w not in NAME_STOP)
 
 
 @lru_cache(maxsize=65536)
@@ -110,6 +114,8 @@ def argument_of(term: str) -> Argument:
     """How to find a triple's argument in text (see module docstring)."""
     surface = _surface(term)
     canonical = canonical_entity(surface)
+    if re.fullmatch(r"-?\d+\.\d+", surface):  # "3.16" (minutes) is a value, never a time of day
+        return Argument(words=(), number=float(surface))
     if is_literal(canonical):
         head = canonical.split()[0]
         if re.fullmatch(r"-?\d{1,4}-\d{2}(-\d{2})?", head):
@@ -163,9 +169,28 @@ def _split_token(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[^\W_]+(?:[.,]\d+)*", folded))
 
 
+def _spans(parsed: ParsedText) -> list[tuple[int, int]]:
+    """The parser's sentences, with a break the text does not mark rejoined: a parser
+    also splits after a colon or inside a name ("1634: The Bavarian Crisis by Eric
+    Flint ..."), which would cut a name off the words that relate it."""
+    spans: list[tuple[int, int]] = []
+    for start, end in parsed.sentences:
+        if spans and not _ends_sentence(parsed, spans[-1]):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _ends_sentence(parsed: ParsedText, span: tuple[int, int]) -> bool:
+    start, end = span
+    tail = [t.text for t in parsed.tokens[start:end] if t.text not in ('"', "'", "\u201d", ")")][-1:]
+    return not tail or tail[0][-1:] in (".", "!", "?")
+
+
 def sentences_of(parsed: ParsedText) -> list[Sentence]:
     out = []
-    for start, end in parsed.sentences:
+    for start, end in _spans(parsed):
         words: list[str] = []
         for token in parsed.tokens[start:end]:
             if token.text.lower() in ("'s", "\u2019s", "'"):
@@ -239,7 +264,22 @@ def find(argument: Argument, sentence: Sentence) -> float:
             got += 1.0
         elif len(word) >= 4 and stem(word) in sentence.stems:
             got += 0.8
+        elif FUZZY and len(word) >= 5:
+            got += FUZZY * max((_likeness(word, w) for w in words if len(w) >= 4), default=0.0)
     return got / len(argument.words)
+
+
+@lru_cache(maxsize=262144)
+def _likeness(wanted: str, word: str) -> float:
+    """Character similarity of a name's word and a text's word when it passes
+    ``FUZZY_MIN`` ("Agremiaçao" / "Agremiação", "Ruszczyski" / "Ruszczyński"), else 0."""
+    if abs(len(wanted) - len(word)) > 2 or wanted[0] != word[0]:
+        return 0.0
+    matcher = SequenceMatcher(None, wanted, word)
+    if matcher.quick_ratio() < FUZZY_MIN:
+        return 0.0
+    ratio = matcher.ratio()
+    return ratio if ratio >= FUZZY_MIN else 0.0
 
 
 def _positions(argument: Argument, sentence: Sentence) -> list[int]:
