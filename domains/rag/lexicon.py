@@ -48,10 +48,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "location": ("located", "situated", "based"), "capital": ("capital",), "club": ("played", "plays"),
     "manager": ("managed", "manages", "coach"), "genre": ("music", "style"), "population": ("inhabitants",
     "people"), "runtime": ("minutes", "long", "lasts"), "elevation": ("above", "sea", "metres", "meters"),
-    "country": ("nation",), "successor": ("succeeded",), "predecessor": ("preceded",),
+    "country": ("nation", "located", "situated", "based", "lies"), "successor": ("succeeded",), "predecessor": ("preceded",),
     "number": ("total",), "area": ("square", "km"), "demonym": ("people", "called"),
     "instrument": ("plays", "player"), "origin": ("native", "born"), "spouse": ("married", "wife", "husband"),
     "mission": ("crew", "flew", "flight"), "nationality": ("citizen",), "occupation": ("worked", "profession"),
+    # Where a thing is: "located in Bangalore" words a city, state or country as well as a location.
+    **{place: ("located", "situated", "based", "lies") for place in ("city", "state", "region", "county")},
+    "build": ("built", "produced", "made", "manufactured", "constructed"), "length": ("long",),
+    "manufacturer": ("made", "built", "produced", "manufactured"),
 }
 
 

@@ -43,6 +43,7 @@ NAME_STOP = frozenset("the a an of and de la le".split())
 CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 FUZZY, FUZZY_MIN = 0.0, 0.8  # a misspelt name's word: credit x character similarity (off: see docs/validation.md)
+OPTIONAL = 0.1  # weight of an argument's optional words (qualifier, disambiguator)
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
@@ -266,7 +267,13 @@ def find(argument: Argument, sentence: Sentence) -> float:
             got += 0.8
         elif FUZZY and len(word) >= 5:
             got += FUZZY * max((_likeness(word, w) for w in words if len(w) >= 4), default=0.0)
-    return got / len(argument.words)
+    share = got / len(argument.words)
+    if OPTIONAL and argument.optional and share:
+        # A qualifier or disambiguator left out ("La Crosse" for "La Crosse, Wisconsin")
+        # is not wrong, but a text that keeps it says a little more of the name.
+        kept = sum(w in words for w in argument.optional) / len(argument.optional)
+        share *= 1 - OPTIONAL * (1 - kept)
+    return share
 
 
 @lru_cache(maxsize=262144)
