@@ -232,3 +232,10 @@ def test_place_build_and_length_wordings_are_predicate_evidence(parse):
                        ("Mason_School_of_Business", "country", "United_States"),
                        ("Alan_B._Miller_Hall", "location", "Virginia"))
     assert country[0][0] == "covered"
+
+
+def test_agent_nouns_name_who_does_it():
+    from factcov.domains.rag.lexicon import is_agent_noun
+
+    assert all(map(is_agent_noun, ("author", "creator", "architect", "artist", "producer", "leaderName")))
+    assert not any(map(is_agent_noun, ("numberOfMembers", "location", "birthPlace", "genre", "order")))

@@ -88,6 +88,17 @@ def is_verbal(word: str) -> bool:
     return (word.endswith("ed") and len(word) > 4) or word in IRREGULAR or word == "born"
 
 
+NOT_AGENTS = frozenset("number member order water character center centre chapter other after cover floor power "
+                       "tower border letter colour color former latter matter parameter quarter".split())
+
+
+def is_agent_noun(predicate: str) -> bool:
+    """The label names who does something ("author", "creator", "architect", "artist"):
+    an English agent noun (-or, -er, -ist, -ect), so "X by Y" says Y is it."""
+    return any(len(w) >= 5 and w not in NOT_AGENTS and w.endswith(("or", "er", "ist", "ect"))
+               for w in label_words(predicate))
+
+
 def label_words(predicate: str) -> list[str]:
     """'iso6392Code' -> ['iso', '6392', 'code']; 'was_a_crew_member_of' -> ['was', 'a', ...]."""
     spaced = re.sub(r"([a-z])([A-Z0-9])", r"\1 \2", predicate)

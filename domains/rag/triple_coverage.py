@@ -8,11 +8,14 @@ graded, so two texts that differ a little score a little apart:
 - an argument is found by fuzzy token coverage: the share of its words the sentence has
   (exactly, or by stem: "Brazil"/"Brazilian"), after folding case, accents, possessives,
   quotes, underscores, a parenthesized disambiguator ("Lotus Eaters (band)") and a
-  qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"); numbers are
+  qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"; those
+  optional words weigh ``OPTIONAL``: kept, they say a little more); ordinals as the
+  text's words ("11th" = 11); numbers are
   compared as values ("98.0" = "98", "1,500" = "1500"), dates by their year, month and
   day in any order or format ("2001-10-16", "16 October 2001", "2001/10/16"; another
   year finds nothing) and times of day as times ("10:00" = "10 am", never a bare "10");
-- arguments found only in different, unlinked sentences count half;
+- sentences are the parser's, rejoined where it broke without a ".", "!" or "?" (after a
+  colon, inside a title); arguments found only in different, unlinked sentences count half;
 - predicate evidence scales the pair: words of the sentence that word the predicate
   (learned or generic, see ``lexicon``) give full credit, none gives ``NO_EVIDENCE``;
 - a triple whose arguments are adjacent in one clause, but whose connecting words
@@ -32,7 +35,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_verbal, stem
+from factcov.domains.rag.lexicon import (STOPWORDS, PredicateLexicon, default_lexicon, is_agent_noun, is_verbal,
+                                         stem)
 from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
 from factcov.extractors.parsed import ParsedText
 from factcov.language import fold, parse_number
@@ -44,6 +48,7 @@ CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 FUZZY, FUZZY_MIN = 0.0, 0.8  # a misspelt name's word: credit x character similarity (off: see docs/validation.md)
 OPTIONAL = 0.1  # weight of an argument's optional words (qualifier, disambiguator)
+AGENT_BY = 0.0  # evidence of "by" between a work and the doer of an agent noun's predicate
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
@@ -386,6 +391,10 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
         if direct and _reversed(predicate, window, s_at, o_at, arguments, subject, obj, lexicon):
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+        if direct and AGENT_BY and "by" in window and is_agent_noun(predicate):
+            # "1634: The Bavarian Crisis by Eric Flint": "by" names the doer of an agent
+            # noun's predicate (author, creator, director, architect, ...).
+            own = max(own, AGENT_BY)
         if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
             # "a dessert from Mexico": arguments joined by function words only state a
             # relation people often leave unworded (learned: ``lexicon.implicit``).
