@@ -30,7 +30,8 @@ Variants (precision P in 0..1, coverage R = `triple_coverage`):
   evidence for an agent noun's predicate (`AGENT_BY`), a prior for how often a predicate
   never seen in training goes unworded (`unseen implicit`), the contradiction rules
   switched off (`no rival`, `no reversed`), the parser's sentence breaks kept as they are
-  (`parser sentences`: the rejoining of unmarked breaks undone), and the place / build /
+  (`parser sentences`: the rejoining of unmarked breaks undone), a sentence naming no
+  subject linked to the earlier one like a pronoun (`ZERO_ANAPHORA`), and the place / build /
   length synonyms taken out (`without issue-11 synonyms`);
 - `stated wrong`: share of triples whose subject and predicate wording share a sentence
   while the object is nowhere in the text (a wrong value rather than an omission),
@@ -213,6 +214,7 @@ def changes(tc):
     for prior in (0.3, 0.5, 1.0):
         yield f"unseen implicit={prior}", _patched(lexicon, "implicit",
                                                    _UnseenImplicit(lexicon.implicit, lexicon.weights, prior))
+    yield "ZERO_ANAPHORA=True", _patched(tc, "ZERO_ANAPHORA", True)
     yield "no rival", _patched(tc, "CONTRADICTION_OTHER", 2.0)
     yield "no reversed", _patched(tc, "_reversed", lambda *args: False)
     yield "parser sentences", _patched(tc, "_spans", lambda parsed: list(parsed.sentences))

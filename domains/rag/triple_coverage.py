@@ -49,6 +49,7 @@ LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
 FUZZY, FUZZY_MIN = 0.0, 0.8  # a misspelt name's word: credit x character similarity (off: see docs/validation.md)
 OPTIONAL = 0.1  # weight of an argument's optional words (qualifier, disambiguator)
 AGENT_BY = 0.0  # evidence of "by" between a work and the doer of an agent noun's predicate
+ZERO_ANAPHORA = False  # link a sentence naming no subject to the earlier one (off: see docs/validation.md)
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
@@ -348,21 +349,27 @@ def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: Predica
         result.entities[_surface(term)] = max(scores, default=0.0)
     for term in entities:
         result.lone[_surface(term)] = result.entities[_surface(term)]
+    # A sentence naming no subject of the data continues the topic ("There are 9400
+    # postgraduate students."): linked like a pronoun when ``ZERO_ANAPHORA`` is on.
+    subjects = {t[0] for t in triples}
+    topicless = [ZERO_ANAPHORA and max((found[s][k] for s in subjects), default=0.0) < 0.5
+                 for k in range(len(sentences))]
     for subject, predicate, obj in triples:
         # Only the data's other relations compete: the text stating this value under
         # another relation the data has is a confusion a reader would call wrong.
         rivals = {p for s, p, o in triples if p != predicate and o != obj}
-        result.verdicts.append(_verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals))
+        result.verdicts.append(_verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals,
+                                        topicless))
     return result
 
 
-def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals) -> TripleVerdict:
+def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals, topicless) -> TripleVerdict:
     s_scores, o_scores = found[subject], found[obj]
     best, best_k, linked = 0.0, None, False
     for k, sentence in enumerate(sentences):
         s_here = s_scores[k]
         earlier = max(s_scores[:k], default=0.0)
-        if (sentence.has_pronoun or sentence.starts_anaphoric) and earlier * LINKED > s_here:
+        if (sentence.has_pronoun or sentence.starts_anaphoric or topicless[k]) and earlier * LINKED > s_here:
             s_here, via = earlier * LINKED, True
         else:
             via = False
