@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from factcov.domains.rag.lexicon import (STOPWORDS, PredicateLexicon, default_lexicon, is_agent_noun, is_verbal,
-                                         stem)
+from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_agent_noun, is_verbal, stem
 from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
 from factcov.extractors.parsed import ParsedText
 from factcov.language import fold, parse_number
