@@ -152,12 +152,6 @@ class Domain:
         return [{} for _ in results]
 
 
-def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-    """``domain.perturb(fact, rng, instance)``: kept for callers written before every
-    ``perturb`` took the instance (a 0.1-style override is adapted at class definition)."""
-    return domain.perturb(fact, rng, instance)
-
-
 def _with_instance(cls: type, perturb: Any) -> Any:
     """A 0.1-style ``perturb(fact, rng)`` override, callable as ``perturb(fact, rng, instance)``."""
     warnings.warn(
