@@ -175,6 +175,10 @@ def test_demo_precision_ranking_and_f1_ranking_disagree(domain) -> None:
     assert mean["terse"]["precision"] > mean["verbose"]["precision"]
     assert mean["verbose"]["f1"] > mean["terse"]["f1"]
     assert mean["complete"]["f1"] == pytest.approx(1.0)
+    # F1Domain.demo_noise adds to the default noise an undercut the race does not hold
+    unverifiable = {(v.claim.type, r.generation.system) for r in results for v in r.verdicts if v.label == "unverifiable"}
+    assert ("undercut", "verbose") in unverifiable
+    assert {system for _, system in unverifiable} == {"verbose"}
 
 
 def test_demo_reads_the_committed_file_without_shared_data(domain, monkeypatch) -> None:
