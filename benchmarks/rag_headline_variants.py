@@ -208,7 +208,8 @@ def changes(tc):
 
     lexicon = default_lexicon()
     for name, values in (("NO_EVIDENCE", (0.5, 0.7, 0.8, 0.9)), ("CROSS_SENTENCE", (0.3, 0.7)),
-                         ("FUZZY", (0.5, 0.8, 1.0)), ("OPTIONAL", (0.0, 0.05, 0.2, 0.3)), ("AGENT_BY", (0.6, 0.8, 1.0))):
+                         ("FUZZY", (0.5, 0.8, 1.0)), ("OPTIONAL", (0.0, 0.05, 0.2, 0.3)),
+                         ("AGENT_BY", (0.6, 0.8, 1.0))):
         for value in values:
             yield f"{name}={value}", _patched(tc, name, value)
     for prior in (0.3, 0.5, 1.0):

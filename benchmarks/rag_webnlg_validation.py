@@ -199,8 +199,8 @@ def missing_information(args, scores, human, results) -> None:
                 r = discriminate(metric_df, labels, positive="complete", n_boot=args.n_boot)
                 out[f"{cut}|{metric}|{half_name}"] = {k: r[k] for k in ("auc", "auc_ci", "n", "labels")}
                 ci = r["auc_ci"]
-                cells.append(f"{r['auc']:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
-                             + (f" (n {r['n']}, missing {r['labels'].get('missing', 0)})" if metric == AUC_ROWS[0] else ""))
+                counts = f" (n {r['n']}, missing {r['labels'].get('missing', 0)})" if metric == AUC_ROWS[0] else ""
+                cells.append(f"{r['auc']:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "") + counts)
             print(f"| {metric} | " + " | ".join(cells) + " |")
 
 

@@ -224,8 +224,10 @@ def test_place_build_and_length_wordings_are_predicate_evidence(parse):
                        ("Acharya_Institute_of_Technology", "city", "Bangalore"),
                        ("Acharya_Institute_of_Technology", "state", "Karnataka"))
     assert [label for label, _ in located] == ["covered", "covered"]
-    built = verdicts(parse, "The ALCO RS-3 was produced between May 1950 and August 1956 and is 17068.8 millimetres long.",
-                     ("ALCO_RS-3", "buildDate", '"May 1950 - August 1956"'), ("ALCO_RS-3", "length", "17068.8 (millimetres)"))
+    built = verdicts(parse,
+                     "The ALCO RS-3 was produced between May 1950 and August 1956 and is 17068.8 millimetres long.",
+                     ("ALCO_RS-3", "buildDate", '"May 1950 - August 1956"'),
+                     ("ALCO_RS-3", "length", "17068.8 (millimetres)"))
     assert [label for label, _ in built] == ["covered", "covered"]
     # "located in" a country is no contradiction of the country, even beside a location triple.
     country = verdicts(parse, "The Mason School of Business is located in the United States.",
