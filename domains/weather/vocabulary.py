@@ -281,3 +281,18 @@ def alternation(words: dict[str, str] | list[str]) -> str:
     """Regex alternation of words, longest first, spaces/hyphens matching either."""
     keys = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]?") for w in keys)
+
+
+def word_alternation(words: dict[str, str] | list[str]) -> str:
+    """``\\b(?:alternation(words))``, its alternatives grouped by first letter with the word
+    boundary checked after that letter: the same matches, but a pattern that starts with
+    it lets ``re`` jump between the candidate letters, where one starting with ``\\b`` is
+    tried at every position of the text. (Two words with different first letters never
+    match at one position, so the grouping keeps which alternative wins.)"""
+    escaped = alternation(words).split("|")
+    if not all(e[:1].isalpha() for e in escaped):
+        return rf"\b(?:{'|'.join(escaped)})"
+    groups: dict[str, list[str]] = {}
+    for alternative in escaped:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "(?:" + "|".join(rf"{first}(?<!\w.)(?:{'|'.join(rest)})" for first, rest in groups.items()) + ")"
