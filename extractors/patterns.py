@@ -137,9 +137,11 @@ class SpanMask:
 
     def take(self, span: tuple[int, int]) -> bool:
         """Mark ``span`` read; False (and nothing marked) when part of it was read already."""
-        if self.overlaps(span):
+        start, end = span
+        read = self._read
+        if read.find(1, start, end) != -1 if start < end else self.overlaps(span):
             return False
-        self._mark(*span)
+        self._mark(start, end)
         self.spans.append(span)
         return True
 

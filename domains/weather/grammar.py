@@ -11,8 +11,8 @@ rounding allows) and mph.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from typing import NamedTuple
 
 from factcov.domains.weather.vocabulary import (
@@ -75,15 +75,15 @@ class Reading(NamedTuple):
     end: int
 
 
+_SIGN = re.compile(r"^(?:minus|menos|-)\s*")
 Rule = Callable[[re.Match[str]], list[tuple[str, dict, object]]]
 
 
 def _number(text: str) -> float:
+    if text.isdecimal() and len(text) < 16:  # most numbers: digits a float holds exactly
+        return int(text)
     text = text.replace("−", "-").replace(",", ".")
-    negative = text.startswith(("minus", "menos", "-"))
-    digits = re.sub(r"^(?:minus|menos|-)\s*", "", text)
-    value = float(digits)
-    value = -value if negative else value
+    value = -float(_SIGN.sub("", text)) if text.startswith(("minus", "menos", "-")) else float(text)
     return int(value) if value.is_integer() else value
 
 
@@ -455,11 +455,12 @@ class Grammar:
 
     @staticmethod
     def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        if not m.groupdict().get("b") and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
+        upper = m.group("b") if "b" in m.re.groupindex else None
+        if not upper and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
             return []  # "winds over 20 mph" bounds the speed from below: no [20, 20] claim
         unit = m.group("u")
         low = _mph(_number(m.group("a")), unit)
-        high = _mph(_number(m.group("b")), unit) if m.groupdict().get("b") else low
+        high = _mph(_number(upper), unit) if upper else low
         return [("wind_speed", {}, [low, high])]
 
     @staticmethod
@@ -467,23 +468,26 @@ class Grammar:
         return [("wind_gust", {}, _mph(_number(m.group("n")), m.group("u")))]
 
     # -- reading --------------------------------------------------------------------------
-    def read(self, text: str) -> Iterator[Reading]:
+    def read(self, text: str) -> list[Reading]:
         """Readings in rule-priority order; consumed characters are not read twice."""
         folded = fold(text)
         contains = folded.__contains__
         opened = [any(map(contains, needles)) for needles in self.gates]
-        mask = SpanMask()
+        take = SpanMask().take
+        readings: list[Reading] = []
         for pattern, rule, gate in self.rules:
             if gate >= 0 and not opened[gate]:
                 continue
             for match in pattern.finditer(folded):
-                span = match.span()
-                if span[0] == span[1] or not mask.take(span):
+                start, end = span = match.span()
+                if start == end or not take(span):
                     continue
                 for type_, key, value in rule(match):
-                    yield Reading(type_, key, value, *span)
+                    readings.append(_reading((type_, key, value, start, end)))
+        return readings
 
 
+_reading = partial(tuple.__new__, Reading)  # Reading(*fields) without its Python-level __new__
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
