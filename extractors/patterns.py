@@ -161,18 +161,22 @@ def negated(folded: str, start: int, language: str = "en", window: int = 60) -> 
     return any(f" {cue} " in words for cue in NEGATION_CUES.get(language, ()))
 
 
-def negated_right_before(folded: str, start: int, language: str = "en", window: int = 10) -> bool:
+def negated_right_before(
+    folded: str, start: int, language: str = "en", window: int = 10, cues: Collection[str] | None = None
+) -> bool:
     """Whether a negation cue is the word right before ``start`` in the folded text ("no
     rain", "sin lluvia", "sem chuva"): the phrase read there is denied. Narrower than
     ``negated``: a cue earlier in the clause ("not as cold, with rain") denies nothing.
-    ``window``: how many characters before ``start`` the cue and its spaces may take."""
-    return _cue_right_before(language).search(folded, max(0, start - window), start) is not None
+    ``window``: how many characters before ``start`` the cue and its spaces may take;
+    ``cues``: the words (default: the language's ``NEGATION_CUES``)."""
+    words = tuple(NEGATION_CUES.get(language, ())) if cues is None else tuple(cues)
+    return _cue_right_before(words).search(folded, max(0, start - window), start) is not None
 
 
-@lru_cache(maxsize=None)
-def _cue_right_before(language: str) -> re.Pattern[str]:
-    cues = sorted(NEGATION_CUES.get(language, ()), key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, cues)) + r")\s+$" if cues else r"(?!)")
+@lru_cache(maxsize=64)
+def _cue_right_before(cues: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(cues, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, ordered)) + r")\s+$" if cues else r"(?!)")
 
 
 def dedupe(claims: Iterable[Claim]) -> list[Claim]:

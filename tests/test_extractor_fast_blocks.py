@@ -67,3 +67,24 @@ def test_negated_right_before(text, language, expected):
     word = {"en": "rain", "es": "lluvia", "pt": "chuva"}[language]
     start = folded.rindex(word) if language != "pt" or "norte" not in folded else folded.index("norte")
     assert negated_right_before(folded, start, language) is expected
+
+
+def test_fold_by_runs_is_the_character_table_on_any_text():
+    import random
+
+    from factcov.language import _FOLD_TABLE
+
+    rng = random.Random(12)
+    texts = ["Máxima de 30 °F, VIENTO del NORDESTE", "Ação É ÇA ñÑ ß İ ǅ ﬁ", "a\u0301b", "日本語 ABC é"]
+    for _ in range(3000):
+        texts.append("".join(chr(rng.choice((rng.randrange(128), rng.randrange(128, 0x3000), rng.randrange(0x110000))))
+                             for _ in range(rng.randrange(40))))
+    for text in texts:
+        assert fold(text) == text.translate(_FOLD_TABLE) and len(fold(text)) == len(text)
+
+
+def test_negated_right_before_with_a_domain_s_own_cues():
+    folded = fold("Never rain; no snow")
+    assert negated_right_before(folded, folded.index("rain"), "en")
+    assert not negated_right_before(folded, folded.index("rain"), cues=("no", "not"))
+    assert negated_right_before(folded, folded.index("snow"), cues=("no", "not"))

@@ -109,10 +109,10 @@ def _f_from_c(celsius: float) -> float:
 
 def temperature_value(match: re.Match[str]) -> object:
     """A point (°F), or an interval for decades, ranges and converted °C values."""
-    groups = match.groupdict()
-    if groups.get("dec") is not None or groups.get("teens") is not None:
-        base = 10 if groups.get("teens") else int(groups["dec"]) * 10
-        part = groups.get("part") or groups.get("tpart")
+    part, dec, tpart, teens, a, b, unit, n, unit2, below = match.group(*_TEMP_GROUPS)
+    if dec is not None or teens is not None:
+        base = 10 if teens else int(dec) * 10
+        part = part or tpart
         if part in ("lower", "low"):
             return [base, base + 3]
         if part in ("mid", "middle"):
@@ -120,14 +120,17 @@ def temperature_value(match: re.Match[str]) -> object:
         if part in ("upper", "high"):
             return [base + 6, base + 9]
         return [base, base + 9]
-    celsius = (groups.get("unit") or groups.get("unit2") or "").startswith("c")
-    if groups.get("a") is not None:
-        low, high = _number(groups["a"]), _number(groups["b"])
+    celsius = (unit or unit2 or "").startswith("c")
+    if a is not None:
+        low, high = _number(a), _number(b)
         return [_f_from_c(low - 0.5), _f_from_c(high + 0.5)] if celsius else [low, high]
-    value = _number(groups["n"])
-    if groups.get("below"):
+    value = _number(n)
+    if below:
         value = -abs(value)  # "10 below zero"
     return [_f_from_c(value - 0.5), _f_from_c(value + 0.5)] if celsius else value
+
+
+_TEMP_GROUPS = ("part", "dec", "tpart", "teens", "a", "b", "unit", "n", "unit2", "below")  # the groups of _TEMP_VALUE
 
 
 def _mph(value: float, unit: str | None) -> float:
@@ -427,7 +430,7 @@ class Grammar:
 
     # -- rule actions -------------------------------------------------------------------
     def _conditions(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        if negated_right_before(m.string, m.start(), self.language):
+        if negated_right_before(m.string, m.start(), cues=_NEGATION_CUES):
             return []  # "no rain", "sin lluvia", "sem chuva": not a claim that it rains
         qualifier = "none"
         if m.group("q"):
@@ -497,6 +500,9 @@ _NOT_SKY = {  # only the sky word itself is consumed, so that "chance of showers
     "es": r"\bcubiert[oa]s?(?=\s+(?:de|por)\s+(?:la\s+)?(?:nieve|hielo|escarcha|granizo|agua)\b)",  # "el suelo cubierto de nieve"
     "pt": r"\bencobert[oa]s?(?=\s+(?:de|pela|por)\s+(?:neve|gelo|geada|granizo|agua)\b)",
 }
+# The words that deny a condition right after them, in any of the three languages (pt
+# "no" is also "in the"; "never", "nunca" are not read as denials: grammar version 2)
+_NEGATION_CUES = ("no", "not", "without", "sin", "sem", "nao", "ni", "nem")
 _AT_LEAST = re.compile(r"\b(?:over|above|more than|in excess of|north of|greater than|at least|exceeding|"
                        r"mas de|superiores a|por encima de|acima de|mais de|superiores a)\s*$")
 _NOT_PRECIPITATION = re.compile(r"humid|humedad|umidade|cloud cover|sky cover|nubosidad|cobertura de nuvens|cobertura nublada")
