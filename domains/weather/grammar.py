@@ -21,6 +21,7 @@ from factcov.domains.weather.vocabulary import (
     alternation,
     condition_words,
     direction_words,
+    grouped_by_first_letter,
     sky_words,
     word_alternation,
 )
@@ -45,6 +46,8 @@ _PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:
 # rule that starts at a number starts with one digit (``\d\d*``), and what must not
 # stand before the number is asserted after that digit.
 _WORD_START = re.compile(r"^\\b([a-z])")  # "\bwinds?" is "w(?<!\w.)inds?": the same matches, found by searching for its first letter
+# es/pt "(temperaturas) máximas": "\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)" by first letter
+_MAX_OR_MIN = r"(?P<kind>t(?<!\w.)emperaturas? (?:maximas?|minimas?|max|min)|m(?<!\w.)(?:aximas?|inimas?|ax|in))"
 _PERCENT_N = r"(?P<n>\d(?<![\d.,]\d)\d{0,2})"  # (?<![\d.,])(?P<n>\d{1,3})
 _PERCENT_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*$")
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
@@ -85,6 +88,11 @@ def _number(text: str) -> float:
     text = text.replace("−", "-").replace(",", ".")
     value = -float(_SIGN.sub("", text)) if text.startswith(("minus", "menos", "-")) else float(text)
     return int(value) if value.is_integer() else value
+
+
+def _high_or_low(kind: str) -> str:
+    """The kind of a temperature named "máxima" or "temperaturas mínimas"."""
+    return "high" if kind.rsplit(" ", 1)[-1].startswith("max") else "low"
 
 
 def qualifier_for_percent(percent: float) -> str | None:
@@ -330,8 +338,8 @@ class Grammar:
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?\s+(?:(?:estaran|estara|seran|sera|andaran|andara|se situaran|se situara)\s+)?"
                  rf"en (?:los|la franja de los|la banda de los)\s+(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
                  self._decade_temperature, needles=('en los', 'de los'))
-        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
+        self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|mediodia|medianoche|la manana|la tarde|la noche)"
         self.add(rf"\b(?:antes de las|despues de las|hasta las|entre las|a partir de las|desde las|antes de la|despues de la|"
                  rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
@@ -371,8 +379,8 @@ class Grammar:
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*\s+(?:na|em) (?:casa|faixa) dos\s+"
                  rf"(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
                  self._decade_temperature, needles=('casa dos', 'faixa dos'))
-        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
+        self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
         self.add(rf"\b(?:antes das|depois das|apos as|apos o|apos a|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
                  rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"),
@@ -398,9 +406,9 @@ class Grammar:
         self.add(_NOT_SKY[self.language], lambda m: [], needles={"en": ("fair", "clear"), "es": ("cubiert",), "pt": ("encobert",)}[self.language])
         # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is
         # claimed (one scan: a sky word, or a range that claims nothing)
-        self.add(rf"\b(?:(?P<sky>{alternation(skies)})|partly|mostly|mainly|parcialmente|mayormente|predominantemente)"
-                 rf"(?:\s+(?:to|or|a|o|ou)\s+(?P<other>{alternation(skies)}))?\b",
-                 lambda m: [] if m.group("other") or not m.group("sky") else [("sky", {}, skies[_norm(m.group("sky"))])])
+        levels = [*alternation(skies).split("|"), "partly", "mostly", "mainly", "parcialmente", "mayormente", "predominantemente"]
+        self.add(rf"(?P<word>{grouped_by_first_letter(levels)})(?:\s+(?:to|or|a|o|ou)\s+(?P<other>{alternation(skies)}))?\b",
+                 lambda m: [] if m.group("other") or (sky := skies.get(_norm(m.group("word")))) is None else [("sky", {}, sky)])
         if self.language in _MIXED_SHOWERS:
             # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
             self.add(self.mixed_showers_pattern(), self._mixed_showers,
