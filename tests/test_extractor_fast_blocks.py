@@ -4,6 +4,7 @@ mask on long texts, a negation cue right before a match."""
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from factcov.extractors import claims
 from factcov.extractors.claims import trusted_claim
@@ -21,7 +22,7 @@ def test_trusted_claim_is_the_claim_model_construct_and_validation_make(key, val
     assert fast.model_dump() == Claim(**fields).model_dump()
     assert fast.model_dump_json() == Claim(**fields).model_dump_json()
     assert fast.statement_span is None and fast.out_of_scope is None
-    with pytest.raises(Exception):  # frozen like any Claim
+    with pytest.raises(ValidationError):  # frozen like any Claim
         fast.value = 31
 
 

@@ -45,7 +45,7 @@ _PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:
 # tried at every position of the text (3-4x the time of such a rule on a forecast). So a
 # rule that starts at a number starts with one digit (``\d\d*``), and what must not
 # stand before the number is asserted after that digit.
-_WORD_START = re.compile(r"^\\b([a-z])")  # "\bwinds?" is "w(?<!\w.)inds?": the same matches, found by searching for its first letter
+_WORD_START = re.compile(r"^\\b([a-z])(?![?*+{])")  # "\bwinds?" is "w(?<!\w.)inds?": the same matches, found by searching for its first letter
 # es/pt "(temperaturas) máximas": "\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)" by first letter
 _MAX_OR_MIN = r"(?P<kind>t(?<!\w.)emperaturas? (?:maximas?|minimas?|max|min)|m(?<!\w.)(?:aximas?|inimas?|ax|in))"
 _PERCENT_N = r"(?P<n>\d(?<![\d.,]\d)\d{0,2})"  # (?<![\d.,])(?P<n>\d{1,3})
@@ -155,6 +155,7 @@ class Grammar:
         self.language = language
         # (pattern, action, index of its needles in ``gates`` or -1 for a rule always scanned)
         self.rules: list[tuple[re.Pattern[str], Rule, int]] = []
+        self.sources: list[str] = []  # each rule's pattern as written (its compiled form may start differently)
         self.gates: list[tuple[str, ...]] = []
         build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
         build()
@@ -171,6 +172,7 @@ class Grammar:
             if needles not in self.gates:
                 self.gates.append(needles)
             gate = self.gates.index(needles)
+        self.sources.append(pattern)
         self.rules.append((re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule, gate))
 
     @staticmethod
