@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -113,6 +113,24 @@ class Evaluator:
                     self.extractor_name, language, **self.extractor_options
                 )
         return self._extractors[language]
+
+    def prebuild(self, instances: Mapping[str, Instance]) -> None:
+        """Build what is cheap and deterministic before worker processes fork, so that
+        they share it (copy-on-write) instead of each building it on its first chunk: the
+        knowledge of every instance (when they are held parsed and fit the cache) and, for
+        an extractor class that declares ``prebuild``, one extractor per language the
+        instances use (every language it reads, when the instances are kept as lines)."""
+        held = isinstance(instances, dict) and len(instances) <= KNOWLEDGE_CACHE_SIZE
+        languages = {instance.language for instance in instances.values()} if held else set(self.domain.languages)
+        if held:
+            for instance in instances.values():
+                self.knowledge_of(instance)
+        built = next(iter(self._extractors.values()), None)
+        cls = type(built) if built is not None else extractor_registry.get(self.extractor_name)
+        if getattr(cls, "prebuild", False):
+            for language in sorted(languages):
+                if language in cls.languages:
+                    self.extractor_for(language)
 
     def _first_language(self, extractor_cls: type) -> str:
         """The domain's first language the extractor reads."""

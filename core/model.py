@@ -29,7 +29,7 @@ def key_id(type_: str, key: Key) -> str:
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-_encode_str = json.encoder.encode_basestring  # what the encoder above does with a str
+encode_json_str = json.encoder.encode_basestring  # what the encoder above does with a str
 
 
 def canonical_json(value: Any) -> str:
@@ -40,7 +40,7 @@ def canonical_json(value: Any) -> str:
     """
     kind = type(value)
     if kind is str:
-        return _encode_str(value)
+        return encode_json_str(value)
     if kind is int:
         return int.__repr__(value)
     if value is None:

@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factcov.limits import MAX_BOOTSTRAP
-from factcov.model import Fact, Verdict
+from factcov.model import Fact, Verdict, canonical_json, encode_json_str
 
 
 class ScoringPolicy(BaseModel):
@@ -111,6 +111,28 @@ class Counts:
             "out_of_scope": self.out_of_scope,
             **self.metrics(policy),
         }
+
+    def as_json(self, policy: ScoringPolicy) -> str:
+        """``canonical_json(self.as_dict(policy))``, remembered: a run writes these for every
+        claim type of every generation, and a few thousand distinct counts cover millions."""
+        key = (self.n_claims, self.supported, self.contradicted, self.unverifiable, self.n_facts, self.covered,
+               self.out_of_scope, policy.unverifiable)  # the metrics read the policy's `unverifiable` only
+        text = _COUNTS_JSON.get(key)
+        if text is None:
+            text = canonical_json(self.as_dict(policy))
+            if len(_COUNTS_JSON) >= COUNTS_JSON_CACHE_SIZE:
+                _COUNTS_JSON.clear()
+            _COUNTS_JSON[key] = text
+        return text
+
+
+COUNTS_JSON_CACHE_SIZE = 100_000
+_COUNTS_JSON: dict[tuple, str] = {}
+
+
+def counts_json(by_type: dict[str, Counts], policy: ScoringPolicy) -> str:
+    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts."""
+    return "{" + ",".join(f"{encode_json_str(t)}:{by_type[t].as_json(policy)}" for t in sorted(by_type)) + "}"
 
 
 @dataclass
