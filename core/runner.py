@@ -232,6 +232,12 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(evaluator: Evaluator, instances: Mapping[str, Instance]) -> None:
+    import signal
+
+    # The command line's SIGTERM handler unwinds the parent (its staging directory); a
+    # forked worker holds nothing to clean up and must simply end when the pool ends it,
+    # or a worker blocked on the task queue's lock can outlive the run and hang its exit.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker["evaluator"] = evaluator
     _worker["instances"] = instances
 
@@ -268,8 +274,13 @@ def _chunk_scorer(
     def by_reference(chunk: list) -> list:
         return [(instance.id if instance.id in forked else instance, generation) for instance, generation in chunk]
 
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator, instances)) as pool:
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator, instances))
+    try:
         yield lambda chunks: pool.imap(_score_in_worker, map(by_reference, chunks))
+        pool.close()  # every chunk was scored: the workers finish and exit on their own
+        pool.join()
+    finally:
+        pool.terminate()  # an error or an interrupted run: end them now
 
 
 def _write_report(outdir: Path) -> None:

@@ -313,3 +313,16 @@ def test_jobs_score_instances_an_adapter_adds_while_the_run_streams(mini_plugin,
         return b"".join((tmp_path / name / f).read_bytes() for f in ("claims.parquet", "scores.parquet", "summary.json"))
 
     assert run("one", 1) == run("jobs", 2)
+
+
+def test_a_jobs_worker_ends_on_sigterm_instead_of_running_the_command_lines_handler():
+    import signal
+
+    from factcov.runner import _init_worker
+
+    saved = signal.signal(signal.SIGTERM, lambda *_: None)  # as `factcov` installs its unwinding one
+    try:
+        _init_worker(None, {})
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # Pool.terminate ends it even mid-wait
+    finally:
+        signal.signal(signal.SIGTERM, saved)
