@@ -17,7 +17,7 @@ from factcov.aggregate import SystemTotals, ranking_summary
 from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
-from factcov.evaluate import Evaluator, ExtractorFactory, Result
+from factcov.evaluate import Evaluator, ExtractorFactory, Result, fewer_collections
 from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
@@ -120,7 +120,9 @@ def score_run(
         staging = run_dir.staging
         claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
         scores_out = ParquetStream(staging / "scores.parquet", score_schema(extras, tuple(domain.lists)))
-        with console_progress("scoring", "generations", progress) as advance, _chunk_scorer(evaluator, jobs, dask, instances) as score_chunks:
+        with (console_progress("scoring", "generations", progress) as advance,
+              _chunk_scorer(evaluator, jobs, dask, instances) as score_chunks,
+              fewer_collections()):  # the rows of every chunk are as many short-lived containers
             for rows in score_chunks(chunks):
                 claims_out.write_columns(rows.claims)
                 scores_out.write_columns(rows.scores)
