@@ -7,7 +7,8 @@ the CPU time of the scoring process and of its worker processes (``RUSAGE_CHILDR
 or the Dask workers' own process time), the wall-time speed-up over one process, and
 whether the four output files are byte-identical to the one-process run (of this
 worktree's code; with --baseline REF every configuration also runs on REF's code, in
-the same run, its speed-ups taken against REF's own one process).
+the same run, its speed-ups taken against REF's own one process; Dask only on this
+worktree's code, whose installed package the Dask worker processes import).
 
     python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500] [--baseline main]
 
@@ -120,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         from baseline import checkout
 
         trees.insert(0, (f"{args.baseline}: ", checkout(args.baseline)))
-        configs = [(prefix + name, jobs, dask, tree) for prefix, tree in trees for name, jobs, dask in configs]
+        # Dask's worker processes import the installed factcov (this worktree's), not REF's tree
+        configs = [(prefix + name, jobs, dask, tree) for prefix, tree in trees for name, jobs, dask in configs
+                   if not (tree is not None and dask)]
     else:
         configs = [(name, jobs, dask, None) for name, jobs, dask in configs]
     results = {}
