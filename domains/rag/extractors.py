@@ -7,7 +7,7 @@ afterwards: each text is parsed once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from factcov.domains.rag.claims import InstanceIndex, extract_claims
@@ -15,6 +15,8 @@ from factcov.extractor import Extractor
 from factcov.extractors.normalize import fold_aliases
 from factcov.extractors.parsed import ParsedText
 from factcov.model import Claim, Instance
+
+INDEX_CACHE_SIZE = 4096  # instances whose index is kept (a run's chunk holds fewer)
 
 
 class RagExtractor(Extractor):
@@ -28,6 +30,7 @@ class RagExtractor(Extractor):
         self.aliases = fold_aliases(aliases)
         self._parser: Any = None
         self.recent_parses: dict[str, ParsedText] = {}
+        self._indexes: dict[int, tuple[Instance, InstanceIndex]] = {}
 
     @property
     def parser(self) -> Any:
@@ -41,10 +44,26 @@ class RagExtractor(Extractor):
     def parse(self, texts: Sequence[str]) -> list[ParsedText]:
         return self.parser.parse(list(texts))
 
+    def iter_parse(self, texts: Iterable[str]) -> Iterator[ParsedText]:
+        """``parse`` one text at a time where the parser streams (spaCy), so a long run
+        does not keep every parse alive; a parser that cannot stream parses all at once."""
+        streaming = getattr(self.parser, "iter_parse", None)
+        return streaming(texts) if streaming is not None else iter(self.parser.parse(list(texts)))
+
     def index(self, instance: Instance | None) -> InstanceIndex:
         if instance is None:
             return InstanceIndex.of((), self.aliases)
-        return InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+        # Many texts answer one instance (16 systems per WebNLG entry; a reference and
+        # passages beside an answer): its index is built once. Keyed by identity, and the
+        # entry holds the instance, so an id is never reused while cached.
+        cached = self._indexes.get(id(instance))
+        if cached is not None and cached[0] is instance:
+            return cached[1]
+        if len(self._indexes) >= INDEX_CACHE_SIZE:
+            self._indexes.clear()
+        index = InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+        self._indexes[id(instance)] = (instance, index)
+        return index
 
     def claims(self, parsed: ParsedText, instance: Instance | None) -> list[Claim]:
         return extract_claims(parsed, self.index(instance), self.name)
