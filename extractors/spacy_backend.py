@@ -57,28 +57,38 @@ def load_pipeline(name: str) -> Any:
 # ``Token`` objects (one Python object per token, another per ``token.head``) cost as much
 # as a fifth of the parse itself.
 _COLUMNS = ("ORTH", "SPACY", "LEMMA", "POS", "TAG", "DEP", "HEAD", "IDX")
+# Hash -> string for those columns. A spaCy hash is a function of the string alone (and
+# POS values are spaCy's fixed symbol ids), so one table serves every pipeline; it is
+# emptied when it grows past ``_STRINGS_LIMIT`` entries (a vocabulary is far smaller).
+_STRINGS: dict[int, str] = {0: ""}
+_STRINGS_LIMIT = 1 << 20
+
+
+def _strings_of(rows: list[list[int]], strings: Any) -> dict[int, str]:
+    """``_STRINGS``, holding every hash of ``rows``' string columns."""
+    table = _STRINGS
+    if len(table) > _STRINGS_LIMIT:
+        table.clear()
+        table[0] = ""
+    for orth, _, lemma, pos, tag, dep, _, _ in rows:
+        for key in (orth, lemma, pos, tag, dep):
+            if key not in table:
+                table[key] = strings[key]
+    return table
 
 
 def to_parsed(doc: Any) -> ParsedText:
     """A spaCy ``Doc`` as the parser-neutral ``ParsedText``."""
-    strings = doc.vocab.strings
     rows = doc.to_array(_COLUMNS).tolist() if len(doc) else []
-    names: dict[int, str] = {0: ""}
-
-    def name(key: int) -> str:
-        found = names.get(key)
-        if found is None:
-            found = names[key] = strings[key]
-        return found
-
+    names = _strings_of(rows, doc.vocab.strings)
     tokens = []
     pieces = []
     for i, (orth, space, lemma, pos, tag, dep, head, idx) in enumerate(rows):
-        word = name(orth)
+        word = names[orth]
         pieces.append(word + " " if space else word)
         # HEAD is the offset to the head, stored unsigned: wrap it back to a signed offset.
         offset = head - (1 << 64) if head >= 1 << 63 else head
-        tokens.append(Token(i, word, name(lemma) or word, name(pos), name(tag), name(dep), i + offset, idx,
+        tokens.append(Token(i, word, names[lemma] or word, names[pos], names[tag], names[dep], i + offset, idx,
                             idx + len(word)))
     text = "".join(pieces)  # what ``doc.text`` joins, without building a Token per token
     has_parse = doc.has_annotation("DEP")

@@ -44,10 +44,13 @@ SYNONYMS = {"bear": "birth", "die": "death", "bury": "burial", "lead": "leader",
             "establish": "founding", "found": "founding", "open": "opening"}
 
 
-def predicate_stems(predicate: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def predicate_stems(predicate: str) -> frozenset[str]:
     """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'};
-    'iso6392Code' -> {'iso', '6392', 'code'} (camelCase split after a digit too)."""
-    return {SYNONYMS.get(w, w)[:4] for w in label_words(predicate) if w not in STOP and len(w) > 2}
+    'iso6392Code' -> {'iso', '6392', 'code'} (camelCase split after a digit too).
+
+    Cached: linking a triple compares its predicate with each of the instance's."""
+    return frozenset(SYNONYMS.get(w, w)[:4] for w in label_words(predicate) if w not in STOP and len(w) > 2)
 
 
 def is_nominal(predicate: str) -> bool:
@@ -73,6 +76,7 @@ class InstanceIndex:
     aliases: Mapping[str, str] = field(default_factory=dict)
     surfaces: Mapping[str, str] = field(default_factory=dict)
     _patterns: list[tuple[str, re.Pattern[str]]] | None = None
+    _literal_first: dict[str, list[str]] | None = None
 
     @classmethod
     def of(
@@ -130,6 +134,16 @@ class InstanceIndex:
                     found.append((names[0], _name_pattern(head)))
             self._patterns = [(name, p) for name, p in found if p is not None]
         return self._patterns
+
+    def literal_by_first_word(self) -> dict[str, list[str]]:
+        """``by_first_word`` for the literal entities (dates, amounts) only (built once per index)."""
+        if self._literal_first is None:
+            self._literal_first = {}
+            for word, names in self.by_first_word.items():
+                literal = [name for name in names if is_literal(name)]
+                if literal:
+                    self._literal_first[word] = literal
+        return self._literal_first
 
     def link(self, name: str, partial: bool = True) -> str:
         """The known entity a canonical name refers to, or the name itself.
@@ -240,10 +254,11 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
             last = _with_parenthesis(parsed, last)
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
                                  parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))
+    literal_first = index.literal_by_first_word()
+    if not literal_first:
+        return found
     for i, token in enumerate(tokens):
-        for name in index.by_first_word.get(surface_fold(token.text), ()):
-            if not is_literal(name):
-                continue
+        for name in literal_first.get(surface_fold(token.text), ()):
             length = len(name.split())
             for end in range(i + 1, min(len(tokens), i + length + 3) + 1):
                 text = parsed.text[tokens[i].start:tokens[end - 1].end]
