@@ -75,7 +75,7 @@ class InstanceIndex:
     known_keys: set[tuple[str, str]] = field(default_factory=set)
     aliases: Mapping[str, str] = field(default_factory=dict)
     surfaces: Mapping[str, str] = field(default_factory=dict)
-    _patterns: list[tuple[str, re.Pattern[str]]] | None = None
+    _patterns: list[tuple[str, re.Pattern[str], str]] | None = None
     _literal_first: dict[str, list[str]] | None = None
 
     @classmethod
@@ -112,8 +112,9 @@ class InstanceIndex:
         index.by_first_word = dict(first)
         return index
 
-    def patterns(self) -> list[tuple[str, re.Pattern[str]]]:
-        """Compiled (name, pattern) pairs of the non-literal known entities (built once per index).
+    def patterns(self) -> list[tuple[str, re.Pattern[str], str]]:
+        """Compiled (name, pattern, anchor) triples of the non-literal known entities
+        (built once per index); ``anchor`` is a word every match contains.
 
         A name written with a qualifier after a comma ("La Crosse, Wisconsin") is also
         found by its head alone ("La Crosse"), unless that head is another entity's name
@@ -132,7 +133,7 @@ class InstanceIndex:
             for head, names in sorted(heads.items()):
                 if len(names) == 1 and head not in self.entities:
                     found.append((names[0], _name_pattern(head)))
-            self._patterns = [(name, p) for name, p in found if p is not None]
+            self._patterns = [(name, p[0], p[1]) for name, p in found if p is not None]
         return self._patterns
 
     def literal_by_first_word(self) -> dict[str, list[str]]:
@@ -213,14 +214,17 @@ def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
 
 
 @lru_cache(maxsize=65536)
-def _name_pattern(name: str) -> re.Pattern[str] | None:
+def _name_pattern(name: str) -> tuple[re.Pattern[str], str] | None:
     """A name's words in order, whatever separates them ("Alan B. Miller Hall" finds
-    "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and")."""
+    "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and"), and its
+    longest word: a text without that word cannot match, and a substring test is much
+    cheaper than the pattern's scan."""
     words = [w for w in re.findall(r"[^\W_]+", name) if w != "and"]
     if not words:
         return None
     separator = r"(?:[\W_]+(?:and[\W_]+)?)"
-    return re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+    pattern = re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+    return pattern, max(words, key=len)
 
 
 def _with_parenthesis(parsed: ParsedText, last: int) -> int:
@@ -247,14 +251,19 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
     folded = fold(parsed.text)
     ends = [t.end for t in tokens]
     starts = [t.start for t in tokens]
-    for name, pattern in index.patterns():
+    for name, pattern, anchor in index.patterns():
+        if anchor not in folded:
+            continue
         for match in pattern.finditer(folded):
             first = bisect_right(ends, match.start())  # the first token ending after the match starts
             last = bisect_left(starts, match.end()) - 1  # the last token starting before it ends
             last = _with_parenthesis(parsed, last)
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
                                  parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))
-    literal_first = index.literal_by_first_word()
+    # A token whose folded surface is a word w has w in the folded text (folding keeps
+    # lengths, and w holds no space); only a word with an apostrophe (a folded "’") may not.
+    literal_first = {word: names for word, names in index.literal_by_first_word().items()
+                     if word in folded or "'" in word}
     if not literal_first:
         return found
     for i, token in enumerate(tokens):
