@@ -24,6 +24,9 @@ class Extractor:
     (``-X key=value``) and their types (``str``, ``int``, ``float``, ``bool``); any other
     key is refused by ``parse_options``. Options change results, so the ones given enter
     the score signature: declare no secrets here (read them from the environment).
+    ``unsigned_options`` names the declared ones that stay out of it: options that only
+    change speed (a batch size, a process count) or that ``signature()`` already names
+    (a model, by its resolved name and version).
     """
 
     name: ClassVar[str]
@@ -31,6 +34,7 @@ class Extractor:
     domains: ClassVar[tuple[str, ...]] = ("*",)
     languages: ClassVar[tuple[str, ...]] = ("en",)
     option_types: ClassVar[dict[str, type]] = {}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:

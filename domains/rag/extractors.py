@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from factcov.domains.rag.claims import InstanceIndex, extract_claims
+from factcov.errors import InputError
 from factcov.extractor import Extractor
 from factcov.extractors.normalize import fold_aliases
 from factcov.extractors.parsed import ParsedText
@@ -84,6 +85,18 @@ class RagExtractor(Extractor):
 class RagSpacyExtractor(RagExtractor):
     name = "rag-spacy"
     description = "Entities (NER + instance entities) and dependency-parse relations with spaCy."
+    # The [rag] settings an -X option may set; none is signed: the signature names the
+    # resolved model and its version, and batch size and process count change speed only.
+    option_types: ClassVar[dict[str, type]] = {"model": str, "batch_size": int, "n_process": int}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
+
+    @classmethod
+    def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:
+        parsed = super().parse_options(raw)
+        for key in ("batch_size", "n_process"):
+            if key in parsed and parsed[key] < 1:
+                raise InputError(f"-X {key} expects a whole number of 1 or more, got '{raw[key]}'")
+        return parsed
 
     def build_parser(self) -> Any:
         from factcov.extractors.spacy_backend import SpacyParser
@@ -98,6 +111,9 @@ class RagSpacyExtractor(RagExtractor):
 class RagStanzaExtractor(RagExtractor):
     name = "rag-stanza"
     description = "Entities and relations with local stanza models (never downloads)."
+    # The signature names the model folder; per-processor paths are a table ([rag]).
+    option_types: ClassVar[dict[str, type]] = {"model_dir": str}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
 
     def build_parser(self) -> Any:
         from factcov.extractors.stanza_backend import StanzaParser
