@@ -64,32 +64,33 @@ _STRINGS: dict[int, str] = {0: ""}
 _STRINGS_LIMIT = 1 << 20
 
 
-def _strings_of(rows: list[list[int]], strings: Any) -> dict[int, str]:
-    """``_STRINGS``, holding every hash of ``rows``' string columns."""
-    table = _STRINGS
-    if len(table) > _STRINGS_LIMIT:
-        table.clear()
-        table[0] = ""
-    for orth, _, lemma, pos, tag, dep, _, _ in rows:
-        for key in (orth, lemma, pos, tag, dep):
-            if key not in table:
-                table[key] = strings[key]
-    return table
+def _strings() -> dict[int, str]:
+    """``_STRINGS``, emptied first when it has grown past ``_STRINGS_LIMIT``."""
+    if len(_STRINGS) > _STRINGS_LIMIT:
+        _STRINGS.clear()
+        _STRINGS[0] = ""
+    return _STRINGS
 
 
 def to_parsed(doc: Any) -> ParsedText:
     """A spaCy ``Doc`` as the parser-neutral ``ParsedText``."""
     rows = doc.to_array(_COLUMNS).tolist() if len(doc) else []
-    names = _strings_of(rows, doc.vocab.strings)
+    names = _strings()
+    strings = doc.vocab.strings
     tokens = []
     pieces = []
+    new_token = tuple.__new__  # Token's own __new__, without its Python-level argument handling
     for i, (orth, space, lemma, pos, tag, dep, head, idx) in enumerate(rows):
-        word = names[orth]
+        try:
+            word, lemma_, pos_, tag_, dep_ = names[orth], names[lemma], names[pos], names[tag], names[dep]
+        except KeyError:  # a string this process has not met yet
+            for key in (orth, lemma, pos, tag, dep):
+                names.setdefault(key, strings[key])
+            word, lemma_, pos_, tag_, dep_ = names[orth], names[lemma], names[pos], names[tag], names[dep]
         pieces.append(word + " " if space else word)
         # HEAD is the offset to the head, stored unsigned: wrap it back to a signed offset.
         offset = head - (1 << 64) if head >= 1 << 63 else head
-        tokens.append(Token(i, word, names[lemma] or word, names[pos], names[tag], names[dep], i + offset, idx,
-                            idx + len(word)))
+        tokens.append(new_token(Token, (i, word, lemma_ or word, pos_, tag_, dep_, i + offset, idx, idx + len(word))))
     text = "".join(pieces)  # what ``doc.text`` joins, without building a Token per token
     has_parse = doc.has_annotation("DEP")
     sentences = [(s.start, s.end) for s in doc.sents] if has_parse or doc.has_annotation("SENT_START") else [(0, len(doc))]
