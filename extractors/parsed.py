@@ -52,12 +52,21 @@ class ParsedText:
     _kid_tokens: dict[int, list[Token]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.children:
-            for token in self.tokens:
-                if token.head != token.i:
-                    self.children.setdefault(token.head, []).append(token.i)
-        # The relation readers ask for a token's children a hundred thousand times a run.
-        self._kid_tokens = {i: [self.tokens[j] for j in kids] for i, kids in self.children.items()}
+        # The relation readers ask for a token's children a hundred thousand times a run:
+        # kept as tokens, not only as indices.
+        if self.children:
+            self._kid_tokens = {i: [self.tokens[j] for j in kids] for i, kids in self.children.items()}
+            return
+        kid_tokens: dict[int, list[Token]] = {}
+        for token in self.tokens:
+            if token.head != token.i:
+                found = kid_tokens.get(token.head)
+                if found is None:
+                    kid_tokens[token.head] = [token]
+                else:
+                    found.append(token)
+        self._kid_tokens = kid_tokens
+        self.children = {i: [t.i for t in kids] for i, kids in kid_tokens.items()}
 
     def kids(self, i: int, *deps: str) -> list[Token]:
         """Children of token ``i`` (with one of ``deps`` when given), in text order."""
