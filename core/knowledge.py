@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
+from itertools import combinations
 from typing import Any
 
 from factcov.model import Claim, ClaimType, Fact, canonical_json
+
+# Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
+# claim stating more is looked up by its first three (by name), then filtered.
+INDEXED_SLOTS = 3
 
 
 class Knowledge:
@@ -28,16 +33,19 @@ class Knowledge:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
-        # (type, slot, folded value) -> facts holding it: a claim's lookup starts from
-        # the shortest posting list of the slots it states instead of scanning the type.
-        self._postings: dict[tuple[str, str, object], list[Fact]] = defaultdict(list)
+        # (type, stated slots and folded values, by slot name) -> the facts that agree
+        # with them, for every subset of up to INDEXED_SLOTS slots of each fact's key: a
+        # claim's lookup, partial key or not, is one dict access (built once per block).
+        self._by_key: dict[tuple[str, tuple[tuple[str, object], ...]], list[Fact]] = defaultdict(list)
         self._seen: set[Fact] = set()
         for fact in facts:
             if fact not in self._seen:
                 self._seen.add(fact)
                 self._by_type[fact.type].append(fact)
-                for slot, value in fact.key.items():
-                    self._postings[(fact.type, slot, _folded(value))].append(fact)
+                slots = sorted((slot, _folded(value)) for slot, value in fact.key.items())
+                for size in range(1, min(len(slots), INDEXED_SLOTS) + 1):
+                    for stated in combinations(slots, size):
+                        self._by_key[(fact.type, stated)].append(fact)
 
     def __len__(self) -> int:
         return len(self.facts())
@@ -66,14 +74,11 @@ class Knowledge:
     def _own_candidates(self, claim: Claim) -> list[Fact]:
         if not claim.key:
             return list(self._by_type.get(claim.type, ()))
-        stated = [(slot, _folded(value)) for slot, value in claim.key.items()]
-        postings = [self._postings.get((claim.type, slot, value)) for slot, value in stated]
-        if not all(postings):
-            return []
-        shortest = min(postings, key=len)  # type: ignore[arg-type]
-        if len(stated) == 1:
-            return list(shortest)
-        return [fact for fact in shortest if all(_folded(fact.key.get(k)) == v for k, v in stated)]
+        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
+        found = self._by_key.get((claim.type, stated[:INDEXED_SLOTS]), ())
+        if len(stated) <= INDEXED_SLOTS:
+            return list(found)
+        return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
 
 
 class SharedKnowledge:
