@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -185,15 +185,16 @@ class Anchors:
     ``Anchors({rule: (pattern, ...)})``; ``anchors.find(text)`` gives the ``Hits`` of
     every rule's literals (an Aho-Corasick automaton: one scan however many literals);
     ``hits.present(rule, start, end)`` is False only when none of the rule's patterns can
-    match inside ``text[start:end]``. A rule with a pattern that has no anchors is always
-    present.
+    match inside ``text[start:end]``. A rule with a pattern that has no anchors, or a
+    name the anchors were not given, is always present. Names may be any hashable
+    (cheap to hash: not a compiled pattern, whose hash covers its whole program).
     """
 
-    def __init__(self, rules: Mapping[str, Iterable[re.Pattern[str]]]) -> None:
+    def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]]) -> None:
         import ahocorasick  # a C automaton; imported here so the module loads without it
 
-        self.literals: dict[str, frozenset[str] | None] = {}
-        by_literal: dict[str, set[str]] = {}
+        self.literals: dict[Hashable, frozenset[str] | None] = {}
+        by_literal: dict[str, list[Hashable]] = {}
         for rule, patterns in rules.items():
             literals: set[str] | None = set()
             for pattern in patterns:
@@ -204,40 +205,44 @@ class Anchors:
                 literals |= found  # type: ignore[operator]
             self.literals[rule] = None if literals is None else _useful(frozenset(literals))
             for literal in self.literals[rule] or ():
-                by_literal.setdefault(literal, set()).add(rule)
+                by_literal.setdefault(literal, []).append(rule)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
+        self.gated = frozenset(self.literals) - self.always
         self._automaton = ahocorasick.Automaton()
         for literal, owners in by_literal.items():
-            self._automaton.add_word(literal, (len(literal), tuple(sorted(owners))))
+            self._automaton.add_word(literal, (len(literal), tuple(owners)))
         if by_literal:
             self._automaton.make_automaton()
 
     def find(self, text: str) -> Hits:
-        spans: dict[str, list[tuple[int, int]]] = {}
+        spans: dict[Hashable, list[tuple[int, int]]] = {}
         if len(self._automaton):
             for last, (length, owners) in self._automaton.iter(text):
                 span = (last + 1 - length, last + 1)
                 for rule in owners:
-                    spans.setdefault(rule, []).append(span)
+                    found = spans.get(rule)
+                    if found is None:
+                        spans[rule] = [span]
+                    else:
+                        found.append(span)
         for found in spans.values():
             found.sort()
-        return Hits(spans, self.always)
+        return Hits(spans, self.gated)
 
 
 @dataclass(frozen=True)
 class Hits:
     """Where each rule's anchors occur in one text (spans sorted by start)."""
 
-    spans: dict[str, list[tuple[int, int]]]
-    always: frozenset[str]
+    spans: dict[Hashable, list[tuple[int, int]]]
+    gated: frozenset[Hashable]
 
-    def present(self, rule: str, start: int, end: int) -> bool:
-        """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)``."""
-        if rule in self.always:
-            return True
+    def present(self, rule: Hashable, start: int, end: int) -> bool:
+        """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
+        True for a rule without anchors or unknown to the anchors)."""
         spans = self.spans.get(rule)
         if not spans:
-            return False
+            return rule not in self.gated
         for index in range(bisect_left(spans, (start, start)), len(spans)):
             anchor_start, anchor_end = spans[index]
             if anchor_start >= end:

@@ -9,18 +9,15 @@ data, and a sentence without a driver is about the previous sentence's first dri
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable
-from functools import cache
 from typing import ClassVar
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.reading import Sentence
+from factcov.domains.f1.reading import RULES, Sentence
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
-from factcov.extractors.anchors import Anchors
 from factcov.model import Claim, Instance
 
 GRAMMAR_VERSION = "3"  # bump when a rule changes what a text reads as (enters score signatures)
@@ -45,43 +42,16 @@ class F1RegexExtractor(Extractor):
         return reader.read()
 
 
-def _rule_triggers(lex: Lexicon) -> dict[str, tuple[re.Pattern[str], ...]]:
-    """Each rule and the patterns whose matches in a sentence are all it acts on: without
-    a match of one of them the rule reads nothing there (``moves`` then only settles a
-    move left pending by the previous sentence)."""
-    return {
-        "neutralizations": (lex.neutralization,),
-        "moves": (lex.move,),
-        "gains": (lex.gain,),
-        "defenses": (lex.defend, lex.stuck_behind, lex.defend_pronoun),
-        "winners_and_positions": (lex.win, lex.finish, lex.copula_place, lex.podium_third, lex.podium_list),
-        "retirements": (lex.retired_words, lex.finished_words),
-        "stop_counts": lex.stop_count,
-        "stay_outs": (lex.stay_out,),
-        "pit_laps": (lex.pit_verb,),
-        "compounds": (lex.compound, *lex.change, *lex.same_set),
-    }
-
-
-@cache
-def _anchors(language: str) -> Anchors:
-    """Each rule's anchor words: one of them must stand in a sentence for any of the
-    rule's patterns to match there."""
-    return Anchors(_rule_triggers(lexicon(language)))
-
-
 class _Reader(StrategyRules, RaceRules):
     """All rules over one text, sentence by sentence; a rule whose anchor words are
     absent from a sentence is skipped there (it would find no match to act on)."""
 
     def read(self, gated: bool = True) -> list[Claim]:
         """``gated=False`` runs every rule on every sentence (the same claims, slower)."""
-        anchors = _anchors(self.lex.language)
-        hits = anchors.find(self.folded)
-        rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in anchors.literals]
+        rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
         for sentence in self.sentences():
             for name, rule in rules:
-                if not gated or hits.present(name, sentence.start, sentence.end):
+                if not gated or self.hits.present(name, sentence.start, sentence.end):
                     rule(sentence)
                 elif name == "moves":  # no move here: one left pending may be settled
                     self.move_verdict_after(sentence)

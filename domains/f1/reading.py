@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from factcov.domains.f1.lexicon import Lexicon
+from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
+from factcov.extractors.anchors import Anchors
 from factcov.extractors.spans import SpanSet, bounded_sentence_ends
 from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
@@ -34,6 +36,46 @@ def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def rule_triggers(lex: Lexicon) -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Each rule (in reading order) and the patterns whose matches in a sentence are all
+    it acts on: without a match of one of them the rule reads nothing there (``moves``
+    then only settles a move left pending by the previous sentence)."""
+    return {
+        "neutralizations": (lex.neutralization,),
+        "moves": (lex.move,),
+        "gains": (lex.gain,),
+        "defenses": (lex.defend, lex.stuck_behind, lex.defend_pronoun),
+        "winners_and_positions": (lex.win, lex.finish, lex.copula_place, lex.podium_third, lex.podium_list),
+        "retirements": (lex.retired_words, lex.finished_words),
+        "stop_counts": lex.stop_count,
+        "stay_outs": (lex.stay_out,),
+        "pit_laps": (lex.pit_verb,),
+        "compounds": (lex.compound, *lex.change, *lex.same_set),
+    }
+
+
+RULES = (  # the order rules read a sentence in (later rules see earlier claims)
+    "neutralizations", "moves", "gains", "defenses", "winners_and_positions", "retirements", "stop_counts",
+    "stay_outs", "pit_laps", "compounds",
+)
+
+
+@cache
+def _anchors(language: str) -> Anchors:
+    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
+    scan where none of its anchors stands is skipped: it could match nothing there)."""
+    lex = lexicon(language)
+    triggers = rule_triggers(lex)
+    scanned = {pattern for patterns in triggers.values() for pattern in patterns}
+    scanned |= {
+        lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
+        lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
+        lex.move_success, lex.move_behind, lex.move_ahead,
+    }
+    # a pattern is named by its id: hashing a compiled pattern hashes its whole program
+    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
+
+
 @dataclass
 class Sentence:
     start: int
@@ -50,6 +92,7 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
+        self.hits = _anchors(lex.language).find(self.folded)
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -118,6 +161,16 @@ class TextReader:
         return sorted([*mentions, *added], key=lambda m: m.start)
 
     # --- helpers ------------------------------------------------------------------
+    def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
+        """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
+        if self.hits.present(id(pattern), start, end):
+            return pattern.finditer(self.folded, start, end)
+        return iter(())
+
+    def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
+        """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
+        return pattern.search(self.folded, start, end) if self.hits.present(id(pattern), start, end) else None
+
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         signature = (type_, tuple(sorted(key.items())), repr(value))
         if not self._seen.setdefault(signature, SpanSet()).add(start, end):
@@ -173,7 +226,7 @@ class TextReader:
             or re.search(r"[:;]", self.folded[position: following.start])
             # "Starting on mediums, Lewis" (the comma just before the driver), not "Hard, covering Verstappen's"
             or re.search(r",(?!\s*$)", self.folded[position: following.start])
-            or self.lex.clause_break.search(self.folded, position, following.start)
+            or self.search(self.lex.clause_break, position, following.start)
             or self.is_object(following, sentence)
         ):
             return sentence.topic
@@ -207,7 +260,7 @@ class TextReader:
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
         start = sentence.start
-        for match in self.lex.clause_break.finditer(self.folded, sentence.start, position):
+        for match in self.finditer(self.lex.clause_break, sentence.start, position):
             start = match.end()
         return start
 
