@@ -31,7 +31,7 @@ from factcov.language import fold, number_pattern, ordinal_pattern, parse_number
 from factcov.model import Claim, Instance
 
 __all__ = [
-    "Lexicon", "SpanMask", "TableExtractor", "compile_table", "dedupe", "negated", "number_slots",
+    "Lexicon", "SpanMask", "TableExtractor", "alternation", "compile_table", "dedupe", "negated", "number_slots",
     "parse_number", "parse_ordinal",
 ]
 
@@ -63,9 +63,9 @@ class Lexicon:
     @cached_property
     def pattern(self) -> str:
         """One alternation of every name, longest first (so "max verstappen" beats "verstappen")."""
-        alternatives = [re.escape(name).replace(r"\ ", " ") for name in sorted(self.names, key=len, reverse=True)]
+        names = alternation(self.names, space=" ")  # a trie: the same matches, found faster
         literal = self.written_pattern or "|".join(re.escape(fold(w)) for w in sorted(self.written, key=len, reverse=True))
-        return r"\b(?:" + "|".join(a for a in (*alternatives, literal) if a) + r")\b"
+        return r"\b(?:" + "|".join(a for a in (names, literal) if a) + r")\b"
 
     def resolve(self, folded_name: str, original: str) -> str | None:
         """The value a matched name stands for (None: a word that only looked like a name)."""
@@ -197,3 +197,32 @@ class TableExtractor(Extractor):
                         claims.append(Claim(type=claim_type, key=key, value=value, span=match.span(),
                                             text=text[match.start() : match.end()], extractor=self.name))
         return dedupe(claims)
+
+
+def alternation(words: Iterable[str], space: str = r"\s+") -> str:
+    """One regular expression for "any of ``words``", longest first, as a trie.
+
+    Matches exactly what ``"|".join(sorted(words, key=len, reverse=True))`` (escaped,
+    each space written ``space``) matches, in the same order of preference: the words
+    that match at one position are prefixes of one another, and the trie tries the
+    longer first. But a position is rejected after a character or two instead of after
+    trying every word, which makes a scan for a lexicon of a hundred names several times
+    faster (no group is added; wrap it in ``(?:...)`` where needed).
+    """
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+
+    def branch(node: dict[str, dict]) -> str:
+        paths = [(space if char == " " else re.escape(char)) + branch(node[char]) for char in sorted(node) if char]
+        if not paths:
+            return ""
+        if len(paths) == 1 and "" not in node:
+            return paths[0]
+        # a word ending here is tried last: longer words first, as in the sorted alternation
+        return "(?:" + "|".join(paths) + ("|" if "" in node else "") + ")"
+
+    return branch(trie)

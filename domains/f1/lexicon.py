@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from factcov.extractors.patterns import alternation
 from factcov.language import number_words, ordinal_pattern
 
 _ARTICLES = {"a", "an", "un", "una", "uma", "once", "single"}
@@ -533,7 +534,8 @@ class Lexicon:
 
 
 def _alt(words: tuple[str, ...] | list[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    """Any of ``words`` (longest first; a space matches any whitespace), as a trie."""
+    return alternation(words)
 
 
 @cache

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from factcov.extractors.patterns import alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
 
@@ -129,13 +130,12 @@ class DriverIndex:
             if code in race_codes and short not in names and short not in first:
                 self.first_names[short] = code
         self.first_name_pattern = (
-            re.compile(rf"\b(?:{'|'.join(re.escape(n) for n in sorted(self.first_names, key=len, reverse=True))})\b")
+            re.compile(rf"\b(?:{alternation(self.first_names, space=re.escape(' '))})\b")
             if self.first_names else None
         )
         resolved, unresolved = _demonyms(race_codes, set(focus))
         self.demonyms = resolved
-        demonym_alt = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(
-            [*resolved, *unresolved], key=len, reverse=True))
+        demonym_alt = alternation([*resolved, *unresolved])
         # the mention is the noun ("al canadiense": "canadiense"), so "al", "sobre el" stay
         # before it as the words that make it an object or a rival
         self.demonym_pattern = (
@@ -154,11 +154,8 @@ class DriverIndex:
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
         self.by_name = names
-        alternation = "|".join(
-            re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True)
-        )
-        self.name_pattern = re.compile(rf"\b(?:{alternation})\b") if names else None
-        code_alt = "|".join(sorted(codes))
+        self.name_pattern = re.compile(rf"\b(?:{alternation(names)})\b") if names else None
+        code_alt = alternation(codes)
         self.code_pattern = re.compile(rf"\b(?:{code_alt})\b") if codes else None
 
     def find(self, text: str, folded: str) -> list[Mention]:
