@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from factcov.extractors.anchors import Anchors
 from factcov.extractors.patterns import alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
@@ -157,24 +158,33 @@ class DriverIndex:
         self.name_pattern = re.compile(rf"\b(?:{alternation(names)})\b") if names else None
         code_alt = alternation(codes)
         self.code_pattern = re.compile(rf"\b(?:{code_alt})\b") if codes else None
+        # the rarer kinds of mention are looked for only where their anchor words stand
+        # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
+        rare = {"first": self.first_name_pattern, "demonym": self.demonym_pattern, "descriptor": self.descriptor_pattern}
+        self.folded_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
+        self.code_anchors = Anchors({"code": (self.code_pattern,)} if self.code_pattern is not None else {})
 
     def find(self, text: str, folded: str) -> list[Mention]:
         found: list[Mention] = []
+        hits = self.folded_anchors.find(folded)
+        whole = len(folded)
         if self.name_pattern is not None:
             for match in self.name_pattern.finditer(folded):
                 key = " ".join(match.group(0).split())
                 found.append(Mention(match.start(), match.end(), self.by_name[key]))
-        if self.code_pattern is not None:  # codes are upper case in the original text
+        if self.code_pattern is not None and self.code_anchors.find(text).present("code", 0, whole):
+            # codes are upper case in the original text
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.code_pattern.finditer(text):
                 if not taken.covers(match.start()):
                     found.append(Mention(match.start(), match.end(), match.group(0)))
-        if self.first_name_pattern is not None:  # capitalized: "Max", not "max speed"
+        if self.first_name_pattern is not None and hits.present("first", 0, whole):
+            # capitalized: "Max", not "max speed"
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.first_name_pattern.finditer(folded):
                 if text[match.start()].isupper() and not taken.overlaps(match.start(), match.end()):
                     found.append(Mention(match.start(), match.end(), self.first_names[match.group(0)]))
-        if self.demonym_pattern is not None:
+        if self.demonym_pattern is not None and hits.present("demonym", 0, whole):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -187,6 +197,8 @@ class DriverIndex:
     def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
+        if not self.folded_anchors.find(folded).present("descriptor", 0, len(folded)):
+            return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
             (match.start(), match.end()) for match in self.descriptor_pattern.finditer(folded)
