@@ -216,9 +216,11 @@ class Anchors:
 
     def find(self, text: str) -> Hits:
         spans: dict[Hashable, list[tuple[int, int]]] = {}
+        every: list[tuple[int, int, tuple[Hashable, ...]]] = []
         if len(self._automaton):
             for last, (length, owners) in self._automaton.iter(text):
                 span = (last + 1 - length, last + 1)
+                every.append((*span, owners))
                 for rule in owners:
                     found = spans.get(rule)
                     if found is None:
@@ -227,7 +229,8 @@ class Anchors:
                         found.append(span)
         for found in spans.values():
             found.sort()
-        return Hits(spans, self.gated)
+        every.sort(key=lambda hit: hit[0])
+        return Hits(spans, self.gated, every, self.always)
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,22 @@ class Hits:
 
     spans: dict[Hashable, list[tuple[int, int]]]
     gated: frozenset[Hashable]
+    every: list[tuple[int, int, tuple[Hashable, ...]]]  # (start, end, rules), by start
+    always: frozenset[Hashable] = frozenset()  # rules without anchors
+
+    def within(self, start: int, end: int) -> set[Hashable]:
+        """The rules (of those the anchors were given) present in ``[start, end)``: those
+        with an anchor wholly inside, and every rule without anchors (one call per
+        stretch instead of one per rule)."""
+        found = set(self.always)
+        every = self.every
+        for index in range(bisect_left(every, start, key=lambda hit: hit[0]), len(every)):
+            anchor_start, anchor_end, owners = every[index]
+            if anchor_start >= end:
+                break
+            if anchor_end <= end:
+                found.update(owners)
+        return found
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always

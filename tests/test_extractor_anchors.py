@@ -129,6 +129,8 @@ def test_hits_count_only_anchors_inside_the_stretch() -> None:
     assert hits.present("stops", 0, 15) and not hits.present("stops", 15, len(text))
     assert not hits.present("stops", 0, 12)  # "sto" is inside, "stop" is not
     assert hits.present("any", 15, 16)  # a pattern without anchors is never skipped
+    assert hits.within(0, 15) == {"stops", "any"} and hits.within(15, len(text)) == {"any"}
+    assert hits.present("unknown", 0, 1)  # a name the anchors were not given: never skipped
 
 
 def test_the_gated_reader_reads_what_every_rule_on_every_sentence_reads(texts: list[tuple[object, str]]) -> None:

@@ -50,8 +50,9 @@ class _Reader(StrategyRules, RaceRules):
         """``gated=False`` runs every rule on every sentence (the same claims, slower)."""
         rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
         for sentence in self.sentences():
+            present = self.hits.within(sentence.start, sentence.end)
             for name, rule in rules:
-                if not gated or self.hits.present(name, sentence.start, sentence.end):
+                if not gated or name in present:
                     rule(sentence)
                 elif name == "moves":  # no move here: one left pending may be settled
                     self.move_verdict_after(sentence)
