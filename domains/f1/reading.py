@@ -70,7 +70,7 @@ def _anchors(language: str) -> Anchors:
     scanned |= {
         lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
         lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
-        lex.move_success, lex.move_behind, lex.move_ahead,
+        lex.move_success, lex.move_behind, lex.move_ahead, lex.object_marker, lex.passed_marker,
     }
     # a pattern is named by its id: hashing a compiled pattern hashes its whole program
     return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
@@ -106,6 +106,7 @@ class TextReader:
         self._seen: dict[tuple[Any, ...], SpanSet] = {}
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed: list[tuple[int, int]] = []
+        self._objects: dict[tuple[int, int, int], bool] = {}
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -239,9 +240,19 @@ class TextReader:
         return self.pair[1] if code == self.pair[0] else self.pair[0]
 
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
-        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
-        window = self.folded[max(sentence.start, mention.start - 30): mention.start]
-        if (marker or self.lex.object_marker).search(window):
+        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
+        again and again of the same mention by the rules: answered once)."""
+        marker = marker or self.lex.object_marker
+        key = (mention.start, sentence.start, id(marker))
+        known = self._objects.get(key)
+        if known is None:
+            known = self._objects[key] = self._is_object(mention, sentence, marker)
+        return known
+
+    def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
+        start = max(sentence.start, mention.start - 30)
+        # a match inside the window holds one of the marker's anchors there
+        if self.hits.present(id(marker), start, mention.start) and marker.search(self.folded[start: mention.start]):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
         previous = self.previous_mention(sentence, mention.start)
