@@ -67,6 +67,11 @@ class Lexicon:
         literal = self.written_pattern or "|".join(re.escape(fold(w)) for w in sorted(self.written, key=len, reverse=True))
         return r"\b(?:" + "|".join(a for a in (names, literal) if a) + r")\b"
 
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """``pattern`` compiled (a space matching any run of whitespace), as ``find`` uses it."""
+        return _compiled(self.pattern)
+
     def resolve(self, folded_name: str, original: str) -> str | None:
         """The value a matched name stands for (None: a word that only looked like a name)."""
         value = self.names.get(" ".join(folded_name.split()))
@@ -76,8 +81,7 @@ class Lexicon:
 
     def find(self, folded: str, text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[str, tuple[int, int]]]:
         """(value, span) of each name in ``text[start:end]``, in text order."""
-        compiled = _compiled(self.pattern)
-        for match in compiled.finditer(folded, start, len(folded) if end is None else end):
+        for match in self.compiled.finditer(folded, start, len(folded) if end is None else end):
             value = self.resolve(match.group(), text[match.start() : match.end()])
             if value is not None:
                 yield value, match.span()

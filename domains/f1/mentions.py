@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.extractors.anchors import Anchors
-from factcov.extractors.patterns import alternation
+from factcov.extractors.patterns import Lexicon, alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
 
@@ -130,10 +130,7 @@ class DriverIndex:
         for short, code in SHORT_NAMES.items():
             if code in race_codes and short not in names and short not in first:
                 self.first_names[short] = code
-        self.first_name_pattern = (
-            re.compile(rf"\b(?:{alternation(self.first_names, space=re.escape(' '))})\b")
-            if self.first_names else None
-        )
+        self.first_name_lexicon = Lexicon(self.first_names) if self.first_names else None
         resolved, unresolved = _demonyms(race_codes, set(focus))
         self.demonyms = resolved
         demonym_alt = alternation([*resolved, *unresolved])
@@ -154,36 +151,32 @@ class DriverIndex:
             focused = members & set(focus)
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
-        self.by_name = names
-        self.name_pattern = re.compile(rf"\b(?:{alternation(names)})\b") if names else None
-        code_alt = alternation(codes)
-        self.code_pattern = re.compile(rf"\b(?:{code_alt})\b") if codes else None
+        self.names = Lexicon(names)
+        self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
         # the rarer kinds of mention are looked for only where their anchor words stand
         # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
-        rare = {"first": self.first_name_pattern, "demonym": self.demonym_pattern, "descriptor": self.descriptor_pattern}
-        self.folded_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
-        self.code_anchors = Anchors({"code": (self.code_pattern,)} if self.code_pattern is not None else {})
+        rare = {
+            "first": self.first_name_lexicon.compiled if self.first_name_lexicon else None,
+            "demonym": self.demonym_pattern,
+            "descriptor": self.descriptor_pattern,
+        }
+        self.rare_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
+        # a code is read only as written ("VER"): only a text holding one is scanned for codes
+        self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
 
     def find(self, text: str, folded: str) -> list[Mention]:
-        found: list[Mention] = []
-        hits = self.folded_anchors.find(folded)
+        found = [Mention(start, end, code) for code, (start, end) in self.names.find(folded, text)]
+        hits = self.rare_anchors.find(folded)
         whole = len(folded)
-        if self.name_pattern is not None:
-            for match in self.name_pattern.finditer(folded):
-                key = " ".join(match.group(0).split())
-                found.append(Mention(match.start(), match.end(), self.by_name[key]))
-        if self.code_pattern is not None and self.code_anchors.find(text).present("code", 0, whole):
-            # codes are upper case in the original text
+        if self.code_anchors.find(text).within(0, whole):  # codes: upper case in the original text
             taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.code_pattern.finditer(text):
-                if not taken.covers(match.start()):
-                    found.append(Mention(match.start(), match.end(), match.group(0)))
-        if self.first_name_pattern is not None and hits.present("first", 0, whole):
+            found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
+                      if not taken.covers(start)]
+        if self.first_name_lexicon is not None and hits.present("first", 0, whole):
             # capitalized: "Max", not "max speed"
             taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.first_name_pattern.finditer(folded):
-                if text[match.start()].isupper() and not taken.overlaps(match.start(), match.end()):
-                    found.append(Mention(match.start(), match.end(), self.first_names[match.group(0)]))
+            found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
+                      if text[start].isupper() and not taken.overlaps(start, end)]
         if self.demonym_pattern is not None and hits.present("demonym", 0, whole):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
@@ -197,7 +190,7 @@ class DriverIndex:
     def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
-        if not self.folded_anchors.find(folded).present("descriptor", 0, len(folded)):
+        if not self.rare_anchors.find(folded).present("descriptor", 0, len(folded)):
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
