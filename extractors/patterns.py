@@ -10,7 +10,9 @@
 - ``negated``: whether a negation cue opens the clause before a match;
 - number words: ``NUMBER`` and ``ORDINAL`` slots per language and their parsers, from
   ``factcov.language``;
-- ``dedupe``: claims in text order, the same claim read from overlapping phrases once;
+- ``dedupe``: claims in text order, the same claim read from overlapping phrases once
+  (``ClaimSet``: the same while reading, the first reading kept);
+- ``alternation``: any of a list of words, as a trie (fast to scan for);
 - ``TableExtractor``: an ``Extractor`` over these: a subclass gives ``patterns``, its
   ``lexicon(instance)`` and ``read(claim_type, match, entity)`` and nothing else.
 
@@ -28,10 +30,12 @@ from typing import Any, ClassVar
 
 from factcov.extractor import Extractor
 from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
+from factcov.extractors.spans import SpanSet
 from factcov.model import Claim, Instance
 
 __all__ = [
-    "Lexicon", "SpanMask", "TableExtractor", "alternation", "compile_table", "dedupe", "negated", "number_slots",
+    "ClaimSet", "Lexicon", "SpanMask", "TableExtractor", "alternation", "compile_table", "dedupe", "negated",
+    "number_slots",
     "parse_number", "parse_ordinal",
 ]
 
@@ -230,3 +234,36 @@ def alternation(words: Iterable[str], space: str = r"\s+") -> str:
         return "(?:" + "|".join(paths) + ("|" if "" in node else "") + ")"
 
     return branch(trie)
+
+
+class ClaimSet:
+    """Claims as a reader finds them: the same claim (type, key and value) read again from
+    overlapping words is kept once, the first reading winning.
+
+    ``dedupe`` does this for a finished list, in text order; a reader whose later rules
+    look at the claims read so far (``claims``, in reading order) keeps them here as it
+    goes. ``add`` builds the claim (span, the words it was read from, the extractor's
+    name) only when it is kept; ``in_text_order()`` is the result.
+    """
+
+    def __init__(self, text: str, extractor: str) -> None:
+        self.text = text
+        self.extractor = extractor
+        self.claims: list[Claim] = []
+        self._read: dict[tuple[Any, ...], SpanSet] = {}  # claim -> where it was read
+
+    def add(self, claim_type: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
+        """Keep the claim read from ``text[start:end]``; False when it was read already from
+        overlapping words."""
+        signature = (claim_type, tuple(sorted(key.items())), repr(value))
+        read = self._read.get(signature)
+        if read is None:
+            read = self._read[signature] = SpanSet()
+        if not read.add(start, end):
+            return False
+        self.claims.append(Claim(type=claim_type, key=key, value=value, span=(start, end),
+                                 text=self.text[start:end], extractor=self.extractor))
+        return True
+
+    def in_text_order(self) -> list[Claim]:
+        return sorted(self.claims, key=lambda c: (c.span or (0, 0), c.type))

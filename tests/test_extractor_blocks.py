@@ -130,3 +130,18 @@ def test_alternation_matches_what_the_sorted_alternation_matches():
                     (m.span(), m.groups()) for m in after.finditer(text)], (words, shape, text)
                 compared += 1
     assert compared == 300 * 3 * 8
+
+
+def test_claim_set_keeps_the_first_reading_of_a_claim():
+    from factcov.extractors.patterns import ClaimSet
+
+    text = "Hamilton pitted on lap 13, on lap 13 exactly; lap 13 again."
+    claims = ClaimSet(text, "demo")
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13, 9, 25)
+    assert not claims.add("pit_lap", {"driver": "HAM"}, 13, 20, 36)  # overlapping words: the same reading
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13, 46, 52)  # read again elsewhere: kept
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13.0, 20, 36)  # 13.0 is another value than 13
+    assert claims.add("stop_count", {"driver": "HAM"}, 1, 0, 8)
+    assert [c.span for c in claims.claims] == [(9, 25), (46, 52), (20, 36), (0, 8)]  # reading order
+    assert [c.span for c in claims.in_text_order()] == [(0, 8), (9, 25), (20, 36), (46, 52)]
+    assert claims.claims[0].text == text[9:25] and claims.claims[0].extractor == "demo"

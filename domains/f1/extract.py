@@ -56,4 +56,4 @@ class _Reader(StrategyRules, RaceRules):
                     rule(sentence)
                 elif name == "moves":  # no move here: one left pending may be settled
                     self.move_verdict_after(sentence)
-        return sorted(self.claims, key=lambda c: (c.span or (0, 0), c.type))
+        return self.read_claims.in_text_order()

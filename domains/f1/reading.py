@@ -12,7 +12,8 @@ from typing import Any
 from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
 from factcov.extractors.anchors import Anchors
-from factcov.extractors.spans import SpanSet, bounded_sentence_ends
+from factcov.extractors.patterns import ClaimSet, SpanMask
+from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
@@ -102,10 +103,10 @@ class TextReader:
         self.mentions = self.with_teammates(index.find(text, self.folded))
         self.unresolved = index.unresolved(self.folded, self.mentions)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
-        self.claims: list[Claim] = []
-        self._seen: dict[tuple[Any, ...], SpanSet] = {}
+        self.read_claims = ClaimSet(text, extractor_name)
+        self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
-        self._consumed: list[tuple[int, int]] = []
+        self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
         self._objects: dict[tuple[int, int, int], bool] = {}
 
     def sentences(self) -> Iterator[Sentence]:
@@ -131,7 +132,7 @@ class TextReader:
             while last_unresolved < len(unresolved) and unresolved[last_unresolved][0] < end:
                 last_unresolved += 1
             self._unresolved_here = unresolved[first_unresolved:last_unresolved]
-            self._consumed = []  # spans are read within one sentence; earlier ones cannot overlap it
+            self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
             sentence = Sentence(start, end, inside, topic)
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
@@ -173,13 +174,7 @@ class TextReader:
         return pattern.search(self.folded, start, end) if self.hits.present(id(pattern), start, end) else None
 
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
-        signature = (type_, tuple(sorted(key.items())), repr(value))
-        if not self._seen.setdefault(signature, SpanSet()).add(start, end):
-            return  # the same claim read twice from overlapping words
-        self.claims.append(
-            Claim(type=type_, key=key, value=value, span=(start, end), text=self.text[start:end],
-                  extractor=self.extractor_name)
-        )
+        self.read_claims.add(type_, key, value, start, end)  # the same claim from overlapping words: once
 
     def subject(self, sentence: Sentence, position: int) -> str | None:
         """The last driver named before ``position`` in the sentence, else the topic; when
@@ -267,7 +262,7 @@ class TextReader:
         return before[-1] if before else None
 
     def consumed(self, start: int, end: int) -> bool:
-        return any(s < end and start < e for s, e in self._consumed)
+        return self._consumed.overlaps((start, end))
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
         start = sentence.start

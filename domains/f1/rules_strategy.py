@@ -81,7 +81,7 @@ class StrategyRules(TextReader):
                         ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
-                self._consumed.append((start, end))
+                self._consumed.take((start, end))
                 self.emit("pit_lap", key, lap, min(verb.start(), start), end)
 
     def stay_outs(self, sentence: Sentence) -> None:
@@ -104,7 +104,7 @@ class StrategyRules(TextReader):
             if driver is None:
                 continue
             number = "w" if match.group("w") else "n"
-            self._consumed.append((match.start(number), match.end(number)))
+            self._consumed.spans.append((match.start(number), match.end(number)))  # read, overlapping or not
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
@@ -182,8 +182,7 @@ class StrategyRules(TextReader):
                 window_end = min(sentence.end, match.end() + 25)
                 cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if not self.consumed(lap_start, lap_end):
-                        self._consumed.append((lap_start, lap_end))
+                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         tokens = [
@@ -306,8 +305,7 @@ class StrategyRules(TextReader):
         self.emit("compound_change", key, [first, second], start, end)
         if len(laps) == 1 and not self.search(self.lex.pit_verb, clause, start):
             lap, lap_start, lap_end = laps[0]
-            if not self.consumed(lap_start, lap_end):
-                self._consumed.append((lap_start, lap_end))
+            if self._consumed.take((lap_start, lap_end)):
                 self.emit("pit_lap", key, lap, lap_start, end)
         return True
 
