@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from factcov.extractors.anchors import Anchors
+from factcov.extractors.anchors import Anchors, Hits
 from factcov.extractors.patterns import Lexicon, alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
@@ -164,9 +164,10 @@ class DriverIndex:
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
 
-    def find(self, text: str, folded: str) -> list[Mention]:
+    def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
+        """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
         found = [Mention(start, end, code) for code, (start, end) in self.names.find(folded, text)]
-        hits = self.rare_anchors.find(folded)
+        hits = hits or self.rare_anchors.find(folded)
         whole = len(folded)
         if self.code_anchors.find(text).within(0, whole):  # codes: upper case in the original text
             taken = SpanSet([(m.start, m.end) for m in found])
@@ -187,10 +188,10 @@ class DriverIndex:
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
         return sorted(found, key=lambda m: m.start)
 
-    def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+    def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
-        if not self.rare_anchors.find(folded).present("descriptor", 0, len(folded)):
+        if not (hits or self.rare_anchors.find(folded)).present("descriptor", 0, len(folded)):
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [

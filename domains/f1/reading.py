@@ -100,8 +100,9 @@ class TextReader:
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
         index = driver_index(context)
         self.pair = _pair(focus)
-        self.mentions = self.with_teammates(index.find(text, self.folded))
-        self.unresolved = index.unresolved(self.folded, self.mentions)
+        rare = index.rare_anchors.find(self.folded)
+        self.mentions = self.with_teammates(index.find(text, self.folded, rare))
+        self.unresolved = index.unresolved(self.folded, self.mentions, rare)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.read_claims = ClaimSet(text, extractor_name)
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
