@@ -140,3 +140,17 @@ def test_the_gated_reader_reads_what_every_rule_on_every_sentence_reads(texts: l
         gated = _Reader(extractor.name, extractor.lex, text, instance.context).read()
         every = _Reader(extractor.name, extractor.lex, text, instance.context).read(gated=False)
         assert gated == every, text
+
+
+def test_sentence_ends_as_before_the_rewrite() -> None:
+    """The f1 grammar's sentence end, rewritten so each alternative opens with its
+    character, ends sentences where the earlier form did (random texts of the characters
+    that matter)."""
+    from factcov.domains.f1.lexicon import SENTENCE_END
+
+    earlier = re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n")
+    now = re.compile(SENTENCE_END)
+    rng = random.Random(3)
+    for _ in range(3000):
+        text = "".join(rng.choice("a1.!? \n\t") for _ in range(rng.randint(0, 25)))
+        assert [m.span() for m in earlier.finditer(text)] == [m.span() for m in now.finditer(text)], text

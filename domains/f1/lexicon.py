@@ -458,6 +458,9 @@ NEGATED_COMPOUND_BEFORE = {
 }
 
 
+SENTENCE_END = r"\.(?=\s|$)|[!?](?<!\d[!?])(?=\s|$)|\n"
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """Compiled patterns of one language (build with ``lexicon(language)``)."""
@@ -665,5 +668,8 @@ def lexicon(language: str) -> Lexicon:
         subordinate_opening=re.compile(rf"\W*(?:{SUBORDINATE_OPENING[language]})\b"),
         move_done=re.compile(MOVE_DONE[language]),
         negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
-        sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),
+        # "." before a space or the end (after a digit too: "on lap 13."), "!" or "?" not
+        # after a digit, a line break; each alternative opens with its character, so the
+        # scan jumps from candidate to candidate
+        sentence_end=re.compile(SENTENCE_END),
     )
