@@ -104,8 +104,10 @@ class RaceRules(TextReader):
             value = parse_ordinal(ordinal, lex.language) if ordinal else int(
                 next(g for g in match.groups()[1:] if g)
             )
+            if value is None or not 1 <= value <= 30:
+                continue
             driver = self.subject(sentence, match.start())
-            if driver is None or value is None or not 1 <= value <= 30:
+            if driver is None:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
         for match in self.finditer(lex.podium_third, sentence.start, sentence.end):

@@ -33,10 +33,6 @@ class StrategyRules(TextReader):
     def pit_laps(self, sentence: Sentence) -> None:
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
         for index, verb in enumerate(verbs):
-            owner = self.previous_mention(sentence, verb.start())
-            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
-            if self.search(self.lex.neutralization, since, verb.start()):
-                continue  # "the safety car came in": not a pit stop
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
             for limit in (self.lex.scope_break, self.lex.clause_break):
                 cut = self.search(limit, verb.end(), stop)
@@ -52,6 +48,12 @@ class StrategyRules(TextReader):
                 if neutral:
                     until = neutral.start()
                 laps = self.lap_numbers(max(clause, previous_verb), until)
+            if not laps:
+                continue  # no lap said: nothing to read, whoever stopped
+            owner = self.previous_mention(sentence, verb.start())
+            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
+            if self.search(self.lex.neutralization, since, verb.start()):
+                continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb.start())
             named = [m for m in sentence.mentions if verb.start() <= m.start and m.end <= verb.end()]
             if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
