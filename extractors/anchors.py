@@ -54,6 +54,7 @@ _ANYTHING = _Info(None, None)
 _EMPTY = _Info(frozenset({""}), None)
 
 
+@lru_cache(maxsize=8192)
 def _useful(strings: _Set | None) -> _Set | None:
     """The set without strings that contain another member (finding the shorter one is
     enough); None when it holds the empty string, which every text contains."""
@@ -92,25 +93,23 @@ def _sequence(items: Iterable[tuple[object, object]]) -> _Info:
     """A concatenation: exact strings multiply; every maximal run of exact pieces, and
     every piece's own anchors, is a valid anchor set of the whole; the best one is kept."""
     best: _Set | None = None
-    run: _Set | None = frozenset({""})
-    whole: _Set | None = frozenset({""})
+    run: _Set = frozenset({""})
+    complete = True  # every piece so far exact, and their product small: run is the whole
     for item in items:
         info = _item(*item)
         if info.exact is not None:
-            run = _join(run, info.exact) if run is not None else info.exact
-            if run is None:  # too many strings: start a new run at this piece
-                run = info.exact
-                whole = None
-            elif whole is not None:
-                whole = _join(whole, info.exact)
-            best = _better(best, run)
+            joined = _join(run, info.exact)
+            if joined is None:  # too many strings: the run so far is a candidate, a new one starts
+                best = _better(best, run)
+                run, complete = info.exact, False
+            else:
+                run = joined
             continue
-        whole = None
-        best = _better(best, info.required)
-        run = frozenset({""})
-    if whole is not None:
-        return _Info(whole, _useful(whole))
-    return _Info(None, best)
+        best = _better(_better(best, run), info.required)  # the run ends at a piece not exact
+        run, complete = frozenset({""}), False
+    if complete:
+        return _Info(run, _useful(run))
+    return _Info(None, _better(best, run))
 
 
 def _join(left: _Set, right: _Set) -> _Set | None:
