@@ -47,7 +47,9 @@ class _Reader(StrategyRules, RaceRules):
     absent from a sentence is skipped there (it would find no match to act on)."""
 
     def read(self, gated: bool = True) -> list[Claim]:
-        """``gated=False`` runs every rule on every sentence (the same claims, slower)."""
+        """``gated=False`` runs every rule on every sentence and every scan over all its
+        stretch (the same claims, slower)."""
+        self.gated = gated
         rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
         for sentence in self.sentences():
             present = self.hits.within(sentence.start, sentence.end)

@@ -71,7 +71,8 @@ def _anchors(language: str) -> Anchors:
     scanned |= {
         lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
         lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
-        lex.move_success, lex.move_behind, lex.move_ahead, lex.object_marker, lex.passed_marker,
+        lex.move_success, lex.move_behind, lex.move_ahead, lex.object_marker, lex.passed_marker, lex.start_words,
+        lex.end_words,
     }
     # a pattern is named by its id: hashing a compiled pattern hashes its whole program
     return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
@@ -94,6 +95,7 @@ class TextReader:
         self.text = text
         self.folded = fold(text)
         self.hits = _anchors(lex.language).find(self.folded)
+        self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -164,15 +166,18 @@ class TextReader:
         return sorted([*mentions, *added], key=lambda m: m.start)
 
     # --- helpers ------------------------------------------------------------------
+    def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
+        """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
+        anchors stands there); always True when reading ungated."""
+        return not self.gated or self.hits.present(id(pattern), start, end)
+
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
-        if self.hits.present(id(pattern), start, end):
-            return pattern.finditer(self.folded, start, end)
-        return iter(())
+        return pattern.finditer(self.folded, start, end) if self.may_match(pattern, start, end) else iter(())
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
-        return pattern.search(self.folded, start, end) if self.hits.present(id(pattern), start, end) else None
+        return pattern.search(self.folded, start, end) if self.may_match(pattern, start, end) else None
 
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         self.read_claims.add(type_, key, value, start, end)  # the same claim from overlapping words: once
@@ -248,7 +253,7 @@ class TextReader:
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
         start = max(sentence.start, mention.start - 30)
         # a match inside the window holds one of the marker's anchors there
-        if self.hits.present(id(marker), start, mention.start) and marker.search(self.folded[start: mention.start]):
+        if self.may_match(marker, start, mention.start) and marker.search(self.folded[start: mention.start]):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
         previous = self.previous_mention(sentence, mention.start)

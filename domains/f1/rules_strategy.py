@@ -332,8 +332,9 @@ class StrategyRules(TextReader):
             closest = min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
-        ends = list(lex.end_words.finditer(before))
-        starts = list(lex.start_words.finditer(before))
+        # a match inside ``before`` holds an anchor there: no anchor, no scan
+        ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
+        starts = list(lex.start_words.finditer(before)) if self.may_match(lex.start_words, window_start, start) else []
         if ends and (not starts or ends[-1].start() > starts[-1].start()):
             return self.count_of(driver, "stints")
         if starts:
