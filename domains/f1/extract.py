@@ -52,7 +52,7 @@ class _Reader(StrategyRules, RaceRules):
         self.gated = gated
         rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
         for sentence in self.sentences():
-            present = self.hits.within(sentence.start, sentence.end)
+            present = self.enter(sentence)
             for name, rule in rules:
                 if not gated or name in present:
                     rule(sentence)

@@ -4,7 +4,7 @@ sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -96,6 +96,7 @@ class TextReader:
         self.folded = fold(text)
         self.hits = _anchors(lex.language).find(self.folded)
         self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
+        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -169,7 +170,18 @@ class TextReader:
     def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
         """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
         anchors stands there); always True when reading ungated."""
-        return not self.gated or self.hits.present(id(pattern), start, end)
+        if not self.gated:
+            return True
+        if start == self._here[0] and end == self._here[1]:  # the whole sentence: its names are known
+            name = id(pattern)
+            return name in self._here[2] or name not in self.hits.gated
+        return self.hits.present(id(pattern), start, end)
+
+    def enter(self, sentence: Sentence) -> set[Hashable]:
+        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``."""
+        present = self.hits.within(sentence.start, sentence.end)
+        self._here = (sentence.start, sentence.end, present)
+        return present
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
