@@ -64,21 +64,35 @@ class Knowledge:
 
     def candidates(self, claim: Claim) -> list[Fact]:
         """Facts of the claim's type whose key agrees with every slot the claim states."""
-        own = self._own_candidates(claim)
-        return own + self._from_base(self.base.candidates(claim)) if self.base is not None else own
+        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
+        return self._candidates(claim.type, stated)
+
+    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+        own = self._own_candidates(type_, stated)
+        if self.base is None:
+            return own
+        base = self.base._candidates(type_, stated)
+        if not own:  # a base fact equal to an own fact has its key: it would be among own
+            return base
+        shadowed = {_identity(fact) for fact in own}
+        return own + [fact for fact in base if _identity(fact) not in shadowed]
 
     def _from_base(self, facts: list[Fact]) -> list[Fact]:
         seen = self._seen
         return [fact for fact in facts if fact not in seen] if seen else facts
 
-    def _own_candidates(self, claim: Claim) -> list[Fact]:
-        if not claim.key:
-            return list(self._by_type.get(claim.type, ()))
-        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
-        found = self._by_key.get((claim.type, stated[:INDEXED_SLOTS]), ())
+    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+        if not stated:
+            return list(self._by_type.get(type_, ()))
+        found = self._by_key.get((type_, stated[:INDEXED_SLOTS]), ())
         if len(stated) <= INDEXED_SLOTS:
             return list(found)
         return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
+
+
+def _identity(fact: Fact) -> tuple[str, str]:
+    """What ``Fact`` equality compares (read from the instance dict when cached)."""
+    return fact.__dict__.get("identity") or fact.identity
 
 
 class SharedKnowledge:

@@ -71,9 +71,8 @@ def _anchors(language: str) -> Anchors:
     scanned |= {
         lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
         lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
-        lex.move_success, lex.move_behind, lex.move_ahead, lex.object_marker, lex.passed_marker, lex.start_words,
-        lex.end_words,
-    }
+        lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
+    }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
     # a pattern is named by its id: hashing a compiled pattern hashes its whole program
     return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
 
