@@ -217,6 +217,11 @@ def alternation(words: Iterable[str], space: str = r"\s+") -> str:
     trying every word, which makes a scan for a lexicon of a hundred names several times
     faster (no group is added; wrap it in ``(?:...)`` where needed).
     """
+    return _alternation(tuple(sorted(set(words))), space)
+
+
+@lru_cache(maxsize=1024)
+def _alternation(words: tuple[str, ...], space: str) -> str:
     trie: dict[str, dict] = {}
     for word in words:
         node = trie
@@ -224,8 +229,19 @@ def alternation(words: Iterable[str], space: str = r"\s+") -> str:
             node = node.setdefault(char, {})
         node[""] = {}  # a word ends here
 
+    def piece(char: str) -> str:
+        return space if char == " " else _escaped(char)
+
     def branch(node: dict[str, dict]) -> str:
-        paths = [(space if char == " " else re.escape(char)) + branch(node[char]) for char in sorted(node) if char]
+        paths = []
+        for char in sorted(node):
+            if not char:
+                continue
+            path, child = piece(char), node[char]
+            while len(child) == 1 and "" not in child:  # a chain without a choice: written as is
+                (char, child), = child.items()
+                path += piece(char)
+            paths.append(path + branch(child))
         if not paths:
             return ""
         if len(paths) == 1 and "" not in node:
@@ -234,6 +250,11 @@ def alternation(words: Iterable[str], space: str = r"\s+") -> str:
         return "(?:" + "|".join(paths) + ("|" if "" in node else "") + ")"
 
     return branch(trie)
+
+
+@lru_cache(maxsize=4096)
+def _escaped(char: str) -> str:
+    return re.escape(char)
 
 
 class ClaimSet:
