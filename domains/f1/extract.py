@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.reading import RULES, Sentence
+from factcov.domains.f1.reading import RULES, Sentence, grammar_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
@@ -32,6 +32,7 @@ class F1RegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self.lex: Lexicon = lexicon(language)
+        grammar_anchors(language)  # worked out with the grammar, not by the first text read
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"

@@ -62,7 +62,7 @@ RULES = (  # the order rules read a sentence in (later rules see earlier claims)
 
 
 @cache
-def _anchors(language: str) -> Anchors:
+def grammar_anchors(language: str) -> Anchors:
     """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
     scan where none of its anchors stands is skipped: it could match nothing there)."""
     lex = lexicon(language)
@@ -93,7 +93,7 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
-        self.hits = _anchors(lex.language).find(self.folded)
+        self.hits = grammar_anchors(lex.language).find(self.folded)
         self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
         self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
         self.context = context
