@@ -29,8 +29,8 @@ from functools import cached_property, lru_cache
 from typing import Any, ClassVar
 
 from factcov.extractor import Extractor
-from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
 from factcov.extractors.spans import SpanSet
+from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
 from factcov.model import Claim, Instance
 
 __all__ = [
