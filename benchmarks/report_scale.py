@@ -80,7 +80,7 @@ def main() -> None:
     from factcov.runner import score_files
 
     domain = get_domain(args.domain)
-    instances = domain.demo_instances() if hasattr(domain, "demo_instances") else list(domain.example_instances())
+    instances = domain.demo_instances()
     rows = generations(domain, instances, args.systems, args.seed)
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

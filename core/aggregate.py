@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from factcov.scoring import Counts, ScoringPolicy
+from factcov.validation.stats import kendall, spearman
 
 METRICS = ("precision", "recall", "f1")
 COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
@@ -50,40 +51,6 @@ def average_ranks(values: Sequence[float], descending: bool = True) -> np.ndarra
     """Ranks 1..n (1 = best), ties sharing their average rank; undefined values rank last."""
     series = pd.Series(values, dtype=float)
     return series.rank(ascending=not descending, method="average", na_option="bottom").to_numpy()
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float | None:
-    """Spearman's rho: Pearson correlation of average ranks. None if undefined."""
-    x, y = _paired(a, b)
-    if len(x) < 2:
-        return None
-    rx, ry = average_ranks(x, descending=False), average_ranks(y, descending=False)
-    if rx.std() == 0 or ry.std() == 0:
-        return None
-    return float(np.corrcoef(rx, ry)[0, 1])
-
-
-def kendall_tau(a: Sequence[float], b: Sequence[float]) -> float | None:
-    """Kendall's tau-b (ties in either ranking handled). None if undefined."""
-    x, y = _paired(a, b)
-    n = len(x)
-    if n < 2:
-        return None
-    dx = np.sign(x[:, None] - x[None, :])
-    dy = np.sign(y[:, None] - y[None, :])
-    upper = np.triu_indices(n, k=1)
-    concordance = (dx * dy)[upper].sum()
-    ties_x = (dx[upper] != 0).sum()
-    ties_y = (dy[upper] != 0).sum()
-    if ties_x == 0 or ties_y == 0:
-        return None
-    return float(concordance / np.sqrt(ties_x * ties_y))
-
-
-def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    keep = ~(np.isnan(x) | np.isnan(y))
-    return x[keep], y[keep]
 
 
 class MetricSample:
@@ -237,5 +204,5 @@ def ranking_summary(table: pd.DataFrame) -> dict[str, object]:
         "by_precision": by_precision,
         "by_f1": by_f1,
         "spearman": spearman(precision, f1_values),
-        "kendall": kendall_tau(precision, f1_values),
+        "kendall": kendall(precision, f1_values),
     }

@@ -15,10 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from factcov.aggregate import ranking_summary, spearman, system_table
+from factcov.aggregate import ranking_summary, system_table
 from factcov.errors import InputError
 from factcov.outdir import verify
 from factcov.scoring import ScoringPolicy
+from factcov.validation.stats import spearman
 
 RUN_FILES = ("summary.json", "scores.parquet")
 

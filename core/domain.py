@@ -33,7 +33,9 @@ class Domain:
       categorical types with ``choices``.
     - ``example_instances()``: a few real instances, for contract tests and demos.
     - ``demo_instances()`` and ``demo_generations(instances)``: what ``factcov demo``
-      scores. Defaults: the example instances, and complete/terse/noisy realized texts.
+      scores. Defaults: the example instances, and complete/terse/noisy realized texts
+      (``realized_systems``); a domain with its own kind of mistake overrides only
+      ``demo_noise(facts, rng, instance)`` and names that system ``demo_noisy_system``.
     - ``metrics`` and ``extra_metrics(results, extractor, policy)``: per-generation
       metrics beyond P/R/F1 (rag's faithfulness, citation support, ...). The core runner
       calls ``extra_metrics`` on every scored chunk and writes each name in ``metrics``
@@ -61,6 +63,9 @@ class Domain:
     variant: str = ""
     # Options the default extractor is built with (a configured rag domain's spaCy model).
     extractor_options: dict[str, Any] = {}
+    # The name of the demo system whose facts ``demo_noise`` damages (f1's "verbose" also
+    # says something the data cannot check).
+    demo_noisy_system: ClassVar[str] = "noisy"
 
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:
@@ -129,6 +134,12 @@ class Domain:
         realizer (``realized_systems``)."""
         return realized_systems(self, instances)
 
+    def demo_noise(self, facts: Sequence[Fact], rng: random.Random, instance: Instance) -> list[Fact]:
+        """The facts the demo's noisy system states: by default every third one (the 2nd,
+        5th, ...) perturbed with ``perturb``; one it cannot perturb stays right. ``rng`` is
+        seeded by the instance id, so the demo writes the same texts on every run."""
+        return [_perturbed(self, fact, rng, instance) if i % 3 == 1 else fact for i, fact in enumerate(facts)]
+
     def extra_metrics(
         self, results: Sequence[Result], extractor: Extractor, policy: ScoringPolicy
     ) -> list[dict[str, Any]]:
@@ -139,12 +150,6 @@ class Domain:
         that needs more text parsed (retrieved passages) parses it here, in one batch.
         """
         return [{} for _ in results]
-
-
-def perturb_fact(domain: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-    """``domain.perturb(fact, rng, instance)``: kept for callers written before every
-    ``perturb`` took the instance (a 0.1-style override is adapted at class definition)."""
-    return domain.perturb(fact, rng, instance)
 
 
 def _with_instance(cls: type, perturb: Any) -> Any:
@@ -195,8 +200,9 @@ def realized_systems(domain: Domain, instances: Sequence[Instance]) -> list[Gene
 
     - ``complete`` states every relevant fact (precise and complete);
     - ``terse`` states one fact (two when there are more than three): precise, covers little;
-    - ``noisy`` states every fact with every third one perturbed (``Domain.perturb``):
-      covers the rest, contradicts a third.
+    - ``noisy`` (named ``domain.demo_noisy_system``) states ``domain.demo_noise(facts, rng,
+      instance)``: by default every fact with every third one perturbed (``Domain.perturb``),
+      so it covers the rest and contradicts a third.
 
     By precision terse ties complete and beats noisy; by F1 terse falls to the bottom.
     """
@@ -208,7 +214,7 @@ def realized_systems(domain: Domain, instances: Sequence[Instance]) -> list[Gene
         texts = {
             "complete": facts,
             "terse": facts[: 1 + (len(facts) > 3)],
-            "noisy": [_perturbed(domain, f, rng, instance) if i % 3 == 1 else f for i, f in enumerate(facts)],
+            domain.demo_noisy_system: domain.demo_noise(facts, rng, instance),
         }
         for system, chosen in texts.items():
             text = domain.realize(chosen, instance.language, instance)

@@ -8,13 +8,12 @@ asked again by the next run. Each line records the model and its token counts.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatAnswer, ChatClient, ChatError
+from factcov.cli.console import progress
 from factcov.errors import InputError
 from factcov.inputs import load_instances
 from factcov.jsonl import write_jsonl_atomic
@@ -56,21 +55,6 @@ def select(instances: dict[str, Instance], split: str | None, limit: int | None)
     return chosen[:limit] if limit is not None else chosen
 
 
-@contextlib.contextmanager
-def progress_bar(total: int, description: str, quiet: bool) -> Iterator[Any]:
-    """A rich progress bar on stderr; a no-op when quiet. Yields ``advance()``."""
-    if quiet or total == 0:
-        yield lambda: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda: bar.advance(task)
-
-
 def generate_file(
     domain_name: str,
     instances_path: str | Path,
@@ -100,7 +84,8 @@ def generate_file(
         outcome.resumed = len(chosen) - len(todo)
         by_id = {i.id: i for i in todo}
         jobs = ((i.id, prompt_messages(i)) for i in todo)
-        with progress_bar(len(todo), f"generate {system}", quiet) as advance:
+        with progress(f"generate {system}", "texts", enabled=not quiet and bool(todo)) as advance:
+            advance(total=len(todo))
             for instance_id, answer in client.complete_many(jobs, **(parameters or {})):
                 if isinstance(answer, ChatError):
                     outcome.failed[instance_id] = str(answer)
@@ -109,7 +94,7 @@ def generate_file(
                     outcome.written += 1
                     outcome.prompt_tokens += answer.usage.get("prompt_tokens", 0)
                     outcome.completion_tokens += answer.usage.get("completion_tokens", 0)
-                advance()
+                advance(1)
         if not outcome.failed:
             sink.finish([(i.id, system) for i in chosen])
     errors = outcome.errors_path

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatClient, ChatError
+from factcov.cli.console import progress
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
-from factcov.generate import progress_bar
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
@@ -174,9 +174,10 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
             for key, told in asked.items())
     revised: set[tuple[str, str]] = set()
     failures: dict[tuple[str, str], str] = {}
-    with progress_bar(len(asked), f"refine round {number}", quiet) as advance:
+    with progress(f"refine round {number}", "texts", enabled=not quiet and bool(asked)) as advance:
+        advance(total=len(asked))
         for key, answer in client.complete_many(jobs, **parameters):
-            advance()
+            advance(1)
             track = by_key[key]
             if isinstance(answer, ChatError):
                 failures[key] = str(answer)  # stays in play: the next round asks again

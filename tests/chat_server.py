@@ -23,7 +23,6 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from factcov.domain import perturb_fact
 from factcov.model import Fact, Instance
 from factcov.plugins import get_domain
 from factcov.prompts import prompt_messages
@@ -55,7 +54,7 @@ class ModelBehaviour:
         wrong: dict[int, Fact] = {}
         for index in order[n_drop:n_drop + n_wrong]:
             try:
-                wrong[index] = perturb_fact(domain, instance.facts[index], rng, instance)
+                wrong[index] = domain.perturb(instance.facts[index], rng, instance)
             except ValueError:
                 dropped.add(index)
         return dropped, wrong

@@ -142,15 +142,53 @@ def test_factcov_score_scores_the_example_systems(quali, tmp_path):
         systems = {row["system"]: row for row in csv.DictReader(handle)}
     assert set(systems) == {"complete", "terse", "hasty"}
     assert float(systems["complete"]["precision"]) == float(systems["complete"]["recall"]) == 1.0
-    # terse states one relevant fact of each instance, all true
+    # terse states the first two relevant facts of each instance (the default), all true
+    assert all(len(i.facts) > 3 for i in instances)
     assert float(systems["terse"]["precision"]) == 1.0
-    assert float(systems["terse"]["recall"]) == pytest.approx(sum(1 / len(i.facts) for i in instances) / 5)
+    assert float(systems["terse"]["recall"]) == pytest.approx(sum(2 / len(i.facts) for i in instances) / 5)
+    # hasty (quali's demo_noise) gets the two grid places P2 and P3 wrong and nothing else
+    assert float(systems["hasty"]["precision"]) == pytest.approx(sum(1 - 2 / len(i.facts) for i in instances) / 5)
     summary = json.loads((out / "summary.json").read_text())
     assert "domain:quali@" in summary["signature"] and summary["extractor"] == "quali-regex"
     # the point of recall: the precise but terse system falls from the top by F1
     assert summary["rankings"]["by_f1"] == ["complete", "hasty", "terse"]
     assert summary["rankings"]["by_precision"].index("terse") < summary["rankings"]["by_precision"].index("hasty")
 
+
+
+def test_a_demo_written_by_hand_for_factcov_0_1_still_runs(quali, tmp_path):
+    """0.1 plugins wrote the demo trio themselves (quali's own demo did, with a 0.1-style
+    ``perturb(f, rng)`` call); ``factcov demo`` still scores such an override unchanged."""
+    import random
+
+    from factcov.demo import run_demo
+    from factcov.model import Generation
+
+    class HandWrittenDemo(type(quali)):
+        def demo_instances(self):
+            return self.example_instances()
+
+        def demo_generations(self, instances):  # verbatim from factcov-quali 0.1.0
+            generations = []
+            for instance in instances:
+                facts = list(instance.facts)
+                pole = [fact for fact in facts if fact.type == "pole"]
+                rng = random.Random(instance.id)  # the same wrong places on every run
+                hasty = [self.perturb(f, rng) if f.type == "qualifying_position" else f for f in facts]
+                texts = {
+                    "complete": self.realize(facts, "en", instance),
+                    "terse": self.realize(pole, "en", instance),
+                    "hasty": self.realize(hasty, "en", instance),
+                }
+                generations += [Generation(instance_id=instance.id, system=s, text=t) for s, t in texts.items()]
+            return generations
+
+    run_demo(HandWrittenDemo(), tmp_path / "demo")
+    with (tmp_path / "demo" / "systems.csv").open() as handle:
+        systems = {row["system"]: row for row in csv.DictReader(handle)}
+    instances = quali.example_instances()
+    assert float(systems["terse"]["recall"]) == pytest.approx(sum(1 / len(i.facts) for i in instances) / 5)
+    assert float(systems["hasty"]["precision"]) < 1.0 == float(systems["complete"]["recall"])
 
 # --- (c) the extractor on hand-written phrasings -----------------------------------
 

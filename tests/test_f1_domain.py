@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from factcov.cli.app import run
-from factcov.domains.f1.demo import DEMO_FILE, committed_instances, demo_generations
+from factcov.domains.f1.demo import DEMO_FILE, committed_instances
 from factcov.domains.f1.instances import race_instances, split_of
 from factcov.domains.f1.source import race
 from factcov.evaluate import Evaluator
@@ -161,7 +161,7 @@ def test_committed_demo_file_is_what_the_builder_makes(shared_data: Path) -> Non
 
 def test_demo_precision_ranking_and_f1_ranking_disagree(domain) -> None:
     instances = committed_instances(per_task=2)
-    generations = demo_generations(domain, instances)
+    generations = domain.demo_generations(instances)
     by_id = {i.id: i for i in instances}
     results = Evaluator(domain).evaluate([(by_id[g.instance_id], g) for g in generations])
     totals: dict[str, list[float]] = {}
@@ -175,6 +175,10 @@ def test_demo_precision_ranking_and_f1_ranking_disagree(domain) -> None:
     assert mean["terse"]["precision"] > mean["verbose"]["precision"]
     assert mean["verbose"]["f1"] > mean["terse"]["f1"]
     assert mean["complete"]["f1"] == pytest.approx(1.0)
+    # F1Domain.demo_noise adds to the default noise an undercut the race does not hold
+    unverifiable = {(v.claim.type, r.generation.system) for r in results for v in r.verdicts if v.label == "unverifiable"}
+    assert ("undercut", "verbose") in unverifiable
+    assert {system for _, system in unverifiable} == {"verbose"}
 
 
 def test_demo_reads_the_committed_file_without_shared_data(domain, monkeypatch) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from factcov.domain import Domain, perturb_fact
+from factcov.domain import Domain
 from factcov.model import Fact, Generation, Instance
 from factcov.validation.perturb import facts_to_damage
 
@@ -73,7 +73,7 @@ def gold_case(
         if len(changed) == facts_to_damage(len(facts), k):
             break
         try:
-            changed[index] = perturb_fact(domain, facts[index], rng, instance)
+            changed[index] = domain.perturb(facts[index], rng, instance)
         except ValueError:
             continue  # a claim type the domain cannot perturb
     touched: list[tuple[set[int], int]] = []

@@ -9,9 +9,10 @@ Two input formats, both read into one long table ``system, instance_id, criterio
 - ``csv``: a header ``system,instance_id,criterion,score`` and one judgment per row
   (several rows for the same system, instance and criterion are averaged by ``correlate``).
 
-Correlations come with percentile bootstrap intervals. At system level the bootstrap
-resamples *instances* (every system keeps its judgments of the drawn instances, so the
-systems stay paired); at segment level it resamples (system, instance) pairs.
+Correlations come with percentile bootstrap intervals (``scipy.stats.bootstrap``, seeded).
+At system level the bootstrap resamples *instances* (every system keeps its judgments of
+the drawn instances, so the systems stay paired); at segment level it resamples
+(system, instance) pairs.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import pandas as pd
 
 from factcov.errors import InputError
 from factcov.jsonl import read_json_file
-from factcov.validation.stats import kendall, percentile_interval, spearman
+from factcov.validation.stats import bootstrap_interval, kendall, spearman
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
 CSV_COLUMNS = ("system", "instance_id", "criterion", "score")
@@ -201,31 +202,29 @@ def _system_means(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return means["value"].to_numpy(), means["score"].to_numpy()
 
 
-def _bootstrap(draw, n_boot: int, seed: int) -> tuple[list[float] | None, list[float] | None]:
-    rng = np.random.default_rng(seed)
-    rhos: list[float | None] = []
-    taus: list[float | None] = []
-    for _ in range(max(n_boot, 0)):
-        x, y = draw(rng)
-        rhos.append(spearman(x, y))
-        taus.append(kendall(x, y))
-    return percentile_interval(rhos), percentile_interval(taus)
+def _intervals(statistic_of_rows, n: int, n_boot: int, seed: int) -> tuple[list[float] | None, list[float] | None]:
+    """Spearman and Kendall intervals over the same resamples (one seed draws the same rows)."""
+    def rho(rows: np.ndarray) -> float | None:
+        return spearman(*statistic_of_rows(rows))
+
+    def tau(rows: np.ndarray) -> float | None:
+        return kendall(*statistic_of_rows(rows))
+
+    return bootstrap_interval(rho, n, n_boot, seed), bootstrap_interval(tau, n, n_boot, seed)
 
 
 def _system_statistic(pairs: pd.DataFrame):
     instances = pairs["instance_id"].unique()
     systems = sorted(pairs["system"].unique())
-    # A dense system x instance grid makes one resample a couple of numpy calls.
+    # A dense system x instance grid makes one resample (of instances, i.e. columns) two numpy calls.
     grid_value = pairs.pivot(index="system", columns="instance_id", values="value").reindex(index=systems, columns=instances)
     grid_score = pairs.pivot(index="system", columns="instance_id", values="score").reindex(index=systems, columns=instances)
     values, scores = grid_value.to_numpy(dtype=float), grid_score.to_numpy(dtype=float)
 
-    def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        columns = rng.integers(0, len(instances), len(instances))
-        with np.errstate(invalid="ignore"):
-            return _nanmean(values[:, columns]), _nanmean(scores[:, columns])
+    def system_means(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return _nanmean(values[:, columns]), _nanmean(scores[:, columns])
 
-    return lambda n_boot, seed: _bootstrap(draw, n_boot, seed)
+    return lambda n_boot, seed: _intervals(system_means, len(instances), n_boot, seed)
 
 
 def _nanmean(matrix: np.ndarray) -> np.ndarray:
@@ -239,11 +238,10 @@ def _nanmean(matrix: np.ndarray) -> np.ndarray:
 def _segment_statistic(pairs: pd.DataFrame):
     values, scores = pairs["value"].to_numpy(dtype=float), pairs["score"].to_numpy(dtype=float)
 
-    def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        rows = rng.integers(0, len(values), len(values))
+    def drawn_pairs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return values[rows], scores[rows]
 
-    return lambda n_boot, seed: _bootstrap(draw, n_boot, seed)
+    return lambda n_boot, seed: _intervals(drawn_pairs, len(values), n_boot, seed)
 
 
 def load_annotations(per_annotator_files: Iterable[str | Path] | str | Path) -> pd.DataFrame:

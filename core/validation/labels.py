@@ -6,7 +6,7 @@ row ("faithful"/"unfaithful", "yes"/"no", or any set of categories). Per criteri
 - **binary** (two labels): the ROC AUC of the metric for the positive label (the
   probability that a random positive text scores above a random negative one; ties
   count half), from the Mann-Whitney U statistic of ``scipy.stats``, with a percentile
-  bootstrap interval over texts; beside it Spearman's rho of the metric with the 0/1
+  bootstrap interval over texts (``scipy.stats.bootstrap``, seeded); beside it Spearman's rho of the metric with the 0/1
   label (the rank-biserial view of the same question);
 - **categorical** (more labels): the one-vs-rest AUC of each label and their mean.
 
@@ -27,7 +27,7 @@ import pandas as pd
 
 from factcov.errors import InputError
 from factcov.validation.human import chosen_criteria, csv_records, run_metric
-from factcov.validation.stats import percentile_interval
+from factcov.validation.stats import bootstrap_interval, spearman
 
 LABEL_COLUMNS = ("system", "instance_id", "criterion", "label")
 POSITIVE_WORDS = ("true", "yes", "1", "correct", "faithful", "supported", "good", "pass", "positive")
@@ -92,13 +92,13 @@ def discriminate(
     metric_df: pd.DataFrame, labels: pd.DataFrame, positive: str | None = None, n_boot: int = 1000, seed: int = 0
 ) -> dict[str, Any]:
     """AUC(s) of the metric for the labels of one criterion, with bootstrap intervals over texts."""
-    from scipy.stats import spearmanr
-
     pairs = _paired(metric_df, labels)
     values = pairs["value"].to_numpy(dtype=float)
     names = sorted(pairs["label"].unique())
-    rng = np.random.default_rng(seed)
-    draws = [rng.integers(0, len(values), len(values)) for _ in range(max(n_boot, 0))]
+
+    def auc_interval(member: np.ndarray) -> list[float] | None:
+        return bootstrap_interval(lambda rows: roc_auc(values[rows], member[rows]), len(values), n_boot, seed)
+
     result: dict[str, Any] = {"n": len(values), "labels": {n: int((pairs["label"] == n).sum()) for n in names},
                               "n_boot": n_boot, "seed": seed}
     if len(names) < 2:
@@ -106,19 +106,17 @@ def discriminate(
     if len(names) == 2:
         chosen = _positive_label(names, positive)
         is_positive = (pairs["label"] == chosen).to_numpy()
-        rho = spearmanr(values, is_positive.astype(float)).statistic
         result.update({
             "kind": "binary", "positive": chosen,
             "auc": roc_auc(values, is_positive),
-            "auc_ci": percentile_interval([roc_auc(values[d], is_positive[d]) for d in draws]),
-            "spearman": None if np.isnan(rho) else float(rho),
+            "auc_ci": auc_interval(is_positive),
+            "spearman": spearman(values, is_positive.astype(float)),
         })
         return result
     per_label = {}
     for name in names:
         member = (pairs["label"] == name).to_numpy()
-        per_label[name] = {"auc": roc_auc(values, member),
-                           "auc_ci": percentile_interval([roc_auc(values[d], member[d]) for d in draws])}
+        per_label[name] = {"auc": roc_auc(values, member), "auc_ci": auc_interval(member)}
     aucs = [v["auc"] for v in per_label.values() if v["auc"] is not None]
     result.update({"kind": "categorical", "per_label": per_label,
                    "auc": sum(aucs) / len(aucs) if aucs else None})

@@ -1,8 +1,11 @@
-"""Correlations for the validations, from ``scipy.stats`` (the ``validate`` extra installs it).
+"""Correlations and bootstrap intervals, from ``scipy.stats``, for the validations and ``compare``.
 
-Each takes two sequences, keeps the pairs where both are defined (not NaN), and returns
-None instead of NaN when the statistic is undefined (fewer than two pairs, or a constant
-side), so every table and JSON shows "undefined" the same way.
+Each correlation takes two sequences, keeps the pairs where both are defined (not NaN),
+and returns None instead of NaN when the statistic is undefined (fewer than two pairs, or
+a constant side), so every table and JSON shows "undefined" the same way.
+
+``bootstrap_interval`` resamples with ``scipy.stats.bootstrap`` from a seeded numpy
+Generator, so a seed gives the same interval on every machine.
 """
 
 from __future__ import annotations
@@ -50,9 +53,39 @@ def pearson(a, b) -> float | None:
     return _defined(pearsonr, a, b)
 
 
-def percentile_interval(values: Sequence[float | None], level: float = 0.95) -> list[float] | None:
-    """The central ``level`` interval of bootstrap replicates (undefined ones left out)."""
-    defined = np.array([v for v in values if v is not None], dtype=float)
+def bootstrap_interval(
+    statistic: Callable[[np.ndarray], float | None], n: int, n_boot: int, seed: int, level: float = 0.95
+) -> list[float] | None:
+    """Percentile bootstrap interval of ``statistic(rows)`` over ``n`` resampled units.
+
+    ``statistic`` receives the row numbers of one resample (drawn with replacement) and
+    indexes its own data with them, so one unit may be a pair, a text or a whole column of
+    a system x instance grid. Resampling is ``scipy.stats.bootstrap``'s; its percentile
+    interval is NaN as soon as one replicate is undefined (a resample with a constant
+    side), so the interval is taken over the defined replicates instead. The same seed
+    draws the same resamples, so two statistics bootstrapped with one seed are paired.
+    None when there is nothing to resample (``n`` < 2 or ``n_boot`` 0).
+    """
+    from scipy.stats import bootstrap
+
+    if n < 2 or n_boot <= 0:
+        return None
+
+    def on_rows(rows: np.ndarray) -> float:
+        value = statistic(rows.astype(np.intp))
+        return np.nan if value is None else value
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy's DegenerateDataWarning for the NaN replicates handled below
+        result = bootstrap((np.arange(n),), on_rows, n_resamples=n_boot, vectorized=False,
+                           method="percentile", confidence_level=level, rng=np.random.default_rng(seed))
+    return percentile_interval(result.bootstrap_distribution, level)
+
+
+def percentile_interval(values: Sequence[float | None] | np.ndarray, level: float = 0.95) -> list[float] | None:
+    """The central ``level`` interval of bootstrap replicates (undefined ones, None or NaN, left out)."""
+    defined = np.array([np.nan if v is None else v for v in values], dtype=float)
+    defined = defined[~np.isnan(defined)]
     if defined.size == 0:
         return None
     low, high = np.quantile(defined, [(1 - level) / 2, 1 - (1 - level) / 2])

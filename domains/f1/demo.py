@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import random
-import zlib
-from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from factcov.jsonl import iter_models
-from factcov.model import Fact, Generation, Instance
+from factcov.model import Fact, Instance
 
 DEMO_FILE = Path(__file__).with_name("demo_instances.jsonl.gz")
 DRIVER_TABLE = Path(__file__).with_name("drivers.json")
@@ -98,12 +95,9 @@ def demo_instances() -> list[Instance]:
     return committed_instances()
 
 
-def _rng(instance: Instance) -> random.Random:
-    return random.Random(zlib.crc32(instance.id.encode("utf-8")))
-
-
-def _unsupported(instance: Instance) -> Fact | None:
-    """A claim the data cannot check: an undercut between two drivers with no such move."""
+def unsupported_undercut(instance: Instance) -> Fact | None:
+    """A claim the data cannot check: an undercut between two drivers with no such move
+    (what the demo's ``verbose`` system adds to its facts, see ``F1Domain.demo_noise``)."""
     race: dict[str, Any] = instance.context.get("race", {})
     codes = [d["code"] for d in race.get("drivers", [])]
     moves = {(m["driver"], m["rival"]) for m in race.get("moves", []) if m["kind"] == "undercut"}
@@ -111,21 +105,3 @@ def _unsupported(instance: Instance) -> Fact | None:
         if (a, b) not in moves:
             return Fact(type="undercut", key={"driver": a, "rival": b}, value=True)
     return None
-
-
-def demo_generations(domain: Any, instances: Sequence[Instance]) -> list[Generation]:
-    """Three systems: ``complete`` (every fact), ``terse`` (one or two true facts) and
-    ``verbose`` (every fact, a third of them wrong, plus one claim the data cannot check)."""
-    out = []
-    for instance in instances:
-        facts = list(instance.facts)
-        rng = _rng(instance)
-        complete = domain.realize(facts, instance.language, instance)
-        terse = domain.realize(facts[: 1 + (len(facts) > 3)], instance.language, instance)
-        noisy = [domain.perturb(f, rng) if i % 3 == 1 else f for i, f in enumerate(facts)]
-        if (extra := _unsupported(instance)) is not None:
-            noisy.append(extra)
-        verbose = domain.realize(noisy, instance.language, instance)
-        for system, text in (("complete", complete), ("terse", terse), ("verbose", verbose)):
-            out.append(Generation(instance_id=instance.id, system=system, text=text, language=instance.language))
-    return out

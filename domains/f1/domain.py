@@ -10,7 +10,7 @@ from factcov.domain import Domain
 from factcov.domains.f1.claims import CLAIM_TYPES, COMPOUNDS, TASKS
 from factcov.domains.f1.oracle import race_facts
 from factcov.knowledge import Knowledge, SharedKnowledge
-from factcov.model import ClaimType, Fact, Generation, Instance
+from factcov.model import ClaimType, Fact, Instance
 
 # drivers a perturbed winner is drawn from (names known to the extractor's table)
 _WINNER_POOL = ("HAM", "VER", "LEC", "NOR", "BOT", "RUS", "PER", "SAI", "ALO", "PIA")
@@ -35,6 +35,8 @@ class F1Domain(Domain):
     tasks: ClassVar[tuple[str, ...]] = TASKS
     claim_types: ClassVar[tuple[ClaimType, ...]] = CLAIM_TYPES
     default_extractor: ClassVar[str] = "f1-regex"
+    # The demo's third system says more than the data holds, not only wrong values.
+    demo_noisy_system: ClassVar[str] = "verbose"
 
     def knowledge(self, instance: Instance) -> Knowledge:
         """Every fact of the instance's race (all drivers, moves, defenses), rebuilt from
@@ -69,8 +71,12 @@ class F1Domain(Domain):
 
         return demo_instances()
 
-    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
-        from factcov.domains.f1.demo import demo_generations
+    def demo_noise(self, facts: Sequence[Fact], rng: random.Random, instance: Instance) -> list[Fact]:
+        """The default noise (every third fact wrong) plus one undercut the race does not hold."""
+        from factcov.domains.f1.demo import unsupported_undercut
 
-        return demo_generations(self, instances)
+        noisy = super().demo_noise(facts, rng, instance)
+        if (extra := unsupported_undercut(instance)) is not None:
+            noisy.append(extra)
+        return noisy
 

@@ -8,7 +8,7 @@ from importlib.resources import files
 
 from factcov.domain import Domain
 from factcov.knowledge import Knowledge
-from factcov.model import Fact, Generation, Instance
+from factcov.model import Fact, Instance
 
 from factcov_quali.claim_types import CLAIM_TYPES
 from factcov_quali.oracle import all_facts
@@ -37,21 +37,10 @@ class QualiDomain(Domain):
         lines = (files("factcov_quali") / "data" / "instances.jsonl").read_text("utf-8").splitlines()
         return [Instance(**json.loads(line)) for line in lines if line.strip()]
 
-    def demo_instances(self) -> list[Instance]:
-        return self.example_instances()
+    # `factcov demo quali` scores the example instances with the default systems: `complete`
+    # (every relevant fact), `terse` (the first one or two) and this domain's noisy one.
+    demo_noisy_system = "hasty"
 
-    def demo_generations(self, instances: Sequence[Instance]) -> list[Generation]:
-        """Three systems: all facts; only the pole; all facts with two places swapped."""
-        generations = []
-        for instance in instances:
-            facts = list(instance.facts)
-            pole = [fact for fact in facts if fact.type == "pole"]
-            rng = random.Random(instance.id)  # the same wrong places on every run
-            hasty = [self.perturb(f, rng) if f.type == "qualifying_position" else f for f in facts]
-            texts = {
-                "complete": self.realize(facts, "en", instance),
-                "terse": self.realize(pole, "en", instance),
-                "hasty": self.realize(hasty, "en", instance),
-            }
-            generations += [Generation(instance_id=instance.id, system=s, text=t) for s, t in texts.items()]
-        return generations
+    def demo_noise(self, facts: Sequence[Fact], rng: random.Random, instance: Instance) -> list[Fact]:
+        """The hasty writer gets the grid places wrong (P2 and P3), nothing else."""
+        return [self.perturb(f, rng, instance) if f.type == "qualifying_position" else f for f in facts]
