@@ -86,10 +86,13 @@ def test_every_match_of_random_patterns_contains_an_anchor() -> None:
 def texts(shared_data: Path) -> list[tuple[object, str]]:
     """Realized and hand-varied texts of two real races in three languages, plus the same
     sentences run together (so sentence breaks move)."""
-    import sys
+    import importlib.util
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    from f1_regex import varied
+    spec = importlib.util.spec_from_file_location(
+        "f1_regex", Path(__file__).resolve().parents[1] / "benchmarks" / "f1_regex.py")
+    f1_regex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(f1_regex)
+    varied = f1_regex.varied
 
     domain = get_domain("f1")
     out = []
