@@ -157,3 +157,11 @@ def test_sentence_ends_as_before_the_rewrite() -> None:
     for _ in range(3000):
         text = "".join(rng.choice("a1.!? \n\t") for _ in range(rng.randint(0, 25)))
         assert [m.span() for m in earlier.finditer(text)] == [m.span() for m in now.finditer(text)], text
+
+
+def test_every_rule_is_gated_by_its_own_triggers_in_reading_order() -> None:
+    from factcov.domains.f1.reading import RULES, grammar_anchors, rule_triggers
+
+    for language in ("en", "es", "pt"):
+        assert tuple(rule_triggers(lexicon(language))) == RULES
+        assert set(RULES) <= set(grammar_anchors(language).literals)
