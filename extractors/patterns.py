@@ -8,6 +8,7 @@
   per set of slot values (a space matches any run of whitespace);
 - ``SpanMask``: spans already read, so each stretch of text is read once;
 - ``negated``: whether a negation cue opens the clause before a match;
+  ``negated_right_before``: whether one is the word right before it ("no rain");
 - number words: ``NUMBER`` and ``ORDINAL`` slots per language and their parsers, from
   ``factcov.language``;
 - ``dedupe``: claims in text order, the same claim read from overlapping phrases once
@@ -35,7 +36,7 @@ from factcov.model import Claim, Instance
 
 __all__ = [
     "ClaimSet", "Lexicon", "SpanMask", "TableExtractor", "alternation", "compile_table", "dedupe", "negated",
-    "number_slots",
+    "negated_right_before", "number_slots",
     "parse_number", "parse_ordinal",
 ]
 
@@ -122,19 +123,41 @@ def compile_table(patterns: Mapping[str, Sequence[str]], slots: Mapping[str, str
 
 @dataclass
 class SpanMask:
-    """Spans already read: a later, overlapping reading of the same text is refused."""
+    """Spans already read: a later, overlapping reading of the same text is refused.
+
+    ``spans`` lists the spans taken, in the order taken. The overlap test looks the
+    characters up in a byte per character, not through every span taken (a list scanned
+    for each match made a long text quadratic, see ``factcov.extractors.spans``).
+    """
 
     spans: list[tuple[int, int]] = field(default_factory=list)
+    _read: bytearray = field(default_factory=bytearray, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for start, end in self.spans:
+            self._mark(start, end)
 
     def overlaps(self, span: tuple[int, int]) -> bool:
-        return any(start < span[1] and span[0] < end for start, end in self.spans)
+        start, end = span
+        if start >= end:  # an empty span overlaps a span it lies strictly inside
+            return any(s < start < e for s, e in self.spans)
+        return self._read.find(1, start, end) != -1
 
     def take(self, span: tuple[int, int]) -> bool:
         """Mark ``span`` read; False (and nothing marked) when part of it was read already."""
-        if self.overlaps(span):
+        start, end = span
+        read = self._read
+        if read.find(1, start, end) != -1 if start < end else self.overlaps(span):
             return False
+        self._mark(start, end)
         self.spans.append(span)
         return True
+
+    def _mark(self, start: int, end: int) -> None:
+        read = self._read
+        if end > len(read):
+            read.extend(bytes(end - len(read)))
+        read[start:end] = b"\x01" * (end - start)
 
 
 def negated(folded: str, start: int, language: str = "en", window: int = 60) -> bool:
@@ -144,6 +167,24 @@ def negated(folded: str, start: int, language: str = "en", window: int = 60) -> 
     clause = before[breaks[-1].end() :] if breaks else before
     words = " " + " ".join(re.findall(r"[\w']+", clause)) + " "
     return any(f" {cue} " in words for cue in NEGATION_CUES.get(language, ()))
+
+
+def negated_right_before(
+    folded: str, start: int, language: str = "en", window: int = 10, cues: Collection[str] | None = None
+) -> bool:
+    """Whether a negation cue is the word right before ``start`` in the folded text ("no
+    rain", "sin lluvia", "sem chuva"): the phrase read there is denied. Narrower than
+    ``negated``: a cue earlier in the clause ("not as cold, with rain") denies nothing.
+    ``window``: how many characters before ``start`` the cue and its spaces may take;
+    ``cues``: the words (default: the language's ``NEGATION_CUES``)."""
+    words = tuple(NEGATION_CUES.get(language, ())) if cues is None else tuple(cues)
+    return _cue_right_before(words).search(folded, max(0, start - window), start) is not None
+
+
+@lru_cache(maxsize=64)
+def _cue_right_before(cues: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(cues, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, ordered)) + r")\s+$" if cues else r"(?!)")
 
 
 def dedupe(claims: Iterable[Claim]) -> list[Claim]:

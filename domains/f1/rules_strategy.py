@@ -106,7 +106,9 @@ class StrategyRules(TextReader):
             if driver is None:
                 continue
             number = "w" if match.group("w") else "n"
-            self._consumed.spans.append((match.start(number), match.end(number)))  # read, overlapping or not
+            # the first lap this sentence reads (stay-outs come before pit laps and compounds,
+            # and two stay-outs' numbers never overlap): taken, never refused
+            self._consumed.take((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from factcov.domains.weather.grammar import grammar
 from factcov.extractor import Extractor
+from factcov.extractors.claims import trusted_claim
 from factcov.model import Claim, Instance
 
+_START = itemgetter(3)  # Reading.start
 GRAMMAR_VERSION = "2"  # bump when a rule changes what is read: scores are comparable only within one
 
 
@@ -23,12 +27,11 @@ class WeatherRegexExtractor(Extractor):
         return f"{self.name}@{GRAMMAR_VERSION}"
 
     def extract(self, text: str, instance: Instance | None = None) -> list[Claim]:
-        readings = sorted(self._grammar.read(text), key=lambda r: r.start)
-        # model_construct: the grammar builds well-formed claims, and this is the hot path.
+        readings = self._grammar.read(text)
+        readings.sort(key=_START)
+        # trusted_claim: the grammar builds well-formed claims, and this is the hot path.
+        name = self.name
         return [
-            Claim.model_construct(
-                type=r.type, key=r.key, value=r.value, span=(r.start, r.end),
-                text=text[r.start:r.end], extractor=self.name,
-            )
-            for r in readings
+            trusted_claim(type_, key, value, (start, end), text[start:end], name)
+            for type_, key, value, start, end in readings
         ]

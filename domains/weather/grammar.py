@@ -11,9 +11,9 @@ rounding allows) and mph.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
+from typing import NamedTuple
 
 from factcov.domains.weather.vocabulary import (
     QUALIFIER_AFTER,
@@ -21,8 +21,11 @@ from factcov.domains.weather.vocabulary import (
     alternation,
     condition_words,
     direction_words,
+    grouped_by_first_letter,
     sky_words,
+    word_alternation,
 )
+from factcov.extractors.patterns import SpanMask, negated_right_before
 from factcov.language import fold
 
 NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?"
@@ -37,6 +40,15 @@ _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "q
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
 # the lower end of a range of percentages ("30 to 40 percent", "del 30 al 40 %"), group ``lo``
 _PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
+# A pattern whose first element is a character or a class of them lets ``re`` jump from
+# candidate to candidate in C; one that starts with a lookbehind, ``\b`` or ``\d+`` is
+# tried at every position of the text (3-4x the time of such a rule on a forecast). So a
+# rule that starts at a number starts with one digit (``\d\d*``), and what must not
+# stand before the number is asserted after that digit.
+_WORD_START = re.compile(r"^\\b([a-z])(?![?*+{])")  # "\bwinds?" is "w(?<!\w.)inds?": the same matches, found by searching for its first letter
+# es/pt "(temperaturas) máximas": "\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)" by first letter
+_MAX_OR_MIN = r"(?P<kind>t(?<!\w.)emperaturas? (?:maximas?|minimas?|max|min)|m(?<!\w.)(?:aximas?|inimas?|ax|in))"
+_PERCENT_N = r"(?P<n>\d(?<![\d.,]\d)\d{0,2})"  # (?<![\d.,])(?P<n>\d{1,3})
 _PERCENT_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*$")
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
 # "10 degrees above normal", "3 grados más bajas que ayer": a difference, not a temperature
@@ -55,9 +67,9 @@ _TEMP_VALUE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One claim read in text, before it becomes a ``Claim``."""
+class Reading(NamedTuple):
+    """One claim read in text, before it becomes a ``Claim`` (a tuple: thousands are
+    made per second of a run)."""
 
     type: str
     key: dict
@@ -66,16 +78,21 @@ class Reading:
     end: int
 
 
+_SIGN = re.compile(r"^(?:minus|menos|-)\s*")
 Rule = Callable[[re.Match[str]], list[tuple[str, dict, object]]]
 
 
 def _number(text: str) -> float:
+    if text.isdecimal() and len(text) < 16:  # most numbers: digits a float holds exactly
+        return int(text)
     text = text.replace("−", "-").replace(",", ".")
-    negative = text.startswith(("minus", "menos", "-"))
-    digits = re.sub(r"^(?:minus|menos|-)\s*", "", text)
-    value = float(digits)
-    value = -value if negative else value
+    value = -float(_SIGN.sub("", text)) if text.startswith(("minus", "menos", "-")) else float(text)
     return int(value) if value.is_integer() else value
+
+
+def _high_or_low(kind: str) -> str:
+    """The kind of a temperature named "máxima" or "temperaturas mínimas"."""
+    return "high" if kind.rsplit(" ", 1)[-1].startswith("max") else "low"
 
 
 def qualifier_for_percent(percent: float) -> str | None:
@@ -100,10 +117,10 @@ def _f_from_c(celsius: float) -> float:
 
 def temperature_value(match: re.Match[str]) -> object:
     """A point (°F), or an interval for decades, ranges and converted °C values."""
-    groups = match.groupdict()
-    if groups.get("dec") is not None or groups.get("teens") is not None:
-        base = 10 if groups.get("teens") else int(groups["dec"]) * 10
-        part = groups.get("part") or groups.get("tpart")
+    part, dec, tpart, teens, a, b, unit, n, unit2, below = match.group(*_TEMP_GROUPS)
+    if dec is not None or teens is not None:
+        base = 10 if teens else int(dec) * 10
+        part = part or tpart
         if part in ("lower", "low"):
             return [base, base + 3]
         if part in ("mid", "middle"):
@@ -111,14 +128,17 @@ def temperature_value(match: re.Match[str]) -> object:
         if part in ("upper", "high"):
             return [base + 6, base + 9]
         return [base, base + 9]
-    celsius = (groups.get("unit") or groups.get("unit2") or "").startswith("c")
-    if groups.get("a") is not None:
-        low, high = _number(groups["a"]), _number(groups["b"])
+    celsius = (unit or unit2 or "").startswith("c")
+    if a is not None:
+        low, high = _number(a), _number(b)
         return [_f_from_c(low - 0.5), _f_from_c(high + 0.5)] if celsius else [low, high]
-    value = _number(groups["n"])
-    if groups.get("below"):
+    value = _number(n)
+    if below:
         value = -abs(value)  # "10 below zero"
     return [_f_from_c(value - 0.5), _f_from_c(value + 0.5)] if celsius else value
+
+
+_TEMP_GROUPS = ("part", "dec", "tpart", "teens", "a", "b", "unit", "n", "unit2", "below")  # the groups of _TEMP_VALUE
 
 
 def _mph(value: float, unit: str | None) -> float:
@@ -133,7 +153,10 @@ class Grammar:
 
     def __init__(self, language: str) -> None:
         self.language = language
-        self.rules: list[tuple[re.Pattern[str], Rule, re.Pattern[str] | None]] = []
+        # (pattern, action, index of its needles in ``gates`` or -1 for a rule always scanned)
+        self.rules: list[tuple[re.Pattern[str], Rule, int]] = []
+        self.sources: list[str] = []  # each rule's pattern as written (its compiled form may start differently)
+        self.gates: list[tuple[str, ...]] = []
         build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
         build()
         self._shared_rules()
@@ -141,10 +164,16 @@ class Grammar:
     # -- rule helpers -------------------------------------------------------------------
     def add(self, pattern: str, rule: Rule, needles: tuple[str, ...] = ()) -> None:
         """A rule; ``needles``: substrings one of which any match contains, so the rule's
-        scan is skipped on the many texts that contain none (one literal search is far
-        cheaper than the rule's scan)."""
-        gate = re.compile("|".join(map(re.escape, needles))) if needles else None
-        self.rules.append((re.compile(pattern), rule, gate))
+        scan is skipped on the many texts that contain none (a substring test is far
+        cheaper than the rule's scan). Rules sharing needles share one test per text."""
+        gate = -1
+        if needles:
+            needles = tuple(needles)
+            if needles not in self.gates:
+                self.gates.append(needles)
+            gate = self.gates.index(needles)
+        self.sources.append(pattern)
+        self.rules.append((re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule, gate))
 
     @staticmethod
     def _temperature(kind_of: Callable[[str], str]) -> Rule:
@@ -241,7 +270,7 @@ class Grammar:
                                    r"some|light|heavy|a little|a few|occasional", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
                  rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
+        self.add(rf"{_PERCENT_N}[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
                  rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?:between\s+)?"
@@ -266,11 +295,12 @@ class Grammar:
                  self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"), needles=('high', 'low', 'max', 'min'))
         self.add(r"\b(?:before|after|until|between|through|from|starting|beginning|by)\s+"
                  r"(?:noon|midnight|sunrise|sunset|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))"
-                 r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"))
+                 r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"),
+                 needles=("before", "after", "until", "between", "through", "from", "starting", "beginning", "by"))
         dirs = alternation(direction_words("en"))
         codes = "|".join(c.lower() for c in _COMPASS)
         manner = r"light|gentle|moderate|strong|gusty|brisk|steady|breezy|trade"
-        self.add(rf"\b(?P<dir>{dirs})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"(?P<dir>{word_alternation(direction_words('en'))})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\s+(?:will be\s+|becoming\s+)?(?:(?:{manner}|mainly|mostly|generally)\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b",
                  self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction, needles=('becoming',))
@@ -281,8 +311,8 @@ class Grammar:
                  needles=('mph from', 'mph out of', 'km/h from', 'km/h out of', 'knots from', 'knots out of'))
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
 
     def _spanish(self) -> None:
         kinds = {"nieve": "snow", "lluvia": "rain", "lluvias": "rain", "hielo": "ice", "precipitacion": "rain"}
@@ -294,7 +324,7 @@ class Grammar:
         precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
         self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
+        self.add(rf"{_PERCENT_N}\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
                  self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
@@ -310,12 +340,12 @@ class Grammar:
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?\s+(?:(?:estaran|estara|seran|sera|andaran|andara|se situaran|se situara)\s+)?"
                  rf"en (?:los|la franja de los|la banda de los)\s+(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
                  self._decade_temperature, needles=('en los', 'de los'))
-        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
+        self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|mediodia|medianoche|la manana|la tarde|la noche)"
         self.add(rf"\b(?:antes de las|despues de las|hasta las|entre las|a partir de las|desde las|antes de la|despues de la|"
                  rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
-                 self._text_of("timing"))
+                 self._text_of("timing"), needles=("antes", "despues", "hasta", "entre", "partir", "desde"))
         dirs = alternation(direction_words("es"))
         manner = r"suaves?|moderados?|fuertes?|ligeros?|flojos?|debil|debiles|racheados?"
         # "viento del norte", "viento norte"; without a preposition not "este", also "this" ("vientos este fin de semana")
@@ -325,8 +355,8 @@ class Grammar:
         self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction,
                  needles=('mph del', 'km/h del', 'mph proceden', 'km/h proceden', 'mph provenien', 'km/h provenien'))
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
 
     def _portuguese(self) -> None:
         kinds = {"neve": "snow", "chuva": "rain", "chuvas": "rain", "gelo": "ice", "precipitacao": "rain"}
@@ -338,7 +368,7 @@ class Grammar:
         precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
         self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"(?<![\d.,])(?P<n>\d{{1,3}})\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
+        self.add(rf"{_PERCENT_N}\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
                  self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
@@ -351,11 +381,12 @@ class Grammar:
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*\s+(?:na|em) (?:casa|faixa) dos\s+"
                  rf"(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
                  self._decade_temperature, needles=('casa dos', 'faixa dos'))
-        self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "high" if k.startswith("max") else "low"), needles=('high', 'low', 'max', 'min'))
+        self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
+                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
         self.add(rf"\b(?:antes das|depois das|apos as|apos o|apos a|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
-                 rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
+                 rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"),
+                 needles=("antes", "depois", "apos", "ate ", "entre", "partir", "desde"))
         dirs = alternation(direction_words("pt"))
         manner = r"fracos?|moderados?|fortes?|leves?|suaves?"
         self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
@@ -364,27 +395,27 @@ class Grammar:
         self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction,
                  needles=('mph do', 'km/h do', 'mph de', 'km/h de', 'mph vindo', 'km/h vindo', 'mph soprando', 'km/h soprando'))
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
 
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
         humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
-        self.add(rf"(?<![\d.,])(?<!{humidity} )(?<!{humidity} of )(?P<n>\d{{1,3}})\s*(?:%|percent|por ciento|por cento)",
+        self.add(rf"(?P<n>\d(?<![\d.,]\d)(?<!{humidity} \d)(?<!{humidity} of \d)\d{{0,2}})\s*(?:%|percent|por ciento|por cento)",
                  self._stray_percent, needles=('%', 'percent', 'por ciento', 'por cento'))
         skies = _normalized(sky_words(self.language))
         # sky words in other senses: "a fair chance of showers", "it is not clear when", "cubierto de nieve"
         self.add(_NOT_SKY[self.language], lambda m: [], needles={"en": ("fair", "clear"), "es": ("cubiert",), "pt": ("encobert",)}[self.language])
         # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is
         # claimed (one scan: a sky word, or a range that claims nothing)
-        self.add(rf"\b(?:(?P<sky>{alternation(skies)})|partly|mostly|mainly|parcialmente|mayormente|predominantemente)"
-                 rf"(?:\s+(?:to|or|a|o|ou)\s+(?P<other>{alternation(skies)}))?\b",
-                 lambda m: [] if m.group("other") or not m.group("sky") else [("sky", {}, skies[_norm(m.group("sky"))])])
+        levels = [*alternation(skies).split("|"), "partly", "mostly", "mainly", "parcialmente", "mayormente", "predominantemente"]
+        self.add(rf"(?P<word>{grouped_by_first_letter(levels)})(?:\s+(?:to|or|a|o|ou)\s+(?P<other>{alternation(skies)}))?\b",
+                 lambda m: [] if m.group("other") or (sky := skies.get(_norm(m.group("word")))) is None else [("sky", {}, sky)])
         if self.language in _MIXED_SHOWERS:
             # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
             self.add(self.mixed_showers_pattern(), self._mixed_showers,
                      needles=(" y nieve", " o nieve", " y lluvia", " o lluvia", " e neve", " ou neve", " e chuva", " ou chuva"))
-        self.add(self.condition_pattern(), self._conditions)
+        self.add(self.condition_pattern(), self._conditions, needles=_literal_parts(condition_words(self.language)))
 
     def mixed_showers_pattern(self) -> str:
         """es/pt "chubascos (dispersos) de lluvia y nieve", "pancadas de chuva e neve": rain
@@ -409,7 +440,7 @@ class Grammar:
 
     # -- rule actions -------------------------------------------------------------------
     def _conditions(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        if _NEGATED.search(m.string, max(0, m.start() - 10), m.start()):
+        if negated_right_before(m.string, m.start(), cues=_NEGATION_CUES):
             return []  # "no rain", "sin lluvia", "sem chuva": not a claim that it rains
         qualifier = "none"
         if m.group("q"):
@@ -437,11 +468,12 @@ class Grammar:
 
     @staticmethod
     def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        if not m.groupdict().get("b") and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
+        upper = m.group("b") if "b" in m.re.groupindex else None
+        if not upper and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
             return []  # "winds over 20 mph" bounds the speed from below: no [20, 20] claim
         unit = m.group("u")
         low = _mph(_number(m.group("a")), unit)
-        high = _mph(_number(m.group("b")), unit) if m.groupdict().get("b") else low
+        high = _mph(_number(upper), unit) if upper else low
         return [("wind_speed", {}, [low, high])]
 
     @staticmethod
@@ -449,22 +481,26 @@ class Grammar:
         return [("wind_gust", {}, _mph(_number(m.group("n")), m.group("u")))]
 
     # -- reading --------------------------------------------------------------------------
-    def read(self, text: str) -> Iterator[Reading]:
+    def read(self, text: str) -> list[Reading]:
         """Readings in rule-priority order; consumed characters are not read twice."""
-        folded = text.lower() if text.isascii() else fold(text)
-        taken = bytearray(len(folded))
+        folded = fold(text)
+        contains = folded.__contains__
+        opened = [any(map(contains, needles)) for needles in self.gates]
+        take = SpanMask().take
+        readings: list[Reading] = []
         for pattern, rule, gate in self.rules:
-            if gate is not None and gate.search(folded) is None:
+            if gate >= 0 and not opened[gate]:
                 continue
             for match in pattern.finditer(folded):
-                start, end = match.span()
-                if start == end or taken.find(1, start, end) != -1:
+                start, end = span = match.span()
+                if start == end or not take(span):
                     continue
-                taken[start:end] = b"\x01" * (end - start)
                 for type_, key, value in rule(match):
-                    yield Reading(type_, key, value, start, end)
+                    readings.append(_reading((type_, key, value, start, end)))
+        return readings
 
 
+_reading = partial(tuple.__new__, Reading)  # Reading(*fields) without its Python-level __new__
 _COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 _ALL_DIRECTIONS: dict[str, str] = {}
 _AS_SHOWERS = {"rain": "showers", "snow": "snow_showers"}
@@ -474,6 +510,9 @@ _NOT_SKY = {  # only the sky word itself is consumed, so that "chance of showers
     "es": r"\bcubiert[oa]s?(?=\s+(?:de|por)\s+(?:la\s+)?(?:nieve|hielo|escarcha|granizo|agua)\b)",  # "el suelo cubierto de nieve"
     "pt": r"\bencobert[oa]s?(?=\s+(?:de|pela|por)\s+(?:neve|gelo|geada|granizo|agua)\b)",
 }
+# The words that deny a condition right after them, in any of the three languages (pt
+# "no" is also "in the"; "never", "nunca" are not read as denials: grammar version 2)
+_NEGATION_CUES = ("no", "not", "without", "sin", "sem", "nao", "ni", "nem")
 _AT_LEAST = re.compile(r"\b(?:over|above|more than|in excess of|north of|greater than|at least|exceeding|"
                        r"mas de|superiores a|por encima de|acima de|mais de|superiores a)\s*$")
 _NOT_PRECIPITATION = re.compile(r"humid|humedad|umidade|cloud cover|sky cover|nubosidad|cobertura de nuvens|cobertura nublada")
@@ -481,7 +520,14 @@ _MIXED_SHOWERS = {  # language: (showers words, rain or snow, joiners)
     "es": (r"chubascos?|aguaceros?|chaparrones", r"lluvias?|nieve", r"y|o"),
     "pt": (r"pancadas?|aguaceiros?", r"chuvas?|neve", r"e|ou"),
 }
-_NEGATED = re.compile(r"\b(?:no|not|without|sin|sem|nao|ni|nem)\s+$")
+
+
+def _literal_parts(words: dict[str, str]) -> tuple[str, ...]:
+    """Substrings one of which any match of ``alternation(words)`` contains: each word's
+    longest run without a space or hyphen (which the alternation lets vary), and of two
+    such runs where one contains the other only the shorter."""
+    parts = {max(re.split(r"[\s-]+", word), key=len) for word in words}
+    return tuple(sorted(p for p in parts if not any(q != p and q in p for q in parts)))
 
 
 def _without_this(words: dict[str, str]) -> str:

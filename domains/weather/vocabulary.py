@@ -281,3 +281,23 @@ def alternation(words: dict[str, str] | list[str]) -> str:
     """Regex alternation of words, longest first, spaces/hyphens matching either."""
     keys = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]?") for w in keys)
+
+
+def word_alternation(words: dict[str, str] | list[str]) -> str:
+    """``\\b(?:alternation(words))`` as ``grouped_by_first_letter`` alternatives."""
+    return grouped_by_first_letter(alternation(words).split("|"))
+
+
+def grouped_by_first_letter(alternatives: list[str]) -> str:
+    """``\\b(?:a|b|...)`` for regex alternatives that each start with a letter, grouped by
+    that letter with the word boundary checked after it: the same matches, but a pattern
+    that starts with it lets ``re`` jump between the candidate letters, where one starting
+    with ``\\b`` is tried at every position of the text. (Two alternatives with different
+    first letters never match at one position, and each group keeps its alternatives'
+    order, so the same alternative wins.)"""
+    if not all(a[:1].isalpha() for a in alternatives):
+        return rf"\b(?:{'|'.join(alternatives)})"
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "(?:" + "|".join(rf"{first}(?<!\w.)(?:{'|'.join(rest)})" for first, rest in groups.items()) + ")"

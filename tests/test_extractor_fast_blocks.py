@@ -1,0 +1,91 @@
+"""The fast building blocks a regex extractor's hot path uses: trusted claims, the span
+mask on long texts, a negation cue right before a match."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from factcov.extractors import claims
+from factcov.extractors.claims import trusted_claim
+from factcov.extractors.patterns import SpanMask, negated_right_before
+from factcov.language import fold
+from factcov.model import Claim
+
+
+@pytest.mark.parametrize(("key", "value"), [({}, 30), ({"kind": "high"}, [46, 49]), ({"qualifier": "chance"}, "snow")])
+def test_trusted_claim_is_the_claim_model_construct_and_validation_make(key, value):
+    fields = dict(type="temperature", key=key, value=value, span=(3, 9), text="near 30", extractor="x")
+    fast = trusted_claim(*fields.values())
+    assert fast == Claim.model_construct(**fields) == Claim(**fields)
+    assert fast.model_fields_set == Claim.model_construct(**fields).model_fields_set
+    assert fast.model_dump() == Claim(**fields).model_dump()
+    assert fast.model_dump_json() == Claim(**fields).model_dump_json()
+    assert fast.statement_span is None and fast.out_of_scope is None
+    with pytest.raises(ValidationError):  # frozen like any Claim
+        fast.value = 31
+
+
+def test_trusted_claim_knows_every_field_of_claim():
+    assert claims.FAST, "Claim's fields changed: write them out in factcov.extractors.claims.trusted_claim"
+
+
+def test_trusted_claims_do_not_share_their_fields():
+    a = trusted_claim("sky", {}, "clear", (0, 5), "sunny", "x")
+    b = trusted_claim("sky", {}, "cloudy", (0, 6), "cloudy", "x")
+    assert a.value == "clear" and b.value == "cloudy"
+    assert a.__dict__ is not b.__dict__ and a.model_fields_set is not b.model_fields_set
+
+
+def test_span_mask_on_a_long_text_refuses_exactly_the_overlaps():
+    mask = SpanMask()
+    taken = [mask.take((i, i + 3)) for i in range(0, 300_000, 2)]
+    assert taken == [i % 2 == 0 for i in range(150_000)]  # every other one overlaps its predecessor
+    assert len(mask.spans) == 75_000 and mask.spans[:2] == [(0, 3), (4, 7)]
+    assert mask.overlaps((2, 4)) and not mask.overlaps((3, 4)) and not mask.overlaps((400_000, 400_010))
+
+
+def test_span_mask_built_from_spans_and_empty_spans():
+    mask = SpanMask([(5, 10), (10, 12)])
+    assert mask.overlaps((9, 11)) and not mask.overlaps((0, 5)) and not mask.overlaps((12, 20))
+    assert mask.overlaps((7, 7)) and not mask.overlaps((10, 10))  # strictly inside a span, or between two
+    assert not mask.take((11, 13)) and mask.spans == [(5, 10), (10, 12)]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("No rain is expected", "en", True),
+    ("Without  rain", "en", True),
+    ("Not much rain", "en", False),  # the cue is not the word right before
+    ("Snow, no rain", "en", True),
+    ("Sin lluvia", "es", True),
+    ("Sem chuva", "pt", True),
+    ("Não chuva", "pt", True),
+    ("Chuva no norte", "pt", False),  # pt "no" is "in the"
+    ("Casino rain", "en", False),  # a cue inside a word is none
+])
+def test_negated_right_before(text, language, expected):
+    folded = fold(text)
+    word = {"en": "rain", "es": "lluvia", "pt": "chuva"}[language]
+    start = folded.rindex(word) if language != "pt" or "norte" not in folded else folded.index("norte")
+    assert negated_right_before(folded, start, language) is expected
+
+
+def test_fold_by_runs_is_the_character_table_on_any_text():
+    import random
+
+    from factcov.language import _FOLD_TABLE
+
+    rng = random.Random(12)
+    texts = ["Máxima de 30 °F, VIENTO del NORDESTE", "Ação É ÇA ñÑ ß İ ǅ ﬁ", "a\u0301b", "日本語 ABC é"]
+    for _ in range(3000):
+        texts.append("".join(chr(rng.choice((rng.randrange(128), rng.randrange(128, 0x3000), rng.randrange(0x110000))))
+                             for _ in range(rng.randrange(40))))
+    for text in texts:
+        assert fold(text) == text.translate(_FOLD_TABLE) and len(fold(text)) == len(text)
+
+
+def test_negated_right_before_with_a_domain_s_own_cues():
+    folded = fold("Never rain; no snow")
+    assert negated_right_before(folded, folded.index("rain"), "en")
+    assert not negated_right_before(folded, folded.index("rain"), cues=("no", "not"))
+    assert negated_right_before(folded, folded.index("snow"), cues=("no", "not"))
