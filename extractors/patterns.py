@@ -30,6 +30,7 @@ from functools import cached_property, lru_cache
 from typing import Any, ClassVar
 
 from factcov.extractor import Extractor
+from factcov.extractors.claims import trusted_claim
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
 from factcov.model import Claim, Instance
@@ -305,7 +306,9 @@ class ClaimSet:
     ``dedupe`` does this for a finished list, in text order; a reader whose later rules
     look at the claims read so far (``claims``, in reading order) keeps them here as it
     goes. ``add`` builds the claim (span, the words it was read from, the extractor's
-    name) only when it is kept; ``in_text_order()`` is the result.
+    name) only when it is kept, with ``trusted_claim``: the reader's grammar guarantees
+    the types (a key of scalars without None, a span inside the text), so the claim is
+    not validated again; ``in_text_order()`` is the result.
     """
 
     def __init__(self, text: str, extractor: str) -> None:
@@ -323,8 +326,7 @@ class ClaimSet:
             read = self._read[signature] = SpanSet()
         if not read.add(start, end):
             return False
-        self.claims.append(Claim(type=claim_type, key=key, value=value, span=(start, end),
-                                 text=self.text[start:end], extractor=self.extractor))
+        self.claims.append(trusted_claim(claim_type, key, value, (start, end), self.text[start:end], self.extractor))
         return True
 
     def in_text_order(self) -> list[Claim]:
