@@ -10,7 +10,15 @@ Extraction is left out on purpose: this measures the core alone.
 
 With ``--files`` the same number of claims goes through a whole ``factcov score`` run
 instead (realized texts of the demo instances under many system names: extraction,
-verification, scoring and the four output files), in a temporary directory.
+verification, scoring and the four output files), in a temporary directory. The files
+are written first (their CPU time is printed apart); the run itself is a fresh process
+that reports its own CPU time split into extraction, verification and the rest, and
+what it would take with extraction at ``--texts-per-s`` (default 5,000):
+
+    python benchmarks/core_throughput.py --domain f1 --claims 1000000 --files --baseline main
+
+``--baseline REF`` scores the same files with REF's code too, in the same run, and
+checks that both runs wrote the same bytes.
 """
 
 from __future__ import annotations
@@ -18,9 +26,13 @@ from __future__ import annotations
 import argparse
 import random
 import resource
+import sys
 import time
+from pathlib import Path
 
-from factcov.model import Claim, Fact
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from factcov.model import Claim, Fact  # noqa: E402
 from factcov.plugins import get_domain
 from factcov.scoring import ScoringPolicy, score_generation
 from factcov.verifier import Verifier
@@ -38,37 +50,113 @@ def claims_for(domain, facts: list[Fact], rng: random.Random) -> list[Claim]:
     return claims
 
 
-def run_files(domain, instances, target_claims: int) -> None:
+# The scoring run, in a fresh process (this worktree's code or --baseline's): its own CPU
+# time, and where it went. Extraction is timed around the extractor's ``extract_batch``,
+# verification around ``Verifier.verify_all`` and the knowledge built for it; the rest is
+# everything else the run does (reading and validating both files, rows, Parquet, totals,
+# signature, summary). A few hundred thousand timer calls cost well under 1% of the run.
+RUN = """
+import json, resource, sys, time
+from factcov.evaluate import Evaluator
+from factcov.plugins import extractors, get_domain, load_plugins
+from factcov.runner import score_files
+from factcov.verifier import Verifier
+
+spent = {"extraction": 0.0, "verification": 0.0}
+
+def timed(owner, name, part):
+    inner = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[part] += time.process_time() - start
+    setattr(owner, name, wrapper)
+
+load_plugins()
+timed(extractors.get(get_domain(sys.argv[4]).default_extractor), "extract_batch", "extraction")
+timed(Verifier, "verify_all", "verification")
+timed(Evaluator, "knowledge_of", "verification")
+start, wall = time.process_time(), time.perf_counter()
+outcome = score_files(sys.argv[4], sys.argv[1], sys.argv[2], sys.argv[3], report=False)
+cpu, wall = time.process_time() - start, time.perf_counter() - wall
+print(json.dumps({"cpu": cpu, "wall": wall, **spent, "generations": outcome.summary["n_generations"],
+                  "claims": sum(row["n_claims"] for row in outcome.summary["systems"]),
+                  "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def write_files(domain, instances, target_claims: int, folder) -> int:
+    """instances.jsonl and generations.jsonl: the realized text of every instance under
+    as many system names as it takes to reach ``target_claims``; returns the systems."""
     import json
-    import tempfile
-    from pathlib import Path
 
     from factcov.evaluate import Evaluator
-    from factcov.runner import score_files
 
     evaluator = Evaluator(domain)
     texts = {i.id: domain.realize(i.facts, i.language, i) for i in instances}
     claims_per_round = sum(len(evaluator.evaluate_text(i, texts[i.id]).verdicts) for i in instances)
     systems = max(1, target_claims // claims_per_round)
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        with (root / "instances.jsonl").open("w") as handle:
+    with (folder / "instances.jsonl").open("w") as handle:
+        for instance in instances:
+            handle.write(instance.model_dump_json() + "\n")
+    with (folder / "generations.jsonl").open("w") as handle:
+        for system in range(systems):
             for instance in instances:
-                handle.write(instance.model_dump_json() + "\n")
-        with (root / "generations.jsonl").open("w") as handle:
-            for system in range(systems):
-                for instance in instances:
-                    handle.write(json.dumps({"instance_id": instance.id, "system": f"s{system:04d}", "text": texts[instance.id]}) + "\n")
-        start = time.perf_counter()
-        outcome = score_files(domain.name, root / "instances.jsonl", root / "generations.jsonl", root / "out", report=False)
-        elapsed = time.perf_counter() - start
-        n_claims = sum(row["n_claims"] for row in outcome.summary["systems"])
-        sizes = {p.name: p.stat().st_size for p in (root / "out").iterdir()}
-    generations = outcome.summary["n_generations"]
-    print(f"score_files: {generations:,} generations, {n_claims:,} claims in {elapsed:.2f} s "
-          f"({n_claims / elapsed:,.0f} claims/s, {generations / elapsed:,.0f} generations/s)")
-    print(f"outputs: {', '.join(f'{k} {v / 1e6:.1f} MB' for k, v in sorted(sizes.items()))}")
-    print(f"peak memory (max RSS): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+                handle.write(json.dumps({"instance_id": instance.id, "system": f"s{system:04d}",
+                                         "text": texts[instance.id]}) + "\n")
+    return systems
+
+
+def score_in_process(tree, folder, domain_name: str, name: str) -> dict:
+    import json
+    import subprocess
+
+    from baseline import command
+
+    out = folder / f"out-{name}"
+    done = subprocess.run(command(tree, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"),
+                                  str(out), domain_name), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{name}: {done.stderr[-3000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["rest"] = result["cpu"] - result["extraction"] - result["verification"]
+    result["outputs"] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    return result
+
+
+def run_files(domain, instances, target_claims: int, baseline: str | None, texts_per_s: float) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        start = time.process_time()
+        systems = write_files(domain, instances, target_claims, folder)
+        build = time.process_time() - start
+        print(f"inputs: {len(instances)} instances x {systems} systems, built in {build:.1f} s CPU "
+              f"(not part of the run); load average {os.getloadavg()[0]:.1f}")
+        trees = [("this worktree", None)]
+        if baseline:
+            from baseline import checkout
+
+            trees.insert(0, (baseline, checkout(baseline)))
+        results = {name: score_in_process(tree, folder, domain.name, name.replace(" ", "-")) for name, tree in trees}
+    print(f"{'code':14} {'texts':>9} {'claims':>10} {'run CPU s':>10} {'extraction':>11} {'verification':>13} "
+          f"{'rest':>7} {'wall s':>7} {'peak MiB':>9} {'at ' + format(texts_per_s, ',.0f') + ' texts/s':>16}")
+    for name, r in results.items():
+        projected = r["cpu"] - r["extraction"] + r["generations"] / texts_per_s
+        print(f"{name:14} {r['generations']:>9,} {r['claims']:>10,} {r['cpu']:>10.1f} {r['extraction']:>11.1f} "
+              f"{r['verification']:>13.1f} {r['rest']:>7.1f} {r['wall']:>7.1f} {r['peak_mib']:>9,.0f} {projected:>15.1f}s")
+    if baseline:
+        before, after = results[baseline], results["this worktree"]
+        same = before["outputs"] == after["outputs"]
+        print(f"after/before: run CPU {after['cpu'] / before['cpu']:.2f}x, rest {after['rest'] / before['rest']:.2f}x; "
+              f"output files byte-identical: {same}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}; 'at N texts/s' = the run with extraction at that "
+          "rate and everything else as measured")
 
 
 def main() -> None:
@@ -76,12 +164,15 @@ def main() -> None:
     parser.add_argument("--domain", default="f1")
     parser.add_argument("--claims", type=int, default=1_000_000)
     parser.add_argument("--files", action="store_true", help="a whole score run with output files")
+    parser.add_argument("--baseline", help="with --files: also run the score with this commit's code, same inputs")
+    parser.add_argument("--texts-per-s", type=float, default=5000.0,
+                        help="with --files: project the run's CPU with extraction at this many texts/s")
     args = parser.parse_args()
 
     domain = get_domain(args.domain)
     instances = [i for i in domain.demo_instances() if i.facts]
     if args.files:
-        run_files(domain, instances, args.claims)
+        run_files(domain, instances, args.claims, args.baseline, args.texts_per_s)
         return
     rng = random.Random(0)
     prepared = [(instance, domain.knowledge(instance), claims_for(domain, instance.facts, rng)) for instance in instances]

@@ -5,9 +5,12 @@ two systems (the realizer's text and the hand-varied text of benchmarks/f1_regex
 scored by `f1-regex`. Each configuration runs in a fresh process; reported: wall time,
 the CPU time of the scoring process and of its worker processes (``RUSAGE_CHILDREN``,
 or the Dask workers' own process time), the wall-time speed-up over one process, and
-whether the four output files are byte-identical to the one-process run.
+whether the four output files are byte-identical to the one-process run (of this
+worktree's code; with --baseline REF every configuration also runs on REF's code, in
+the same run, its speed-ups taken against REF's own one process; Dask only on this
+worktree's code, whose installed package the Dask worker processes import).
 
-    python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500]
+    python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500] [--baseline main]
 
 On a shared machine wall time depends on what else runs: the load average is printed;
 "CPU-bound speed-up" = one-process CPU / the busiest process's CPU (parent or the
@@ -24,7 +27,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 import zlib
 from pathlib import Path
 
@@ -82,11 +84,13 @@ def write_inputs(folder: Path, season: int, rounds: int) -> None:
     write_jsonl_atomic(folder / "generations.jsonl", generations)
 
 
-def run(folder: Path, name: str, jobs: int, dask: str, chunk_size: int) -> dict:
+def run(folder: Path, name: str, jobs: int, dask: str, chunk_size: int, tree: Path | None = None) -> dict:
+    from baseline import command
+
     out = folder / name
     done = subprocess.run(
-        [sys.executable, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"), str(out),
-         str(jobs), dask, str(chunk_size)],
+        command(tree, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"), str(out),
+                str(jobs), dask, str(chunk_size)),
         capture_output=True, text=True,
     )
     if done.returncode != 0:
@@ -105,26 +109,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk-size", type=int, default=500,
                         help="generations per chunk, the same in every configuration (it sets the Parquet row "
                              "groups); small enough that both workers get an even share of a short run")
+    parser.add_argument("--baseline", help="also run every configuration on this commit's code, interleaved")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="jobs-scaling-"))
     write_inputs(folder, args.season, args.rounds)
     lines = sum(1 for _ in open(folder / "generations.jsonl"))
     configs = [("one process", 1, ""), ("--jobs 2", 2, "")] + ([("dask, 2 workers", 1, "cluster")] if args.dask else [])
     print(f"{lines:,} generations (f1 {args.season}, rounds 1-{args.rounds}); load average {os.getloadavg()[0]:.1f}")
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if args.baseline:
+        from baseline import checkout
+
+        trees.insert(0, (f"{args.baseline}: ", checkout(args.baseline)))
+        # Dask's worker processes import the installed factcov (this worktree's), not REF's tree
+        configs = [(prefix + name, jobs, dask, tree) for prefix, tree in trees for name, jobs, dask in configs
+                   if not (tree is not None and dask)]
+    else:
+        configs = [(name, jobs, dask, None) for name, jobs, dask in configs]
     results = {}
-    for name, jobs, dask in configs * args.repeat:
-        result = run(folder, name.replace(" ", "_").replace(",", ""), jobs, dask, args.chunk_size)
+    for name, jobs, dask, tree in configs * args.repeat:
+        result = run(folder, name.replace(" ", "_").replace(",", "").replace(":", ""), jobs, dask, args.chunk_size,
+                     tree)
         if name not in results or result["wall"] < results[name]["wall"]:
             results[name] = result
-        time.sleep(0)
     base = results["one process"]
-    print(f"{'configuration':16} {'wall s':>7} {'CPU s':>7} {'workers CPU s':>14} {'speed-up':>9} "
+    print(f"{'configuration':26} {'wall s':>7} {'CPU s':>7} {'workers CPU s':>14} {'speed-up':>9} "
           f"{'CPU-bound speed-up':>19} {'same bytes':>10}")
     for name, result in results.items():
+        own = results[name.split(": ")[0] + ": one process"] if ": " in name else base  # each code's own one process
         workers = result["workers"]
         busiest = max(result["cpu"], workers / 2) if workers else result["cpu"]
-        print(f"{name:16} {result['wall']:7.1f} {result['cpu']:7.1f} {workers:14.1f} "
-              f"{base['wall'] / result['wall']:8.2f}x {base['cpu'] / busiest:18.2f}x "
+        print(f"{name:26} {result['wall']:7.1f} {result['cpu']:7.1f} {workers:14.1f} "
+              f"{own['wall'] / result['wall']:8.2f}x {own['cpu'] / busiest:18.2f}x "
               f"{str(result['digest'] == base['digest']):>10}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     return 0

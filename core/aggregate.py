@@ -8,7 +8,7 @@ count is reported); micro averages are computed from pooled counts.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,14 +37,44 @@ def bootstrap_ci(
     if data.size > BOOTSTRAP_EXACT_LIMIT:
         half = 1.959963984540054 * data.std(ddof=1) / np.sqrt(data.size)
         return float(data.mean() - half), float(data.mean() + half)
-    rng = np.random.default_rng(seed)
     means = np.empty(samples)
-    per_draw = max(1, 2_000_000 // data.size)  # resamples drawn at once, bounded memory
-    for first in range(0, samples, per_draw):
-        count = min(per_draw, samples - first)
-        means[first : first + count] = data[rng.integers(0, data.size, (count, data.size))].mean(axis=1)
+    first = 0
+    for draw in _resamples(data.size, samples, seed):
+        means[first : first + len(draw)] = data[draw].mean(axis=1)
+        first += len(draw)
     lo, hi = np.quantile(means, [alpha, 1 - alpha])
     return float(lo), float(hi)
+
+
+# The resample indices depend only on (size, samples, seed), not on the values: every
+# metric of a system, and every system with as many defined values, draws the same ones
+# (a run's systems usually answer the same instances). Drawing them is half the cost of
+# a bootstrap, so small sets of them are kept (at most RESAMPLE_CACHE_ELEMENTS indices each).
+RESAMPLE_CACHE_ELEMENTS = 2_000_000
+_resample_cache: dict[tuple[int, int, int], list[np.ndarray]] = {}
+
+
+def _resamples(size: int, samples: int, seed: int) -> Iterator[np.ndarray]:
+    """Index arrays of shape (count, size), ``samples`` rows in all, in the order one
+    generator seeded with ``seed`` draws them (a few at a time: bounded memory)."""
+    key = (size, samples, seed)
+    cached = _resample_cache.get(key)
+    if cached is not None:
+        yield from cached
+        return
+    keep = size * samples <= RESAMPLE_CACHE_ELEMENTS
+    drawn: list[np.ndarray] = []
+    rng = np.random.default_rng(seed)
+    per_draw = max(1, 2_000_000 // size)  # resamples drawn at once, bounded memory
+    for first in range(0, samples, per_draw):
+        draw = rng.integers(0, size, (min(per_draw, samples - first), size))
+        if keep:
+            drawn.append(draw)
+        yield draw
+    if keep:
+        if len(_resample_cache) >= 8:
+            _resample_cache.pop(next(iter(_resample_cache)))
+        _resample_cache[key] = drawn
 
 
 def average_ranks(values: Sequence[float], descending: bool = True) -> np.ndarray:
@@ -110,12 +140,17 @@ class SystemAccumulator:
         self.counts = dict.fromkeys(COUNT_COLUMNS, 0)
         self.metrics = {metric: MetricSample() for metric in metrics}
 
-    def add(self, rows: Sequence[dict]) -> None:
-        self.n += len(rows)
-        for column in COUNT_COLUMNS:  # a column an older run lacks counts 0
-            self.counts[column] += sum(int(row.get(column) or 0) for row in rows)
+    def add(self, columns: Mapping[str, Sequence], n: int) -> None:
+        """``n`` generations' values, one sequence per column (a column an older run lacks counts 0)."""
+        self.n += n
+        for column in COUNT_COLUMNS:
+            values = columns.get(column)
+            if values is not None:
+                self.counts[column] += sum(int(value or 0) for value in values)
         for metric, sample in self.metrics.items():
-            sample.extend(row.get(metric) for row in rows)
+            values = columns.get(metric)
+            if values is not None:
+                sample.extend(values)
 
     def row(self, system: str, policy: ScoringPolicy) -> dict[str, object]:
         row: dict[str, object] = {"system": system, "n": self.n}
@@ -147,14 +182,26 @@ class SystemTotals:
         self.n = 0
 
     def add(self, rows: Sequence[dict]) -> None:
-        by_system: dict[str, list[dict]] = {}
-        for row in rows:
-            by_system.setdefault(row["system"], []).append(row)
-        for system, group in by_system.items():
+        """Score rows as dicts (``add_columns`` takes what a run builds)."""
+        names = ("system", *COUNT_COLUMNS, *self.metrics)
+        self.add_columns({name: [row.get(name) for row in rows] for name in names})
+
+    def add_columns(self, columns: Mapping[str, Sequence]) -> None:
+        """Score rows as one sequence per column, ``system`` among them."""
+        systems = columns["system"]
+        by_system: dict[str, list[int]] = {}
+        for index, system in enumerate(systems):
+            by_system.setdefault(system, []).append(index)
+        wanted = [name for name in (*COUNT_COLUMNS, *self.metrics) if name in columns]
+        for system, indices in by_system.items():
             if system not in self.systems:
                 self.systems[system] = SystemAccumulator(self.metrics)
-            self.systems[system].add(group)
-        self.n += len(rows)
+            if len(indices) == len(systems):
+                group = {name: columns[name] for name in wanted}
+            else:
+                group = {name: [columns[name][i] for i in indices] for name in wanted}
+            self.systems[system].add(group, len(indices))
+        self.n += len(systems)
 
     def table(self, policy: ScoringPolicy) -> pd.DataFrame:
         rows = [self.systems[system].row(system, policy) for system in sorted(self.systems)]

@@ -1,13 +1,14 @@
 """Scoring chunks on a Dask cluster (extra ``dask``): for runs beyond one machine.
 
-Workers rebuild the evaluator from a small spec (the configured domain, extractor, policy,
-options), so only the spec and the chunks travel. A bounded window of chunks is in flight and results
-are taken in submission order, so the output files are the same bytes as a local run.
+Workers rebuild the evaluator from a small pickled spec (the configured domain, the
+evaluator's extractor factory, its policy and extractor options), so only the spec and
+the chunks travel, and a worker extracts with the same factory as one process or
+``--jobs``. A bounded window of chunks is in flight and results are taken in submission
+order, so the output files are the same bytes as a local run.
 """
 
 from __future__ import annotations
 
-import json
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -16,29 +17,28 @@ from typing import Any
 
 from factcov.errors import FactcovError
 
-_evaluators: dict[tuple, Any] = {}
+_evaluators: dict[bytes, Any] = {}
 
 
-def evaluator_spec(evaluator: Any) -> tuple:
-    """Hashable and small: the (configured) domain pickled, the rest as JSON text."""
-    return (
-        pickle.dumps(evaluator.domain),
-        evaluator.extractor_name,
-        evaluator.policy.model_dump_json(),
-        json.dumps(evaluator.extractor_options, sort_keys=True),
-    )
+def evaluator_spec(evaluator: Any) -> bytes:
+    """The evaluator as what rebuilds it, pickled once here: the factory must pickle
+    (an ``ExtractorSpec`` or a module-level callable; a lambda does not)."""
+    parts = (evaluator.domain, evaluator.factory, evaluator.policy, evaluator.extractor_options)
+    try:
+        return pickle.dumps(parts)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise FactcovError(
+            f"--dask sends the extractor factory to its workers, and {evaluator.factory!r} cannot be pickled "
+            f"({exc}); pass an ExtractorSpec (factcov.evaluate) or a module-level callable"
+        ) from None
 
 
-def score_chunk_on_worker(spec: tuple, chunk: list, score_chunk: Callable[[Any, list], Any]) -> Any:
+def score_chunk_on_worker(spec: bytes, chunk: list, score_chunk: Callable[[Any, list], Any]) -> Any:
     from factcov.evaluate import Evaluator
-    from factcov.scoring import ScoringPolicy
 
     if spec not in _evaluators:
-        domain, extractor, policy, options = spec
-        _evaluators[spec] = Evaluator(
-            pickle.loads(domain), extractor=extractor,
-            policy=ScoringPolicy.model_validate_json(policy), extractor_options=json.loads(options),
-        )
+        domain, factory, policy, options = pickle.loads(spec)
+        _evaluators[spec] = Evaluator(domain, extractor=factory, policy=policy, extractor_options=options)
     return score_chunk(_evaluators[spec], chunk)
 
 
@@ -52,11 +52,11 @@ def dask_chunk_scorer(
         from dask.distributed import Client
     except ImportError:
         raise FactcovError("--dask needs the dask extra: pip install 'factcov[dask]'") from None
+    spec = evaluator_spec(evaluator)  # before connecting: a factory that cannot travel fails at once
     try:
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
         raise FactcovError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    spec = evaluator_spec(evaluator)
 
     def score(chunks: Iterable[list]) -> Iterator[Any]:
         in_flight: deque = deque()

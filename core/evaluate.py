@@ -5,8 +5,9 @@ from __future__ import annotations
 import gc
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from factcov import __version__
@@ -54,12 +55,27 @@ def fewer_collections() -> Iterator[None]:
 ExtractorFactory = Callable[[str], Extractor]
 
 
+@dataclass(frozen=True, eq=False)
+class ExtractorSpec:
+    """The factory of a registered extractor: its name and options, built per language
+    where it is called. It pickles, so the same factory reaches forked workers and Dask
+    workers (each builds from the plugins *it* has installed)."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, language: str) -> Extractor:
+        return get_extractor(self.name, language, **self.options)
+
+
 class Evaluator:
     """Scores generations of one domain with one extractor backend and one policy.
 
-    ``extractor`` is a registered name (default: the domain's) or a factory
-    ``language -> Extractor`` for a caller that built and configured its extractor
-    already (``factcov rag score`` shares one with the reference parsing).
+    ``extractor`` is a registered name (default: the domain's), an ``ExtractorSpec``
+    (a name and options), or any factory ``language -> Extractor`` for a caller that built
+    and configured its extractor already (``factcov rag score`` shares one with the
+    reference parsing). ``factory`` is what builds the extractors, in this process and in
+    every worker of the run: a Dask run ships it, so it must pickle there.
     """
 
     def __init__(
@@ -72,9 +88,11 @@ class Evaluator:
         load_plugins()
         self.domain = domain
         self._extractors: dict[str, Extractor] = {}
-        self._factory: ExtractorFactory | None = None
-        if callable(extractor):
-            self._factory = extractor
+        factory: ExtractorFactory | None = None
+        if isinstance(extractor, ExtractorSpec):
+            factory, extractor = extractor, extractor.name
+        elif callable(extractor):
+            factory = extractor
             built = self._extractors[domain.languages[0]] = extractor(domain.languages[0])
             extractor = built.name
         self.extractor_name = extractor or domain.default_extractor
@@ -88,7 +106,10 @@ class Evaluator:
         self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
         # A configured domain's options go with its own default extractor only.
         defaults = domain.extractor_options if self.extractor_name == domain.default_extractor else {}
-        self.extractor_options = extractor_options or dict(defaults)
+        self.extractor_options = extractor_options or (
+            dict(factory.options) if isinstance(factory, ExtractorSpec) else dict(defaults))
+        # what builds this evaluator's extractors, here and in every worker (see ``factory``)
+        self.factory: ExtractorFactory = factory or ExtractorSpec(self.extractor_name, self.extractor_options)
         self.verifier = Verifier()
         self._knowledge: OrderedDict[str, Knowledge] = OrderedDict()
 
@@ -106,13 +127,26 @@ class Evaluator:
     def extractor_for(self, language: str) -> Extractor:
         if language not in self._extractors:
             self.domain.check_language(language)
-            if self._factory is not None:
-                self._extractors[language] = self._factory(language)
-            else:
-                self._extractors[language] = get_extractor(
-                    self.extractor_name, language, **self.extractor_options
-                )
+            self._extractors[language] = self.factory(language)
         return self._extractors[language]
+
+    def prebuild(self, instances: Mapping[str, Instance]) -> None:
+        """Build what is cheap and deterministic before worker processes fork, so that
+        they share it (copy-on-write) instead of each building it on its first chunk: the
+        knowledge of every instance (when they are held parsed and fit the cache) and, for
+        an extractor class that declares ``prebuild``, one extractor per language the
+        instances use (every language it reads, when the instances are kept as lines)."""
+        held = isinstance(instances, dict) and len(instances) <= KNOWLEDGE_CACHE_SIZE
+        languages = {instance.language for instance in instances.values()} if held else set(self.domain.languages)
+        if held:
+            for instance in instances.values():
+                self.knowledge_of(instance)
+        built = next(iter(self._extractors.values()), None)
+        cls = type(built) if built is not None else extractor_registry.get(self.extractor_name)
+        if getattr(cls, "prebuild", False):
+            for language in sorted(languages):
+                if language in cls.languages:
+                    self.extractor_for(language)
 
     def _first_language(self, extractor_cls: type) -> str:
         """The domain's first language the extractor reads."""

@@ -24,6 +24,7 @@ class Extractor:
     (``-X key=value``) and their types (``str``, ``int``, ``float``, ``bool``); any other
     key is refused by ``parse_options``. Options change results, so the ones given enter
     the score signature: declare no secrets here (read them from the environment).
+    ``prebuild`` says building one is cheap and needs no model (see below).
     """
 
     name: ClassVar[str]
@@ -31,6 +32,11 @@ class Extractor:
     domains: ClassVar[tuple[str, ...]] = ("*",)
     languages: ClassVar[tuple[str, ...]] = ("en",)
     option_types: ClassVar[dict[str, type]] = {}
+    # True when building one is cheap and loads no model (a regex grammar): a run with
+    # --jobs then builds one per language the input uses before forking its workers, which
+    # share it instead of each building its own. Left False, nothing is built that the run
+    # may not need (a spaCy or stanza model per language).
+    prebuild: ClassVar[bool] = False
 
     @classmethod
     def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:

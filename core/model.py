@@ -29,7 +29,15 @@ def key_id(type_: str, key: Key) -> str:
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-_encode_str = json.encoder.encode_basestring  # what the encoder above does with a str
+encode_json_str = json.encoder.encode_basestring  # what the encoder above does with a str
+# The encoder's own C function, built once: ``JSONEncoder.encode`` builds it again on every
+# call, half the cost of encoding a claim's small key. Same arguments as ``encode`` passes
+# (so the same bytes), except no circular-reference bookkeeping: that needs a dict per
+# call (a shared one is not thread-safe), and keys and values come from validated JSON
+# data, which cannot refer to itself.
+_encode_c = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, _CANONICAL.default, encode_json_str, None, ":", ",", True, False, True
+)
 
 
 def canonical_json(value: Any) -> str:
@@ -40,12 +48,14 @@ def canonical_json(value: Any) -> str:
     """
     kind = type(value)
     if kind is str:
-        return _encode_str(value)
+        return encode_json_str(value)
     if kind is int:
         return int.__repr__(value)
     if value is None:
         return "null"
-    return _CANONICAL.encode(value)
+    if _encode_c is None:  # a Python built without the _json accelerator
+        return _CANONICAL.encode(value)
+    return "".join(_encode_c(value, 0))
 
 
 

@@ -169,10 +169,35 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+# Digests already computed in this process, by what identifies a file's bytes: device,
+# inode, size, and the modification and status-change times in nanoseconds. A write
+# changes mtime and ctime, and ctime cannot be set back (``os.utime`` restoring mtime
+# moves it), so a changed file is hashed again; an unchanged one is not, however often it
+# is read (a run's manifest, then the report reading the run, then compare). Renaming
+# a run's staging directory into place changes none of them.
+DIGEST_CACHE_SIZE = 1024
+_digests: dict[tuple[int, int, int, int, int], str] = {}
+
+
+def file_digest(path: Path, stat: os.stat_result | None = None) -> str:
+    """SHA-256 of a file, computed once per version of the file in this process."""
+    stat = stat or path.stat()
+    key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    digest = _digests.get(key)
+    if digest is None:
+        digest = _sha256(path)
+        if len(_digests) >= DIGEST_CACHE_SIZE:
+            _digests.pop(next(iter(_digests)))
+        after = path.stat()  # a file written while it was read is not remembered
+        if (after.st_size, after.st_mtime_ns, after.st_ctime_ns) == key[2:]:
+            _digests[key] = digest
+    return digest
+
+
 def write_manifest(folder: Path) -> None:
     """``manifest.json``: size and SHA-256 of every file of the run, written last."""
     files = {
-        entry.name: {"bytes": entry.stat().st_size, "sha256": _sha256(Path(entry.path))}
+        entry.name: {"bytes": entry.stat().st_size, "sha256": file_digest(Path(entry.path), entry.stat())}
         for entry in sorted(os.scandir(folder), key=lambda e: e.name)
         if entry.is_file() and entry.name != MANIFEST and not _TEMP_FILE.match(entry.name)
     }
@@ -201,7 +226,8 @@ def verify(outdir: Path) -> None:
         member = outdir / name
         if not member.is_file():
             raise InputError(f"missing {name} listed in {MANIFEST}; re-run `factcov score`", path=member)
-        if member.stat().st_size != size or _sha256(member) != digest:
+        stat = member.stat()
+        if stat.st_size != size or file_digest(member, stat) != digest:
             raise InputError(
                 f"{name} does not match {MANIFEST} (changed or half-written); re-run `factcov score`", path=member
             )

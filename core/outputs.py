@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from factcov.evaluate import Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import canonical_json
-from factcov.scoring import ScoringPolicy
+from factcov.scoring import ScoringPolicy, counts_json
 
 CLAIM_SCHEMA = pa.schema(
     [
@@ -101,60 +101,113 @@ def _passed_through(result: Result) -> dict[str, Any]:
 
 
 def claim_rows(result: Result) -> list[dict[str, Any]]:
-    passed = _passed_through(result)
-    rows = []
-    for index, verdict in enumerate(result.verdicts):
-        claim = verdict.claim
-        rows.append(
-            {
-                "instance_id": result.instance.id,
-                "system": result.generation.system,
-                "task": result.instance.task,
-                "language": result.language,
-                "claim_index": index,
-                "type": claim.type,
-                "key": canonical_json(claim.key),
-                "value": canonical_json(claim.value),
-                "span_start": claim.span[0] if claim.span else None,
-                "span_end": claim.span[1] if claim.span else None,
-                "text": claim.text,
-                "verdict": verdict.label,
-                "expected": canonical_json(verdict.expected) if verdict.label == "contradicted" else None,
-                "fact_id": verdict.fact.id if verdict.fact is not None else None,
-                "extractor": claim.extractor,
-                "out_of_scope": claim.out_of_scope,
-                "value_number": _number(claim.value),
-                "value_text": claim.value if isinstance(claim.value, str) else None,
-                **passed,
-            }
-        )
-    return rows
+    """claims.parquet's rows of one result, as dicts (``claim_columns`` is what a run writes)."""
+    return _as_rows(claim_columns([result]))
 
 
 def score_row(result: Result, policy: ScoringPolicy | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """One scores.parquet row; ``policy`` defaults to the one the result was scored under."""
-    policy = policy or result.policy
-    score = result.score
+    return _as_rows(score_columns([result], policy, [extra or {}]))[0]
+
+
+def _as_rows(columns: dict[str, list]) -> list[dict[str, Any]]:
+    names = list(columns)
+    return [dict(zip(names, values)) for values in zip(*columns.values())]
+
+
+def claim_columns(results: list[Result]) -> dict[str, list]:
+    """claims.parquet's rows of ``results`` as one list per column (in CLAIM_SCHEMA's
+    order): a run builds a chunk's columns directly, without a dict per claim."""
+    columns: dict[str, list] = {name: [] for name in CLAIM_SCHEMA.names}
+    (instance_ids, systems, tasks, languages, indices, types, keys, values, span_starts, span_ends, texts,
+     labels, expected, fact_ids, extractors, out_of_scope, numbers, value_texts, generation_ids,
+     metas) = columns.values()
+    for result in results:
+        verdicts = result.verdicts
+        n = len(verdicts)
+        if not n:
+            continue
+        meta = result.generation.meta
+        for column, value in (
+            (instance_ids, result.instance.id), (systems, result.generation.system),
+            (tasks, result.instance.task), (languages, result.language),
+            (generation_ids, result.generation.id), (metas, None if meta is None else canonical_json(meta)),
+        ):
+            column.extend([value] * n)
+        indices.extend(range(n))
+        for verdict in verdicts:
+            claim = verdict.claim
+            value = claim.value
+            span = claim.span
+            label = verdict.label
+            types.append(claim.type)
+            keys.append(canonical_json(claim.key))
+            values.append(canonical_json(value))
+            span_starts.append(span[0] if span else None)
+            span_ends.append(span[1] if span else None)
+            texts.append(claim.text)
+            labels.append(label)
+            expected.append(canonical_json(verdict.expected) if label == "contradicted" else None)
+            fact_ids.append(verdict.fact.id if verdict.fact is not None else None)
+            extractors.append(claim.extractor)
+            out_of_scope.append(claim.out_of_scope)
+            numbers.append(_number(value))
+            value_texts.append(value if isinstance(value, str) else None)
+    return columns
+
+
+def score_columns(
+    results: list[Result], policy: ScoringPolicy | None = None, extras: list[dict[str, Any]] | None = None,
+    extra_names: tuple[str, ...] = (),
+) -> dict[str, list]:
+    """scores.parquet's rows of ``results`` as one list per column: the core's columns,
+    then the domain's ``extra_names`` (each result's ``extras`` entry, None if absent).
+    ``policy`` defaults to the one each result was scored under."""
+    columns: dict[str, list] = {name: [] for name in SCORE_SCHEMA.names}
+    for name in extra_names:
+        columns[name] = []
+    extras = extras or [{} for _ in results]
+    for name in (n for extra in extras for n in extra):  # a caller's extra keys, in their order
+        columns.setdefault(name, [])
+    counts = [columns[name] for name in ("n_claims", "supported", "contradicted", "unverifiable", "n_facts",
+                                          "covered", "out_of_scope")]
+    metric_columns = [columns[name] for name in ("precision", "recall", "f1", "weighted_f1")]
+    extra_columns = [(name, column) for name, column in columns.items() if name not in SCORE_SCHEMA.names]
+    for result, extra in zip(results, extras):
+        used = policy or result.policy
+        score = result.score
+        total = score.total
+        instance, generation = result.instance, result.generation
+        columns["instance_id"].append(instance.id)
+        columns["system"].append(generation.system)
+        columns["task"].append(instance.task)
+        columns["language"].append(result.language)
+        columns["split"].append(instance.split)
+        for column, value in zip(counts, (total.n_claims, total.supported, total.contradicted, total.unverifiable,
+                                          total.n_facts, total.covered, total.out_of_scope)):
+            column.append(value)
+        metrics = result.metrics if used == result.policy else score.metrics(used)
+        for column, name in zip(metric_columns, ("precision", "recall", "f1", "weighted_f1")):
+            column.append(metrics[name])
+        columns["by_type"].append(counts_json(score.by_type, used))
+        columns["missed"].append(canonical_json(_missed(result)))
+        columns["text"].append(generation.text)
+        columns["missed_ids"].append(list(score.missed_ids))
+        columns["generation_id"].append(generation.id)
+        meta = generation.meta
+        columns["meta"].append(None if meta is None else canonical_json(meta))
+        for name, column in extra_columns:
+            column.append(extra.get(name))
+    return columns
+
+
+def _missed(result: Result) -> list[dict[str, Any]]:
+    missed_ids = result.score.missed_ids
+    if not missed_ids:
+        return []
     facts_by_id = {fact.id: fact for fact in result.instance.facts}
-    missed = [
-        {"id": i, "type": facts_by_id[i].type, "key": facts_by_id[i].key, "value": facts_by_id[i].value}
-        for i in score.missed_ids
-    ]
-    return {
-        "instance_id": result.instance.id,
-        "system": result.generation.system,
-        "task": result.instance.task,
-        "language": result.language,
-        "split": result.instance.split,
-        **{k: v for k, v in score.total.as_dict(policy).items() if k not in ("precision", "recall", "f1")},
-        **(result.metrics if policy == result.policy else score.metrics(policy)),
-        "by_type": canonical_json({t: c.as_dict(policy) for t, c in score.by_type.items()}),
-        "missed": canonical_json(missed),
-        "text": result.generation.text,
-        "missed_ids": list(score.missed_ids),
-        **_passed_through(result),
-        **(extra or {}),
-    }
+    return [{"id": i, "type": facts_by_id[i].type, "key": facts_by_id[i].key, "value": facts_by_id[i].value}
+            for i in missed_ids]
 
 
 class ParquetStream:
@@ -170,6 +223,11 @@ class ParquetStream:
     def write(self, rows: list[dict[str, Any]]) -> None:
         if rows:
             self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def write_columns(self, columns: dict[str, list]) -> None:
+        """Append one row group from one list per column (``claim_columns``, ``score_columns``)."""
+        if columns and len(next(iter(columns.values()))):
+            self._writer.write_table(pa.Table.from_pydict(columns, schema=self.schema))
 
     def close(self) -> None:
         self._open = False

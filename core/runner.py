@@ -17,7 +17,7 @@ from factcov.aggregate import SystemTotals, ranking_summary
 from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
-from factcov.evaluate import Evaluator, ExtractorFactory, Result
+from factcov.evaluate import Evaluator, ExtractorFactory, Result, fewer_collections
 from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked
@@ -27,8 +27,8 @@ from factcov.outdir import RunDirectory, write_manifest
 from factcov.outputs import (
     CLAIM_SCHEMA,
     ParquetStream,
-    claim_rows,
-    score_row,
+    claim_columns,
+    score_columns,
     score_schema,
     table_records,
     write_summary,
@@ -120,15 +120,17 @@ def score_run(
         staging = run_dir.staging
         claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
         scores_out = ParquetStream(staging / "scores.parquet", score_schema(extras, tuple(domain.lists)))
-        with console_progress("scoring", "generations", progress) as advance, _chunk_scorer(evaluator, jobs, dask) as score_chunks:
+        with (console_progress("scoring", "generations", progress) as advance,
+              _chunk_scorer(evaluator, jobs, dask, instances) as score_chunks,
+              fewer_collections()):  # the rows of every chunk are as many short-lived containers
             for rows in score_chunks(chunks):
-                claims_out.write(rows.claims)
-                scores_out.write(rows.scores)
-                totals.add(rows.scores)
+                claims_out.write_columns(rows.claims)
+                scores_out.write_columns(rows.scores)
+                totals.add_columns(rows.scores)
                 for system, types in rows.type_counts.items():
                     for type_, counts in types.items():
                         type_counts[system][type_].add(counts)
-                advance(len(rows.scores))
+                advance(len(rows.scores["system"]))
                 failures.add(rows.failures)
         if not totals.n:
             raise InputError("no generations to score", path=empty_input)
@@ -174,32 +176,39 @@ def score_run(
 
 @dataclass
 class ChunkRows:
-    claims: list[dict[str, Any]]
-    scores: list[dict[str, Any]]
+    """A chunk's rows of claims.parquet and scores.parquet, one list per column (cheap to
+    build, to send back from a worker and to turn into an Arrow table)."""
+
+    claims: dict[str, list]
+    scores: dict[str, list]
     type_counts: dict[str, dict[str, Counts]]
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # (instance, system, reason)
 
 
 def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
-    rows = ChunkRows([], [], defaultdict(lambda: defaultdict(Counts)))
     results = evaluator.evaluate(chunk)
+    domain = evaluator.domain
     extras = extra_metrics(evaluator, results)
-    for result, extra in zip(results, extras):
-        rows.claims.extend(claim_rows(result))
-        rows.scores.append(score_row(result, extra=extra))
+    type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
+    failures = []
+    for result in results:
         if result.extraction_error is not None:
-            rows.failures.append((result.instance.id, result.generation.system, result.extraction_error))
+            failures.append((result.instance.id, result.generation.system, result.extraction_error))
         for type_, counts in result.score.by_type.items():
-            rows.type_counts[result.generation.system][type_].add(counts)
-    rows.type_counts = {system: dict(types) for system, types in rows.type_counts.items()}
-    return rows
+            type_counts[result.generation.system][type_].add(counts)
+    return ChunkRows(
+        claim_columns(results),
+        score_columns(results, extras=extras, extra_names=(*domain.metrics, *domain.lists)),
+        {system: dict(types) for system, types in type_counts.items()},
+        failures,
+    )
 
 
 def extra_metrics(evaluator: Evaluator, results: list[Result]) -> list[dict[str, Any]]:
     """The domain's extra metrics of each result (its hook sees one language at a time)."""
     domain = evaluator.domain
     if not domain.metrics and not domain.lists:
-        return [{} for _ in results]
+        return [{}] * len(results)  # read only
     by_language: dict[str, list[int]] = defaultdict(list)
     for index, result in enumerate(results):
         by_language[result.language].append(index)
@@ -221,20 +230,31 @@ def _metric(value: Any, domain: str, name: str) -> float | None:
     return float(value)
 
 
-_worker: dict[str, Evaluator] = {}
+_worker: dict[str, Any] = {}
 
 
-def _init_worker(evaluator: Evaluator) -> None:
+def _init_worker(evaluator: Evaluator, instances: Mapping[str, Instance]) -> None:
+    import signal
+
+    # The command line's SIGTERM handler unwinds the parent (its staging directory); a
+    # forked worker holds nothing to clean up and must simply end when the pool ends it,
+    # or a worker blocked on the task queue's lock can outlive the run and hang its exit.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker["evaluator"] = evaluator
+    _worker["instances"] = instances
 
 
 def _score_in_worker(chunk: list) -> ChunkRows:
-    return rows_of_chunk(_worker["evaluator"], chunk)
+    """A chunk of (instance or instance id, generation): an instance the parent held when
+    it forked travels as its id and is looked up in the worker's inherited copy."""
+    instances = _worker["instances"]
+    pairs = [(instances[ref] if isinstance(ref, str) else ref, generation) for ref, generation in chunk]
+    return rows_of_chunk(_worker["evaluator"], pairs)
 
 
 @contextmanager
 def _chunk_scorer(
-    evaluator: Evaluator, jobs: int, dask: str | None = None
+    evaluator: Evaluator, jobs: int, dask: str | None = None, instances: Mapping[str, Instance] | None = None
 ) -> Iterator[Callable[[Iterable[list]], Iterator[ChunkRows]]]:
     """Score chunks here, in ``jobs`` forked processes, or on a Dask cluster (in order, so output bytes match)."""
     if dask:
@@ -248,8 +268,21 @@ def _chunk_scorer(
         return
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator,)) as pool:
-        yield lambda chunks: pool.imap(_score_in_worker, chunks)
+    instances = instances if instances is not None else {}
+    evaluator.prebuild(instances)  # inherited by every worker, built once
+    gc.freeze()  # what was just built, out of the workers' collections too (see score_run)
+    forked = frozenset(instances)  # (an adapter may add instances while the run streams)
+
+    def by_reference(chunk: list) -> list:
+        return [(instance.id if instance.id in forked else instance, generation) for instance, generation in chunk]
+
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator, instances))
+    try:
+        yield lambda chunks: pool.imap(_score_in_worker, map(by_reference, chunks))
+        pool.close()  # every chunk was scored: the workers finish and exit on their own
+        pool.join()
+    finally:
+        pool.terminate()  # an error or an interrupted run: end them now
 
 
 def _write_report(outdir: Path) -> None:

@@ -11,7 +11,6 @@ Undefined is explicit (``None``), never a fabricated number:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
@@ -19,7 +18,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factcov.limits import MAX_BOOTSTRAP
-from factcov.model import Fact, Verdict
+from factcov.model import Fact, Verdict, canonical_json, encode_json_str
 
 
 class ScoringPolicy(BaseModel):
@@ -112,6 +111,28 @@ class Counts:
             **self.metrics(policy),
         }
 
+    def as_json(self, policy: ScoringPolicy) -> str:
+        """``canonical_json(self.as_dict(policy))``, remembered: a run writes these for every
+        claim type of every generation, and a few thousand distinct counts cover millions."""
+        key = (self.n_claims, self.supported, self.contradicted, self.unverifiable, self.n_facts, self.covered,
+               self.out_of_scope, policy.unverifiable)  # the metrics read the policy's `unverifiable` only
+        text = _COUNTS_JSON.get(key)
+        if text is None:
+            text = canonical_json(self.as_dict(policy))
+            if len(_COUNTS_JSON) >= COUNTS_JSON_CACHE_SIZE:
+                _COUNTS_JSON.clear()
+            _COUNTS_JSON[key] = text
+        return text
+
+
+COUNTS_JSON_CACHE_SIZE = 100_000
+_COUNTS_JSON: dict[tuple, str] = {}
+
+
+def counts_json(by_type: dict[str, Counts], policy: ScoringPolicy) -> str:
+    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts."""
+    return "{" + ",".join(f"{encode_json_str(t)}:{by_type[t].as_json(policy)}" for t in sorted(by_type)) + "}"
+
 
 @dataclass
 class GenerationScore:
@@ -170,42 +191,49 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
     """Count claims by verdict and relevant facts by coverage, overall and per claim type.
 
     Out-of-scope claims are counted apart and neither verdict-counted nor covering
-    (``ScoringPolicy.out_of_scope``)."""
+    (``ScoringPolicy.out_of_scope``). Coverage is ``covered_facts``'s, computed in the
+    same single pass over the verdicts (this runs once per generation of every run)."""
     by_type: dict[str, Counts] = {}
-
-    def counts_of(type_: str) -> Counts:
-        if type_ not in by_type:
-            by_type[type_] = Counts()
-        return by_type[type_]
-
-    labels = Counter()
-    out_of_scope = [v for v in verdicts if v.claim.out_of_scope]
-    for verdict in out_of_scope:
-        counts_of(verdict.claim.type).out_of_scope += 1
-    verdicts = [v for v in verdicts if not v.claim.out_of_scope]
+    relevant_by_id = {fact.id: fact for fact in relevant}
+    covered: set[str] = set()
+    total = Counts(n_facts=len(relevant))
     for verdict in verdicts:
-        counts = counts_of(verdict.claim.type)
+        claim = verdict.claim
+        counts = by_type.get(claim.type)
+        if counts is None:
+            counts = by_type[claim.type] = Counts()
+        if claim.out_of_scope:
+            counts.out_of_scope += 1
+            total.out_of_scope += 1
+            continue
         counts.n_claims += 1
-        setattr(counts, verdict.label, getattr(counts, verdict.label) + 1)
-        labels[verdict.label] += 1
-    covered = covered_facts(relevant, verdicts)
-    covered_ids = {fact.id for fact in covered}
+        total.n_claims += 1
+        label = verdict.label
+        if label == "supported":
+            counts.supported += 1
+            total.supported += 1
+            for fact_id in verdict.matches:  # the first relevant fact not already covered
+                if fact_id in relevant_by_id and fact_id not in covered:
+                    covered.add(fact_id)
+                    break
+        elif label == "contradicted":
+            counts.contradicted += 1
+            total.contradicted += 1
+        else:
+            counts.unverifiable += 1
+            total.unverifiable += 1
+    covered_ids, missed_ids = [], []
     for fact in relevant:
-        counts = counts_of(fact.type)
+        counts = by_type.get(fact.type)
+        if counts is None:
+            counts = by_type[fact.type] = Counts()
         counts.n_facts += 1
-        counts.covered += fact.id in covered_ids
-    total = Counts(
-        n_claims=len(verdicts),
-        supported=labels["supported"],
-        contradicted=labels["contradicted"],
-        unverifiable=labels["unverifiable"],
-        n_facts=len(relevant),
-        covered=len(covered_ids),
-        out_of_scope=len(out_of_scope),
-    )
+        if fact.id in covered:
+            counts.covered += 1
+            covered_ids.append(fact.id)
+        else:
+            missed_ids.append(fact.id)
+    total.covered = len(covered)
     return GenerationScore(
-        total=total,
-        by_type=dict(sorted(by_type.items())),
-        covered_ids=[fact.id for fact in covered],
-        missed_ids=[fact.id for fact in relevant if fact.id not in covered_ids],
+        total=total, by_type=dict(sorted(by_type.items())), covered_ids=covered_ids, missed_ids=missed_ids,
     )

@@ -105,6 +105,53 @@ def test_a_dask_cluster_gives_the_same_bytes_as_one_process(files, tmp_path):
         assert (tmp_path / "one" / output).read_bytes() == (tmp_path / "dask" / output).read_bytes(), output
 
 
+class CountsOnly:
+    """An extractor factory that pickles (a module-level class): the mini grammar, keeping
+    its count claims only, so its runs differ from the registered extractor's."""
+
+    def __call__(self, language: str):
+        from tests.mini_domain import MiniExtractor
+
+        class CountsOnlyExtractor(MiniExtractor):
+            def extract(self, text, instance):
+                return [c for c in super().extract(text, instance) if c.type == "count"]
+
+        return CountsOnlyExtractor(language)
+
+
+def test_dask_and_jobs_run_the_evaluators_own_factory_with_the_same_bytes(files, tmp_path):
+    pytest.importorskip("dask.distributed", reason="needs the dask extra: .ci/run installs it for the pandas-2 run (factcov[all]), not for the pandas-3 run")
+    outputs = ("claims.parquet", "scores.parquet", "systems.csv", "summary.json")
+    score_files("mini", *files, tmp_path / "registered", chunk_size=2, report=False)
+    for name, how in (("one", {}), ("jobs", {"jobs": 2}), ("dask", {"dask": "local"})):
+        score_files("mini", *files, tmp_path / name, chunk_size=2, report=False, extractor=CountsOnly(), **how)
+    claims = pd.read_parquet(tmp_path / "dask" / "claims.parquet")
+    assert set(claims["type"]) == {"count"}  # the factory extracted, not the registered name rebuilt
+    assert len(claims) < len(pd.read_parquet(tmp_path / "registered" / "claims.parquet"))
+    for output in outputs:
+        one = (tmp_path / "one" / output).read_bytes()
+        assert one == (tmp_path / "jobs" / output).read_bytes() == (tmp_path / "dask" / output).read_bytes(), output
+
+
+def test_dask_refuses_a_factory_that_cannot_travel_before_scoring(files, tmp_path):
+    pytest.importorskip("dask.distributed", reason="needs the dask extra: .ci/run installs it for the pandas-2 run (factcov[all]), not for the pandas-3 run")
+    from factcov.errors import FactcovError
+
+    factory = CountsOnly()
+    with pytest.raises(FactcovError, match="cannot be pickled"):
+        score_files("mini", *files, tmp_path / "out", dask="local", report=False, extractor=lambda lang: factory(lang))
+    assert not list((tmp_path / "out").iterdir())  # no output file
+
+
+def test_an_extractor_spec_is_the_registered_extractor_with_its_options(files, tmp_path):
+    from factcov.evaluate import ExtractorSpec
+
+    score_files("mini", *files, tmp_path / "name", report=False, extractor="mini-regex")
+    score_files("mini", *files, tmp_path / "spec", report=False, extractor=ExtractorSpec("mini-regex"))
+    for output in ("claims.parquet", "scores.parquet", "systems.csv", "summary.json"):
+        assert (tmp_path / "name" / output).read_bytes() == (tmp_path / "spec" / output).read_bytes(), output
+
+
 def test_summary_carries_a_signature_that_changes_with_the_policy(files, tmp_path):
     score_cli(*files, tmp_path / "a", "--no-report")
     score_cli(*files, tmp_path / "b", "--no-report", "--unverifiable", "ignore")
@@ -223,3 +270,59 @@ def test_system_names_with_markup_are_printed_verbatim(tmp_path, mini_plugin, ca
     generations = write_jsonl(tmp_path / "generations.jsonl", [{**GENERATIONS[0], "system": "[/]x [bold]y"}])
     assert run(["score", "-d", "mini", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o"), "--no-report"]) == 0
     assert "[/]x [bold]y" in capsys.readouterr().out
+
+
+def test_jobs_prebuild_cheap_extractors_for_the_input_languages_and_every_instance_knowledge():
+    from factcov.evaluate import Evaluator
+    from factcov.plugins import get_domain
+
+    domain = get_domain("f1")
+    instances = {i.id: i for i in domain.example_instances() if i.language == "es"}
+    evaluator = Evaluator(domain)
+    evaluator.prebuild(instances)
+    assert set(evaluator._extractors) == {"es"}  # f1-regex declares prebuild; the input is Spanish only
+    assert set(evaluator._knowledge) == set(instances)
+
+
+def test_jobs_build_nothing_ahead_for_an_extractor_that_does_not_declare_it(mini_plugin):
+    from factcov.evaluate import Evaluator
+    from factcov.model import Instance
+    from factcov.plugins import get_domain
+
+    evaluator = Evaluator(get_domain("mini"))
+    evaluator.prebuild({row["id"]: Instance.model_validate(row) for row in INSTANCES})
+    assert evaluator._extractors == {}  # mini-regex leaves prebuild False: a model-backed one would load nothing
+
+
+def test_jobs_score_instances_an_adapter_adds_while_the_run_streams(mini_plugin, tmp_path):
+    from factcov.model import Generation, Instance
+    from factcov.plugins import get_domain
+    from factcov.runner import score_run
+
+    def run(name: str, jobs: int) -> bytes:
+        instances: dict = {}
+
+        def pairs():  # like `factcov rag score`: instances appear as their answers are read
+            for row in GENERATIONS:
+                instance = Instance.model_validate(next(i for i in INSTANCES if i["id"] == row["instance_id"]))
+                instances.setdefault(instance.id, instance)
+                yield instances[instance.id], Generation.model_validate(row)
+
+        score_run(get_domain("mini"), instances, pairs(), tmp_path / name, inputs={}, chunk_size=2, jobs=jobs,
+                  report=False)
+        return b"".join((tmp_path / name / f).read_bytes() for f in ("claims.parquet", "scores.parquet", "summary.json"))
+
+    assert run("one", 1) == run("jobs", 2)
+
+
+def test_a_jobs_worker_ends_on_sigterm_instead_of_running_the_command_lines_handler():
+    import signal
+
+    from factcov.runner import _init_worker
+
+    saved = signal.signal(signal.SIGTERM, lambda *_: None)  # as `factcov` installs its unwinding one
+    try:
+        _init_worker(None, {})
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # Pool.terminate ends it even mid-wait
+    finally:
+        signal.signal(signal.SIGTERM, saved)

@@ -291,3 +291,36 @@ def test_a_read_only_outdir_is_exit_3_and_kept(inputs, tmp_path, monkeypatch, ca
     assert run(_score_args(instances, new, out)) == 3
     assert "OUTDIR is not writable" in capsys.readouterr().err
     assert _snapshot(out) == before
+
+
+def test_a_run_is_hashed_once_however_often_it_is_read(inputs, tmp_path, monkeypatch):
+    from factcov import outdir
+
+    instances, old, _ = inputs
+    out = tmp_path / "out"
+    assert run(_score_args(instances, old, out)) == 0
+    hashed: list[str] = []
+    real = outdir._sha256
+    monkeypatch.setattr(outdir, "_sha256", lambda path: hashed.append(path.name) or real(path))
+    for _ in range(3):
+        verify(out)
+    assert hashed == []  # the run's own manifest computed them; renaming the run into place kept them
+    monkeypatch.setattr(outdir, "_digests", {})  # a fresh process: every verified file once, then never again
+    verify(out)
+    verify(out)
+    listed = sorted(n for n in RUN_FILES if n not in (MANIFEST, "report.html"))
+    assert sorted(hashed) == listed
+
+
+def test_a_file_rewritten_with_its_size_and_mtime_restored_is_still_refused(inputs, tmp_path):
+    instances, old, _ = inputs
+    out = tmp_path / "out"
+    assert run(_score_args(instances, old, out)) == 0
+    verify(out)  # digests remembered
+    summary = out / "summary.json"
+    before = summary.stat()
+    summary.write_text(summary.read_text().replace('"mini"', '"mino"'))
+    os.utime(summary, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert summary.stat().st_size == before.st_size and summary.stat().st_mtime_ns == before.st_mtime_ns
+    with pytest.raises(InputError, match="summary.json does not match"):
+        verify(out)

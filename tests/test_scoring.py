@@ -116,3 +116,16 @@ def test_precision_and_recall_denominators():
 def test_policy_signature_names_every_choice():
     signature = ScoringPolicy(unverifiable="ignore", average="micro", type_weights={"b": 0.5, "a": 0.5}).signature()
     assert signature == "unverifiable:ignore|average:micro|weights:a=0.5,b=0.5|out_of_scope:exclude"
+
+
+def test_canonical_json_is_compact_sorted_json_dumps_for_every_kind_of_value():
+    import json
+
+    from factcov.model import canonical_json
+
+    values = [{"driver": "HAM", "stop": 2}, [1, 2.5, "é", None, True], {"b": {"z": 1, "a": [1e300, -0.0]}, "a": "x\u2028\""},
+              3.0, "str", 7, None, {"n": 10**20}, [], {}, {"nested": [{"k": [1, {"x": False}]}]}]
+    for value in values:
+        assert canonical_json(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        canonical_json({"x": object()})

@@ -28,6 +28,7 @@ class F1RegexExtractor(Extractor):
     description: ClassVar[str] = "Regex grammars (en, es, pt) for pit stops, tyres, results, moves and neutralizations."
     domains: ClassVar[tuple[str, ...]] = ("f1",)
     languages: ClassVar[tuple[str, ...]] = ("en", "es", "pt")
+    prebuild: ClassVar[bool] = True  # a compiled grammar, no model: --jobs builds it once, before forking
 
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)

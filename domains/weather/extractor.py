@@ -18,6 +18,7 @@ class WeatherRegexExtractor(Extractor):
     description = "Regex grammars of forecast text (NWS and free phrasing) in en, es, pt; °C and km/h converted."
     domains = ("weather",)
     languages = ("en", "es", "pt")
+    prebuild = True  # a compiled grammar, no model: --jobs builds it once, before forking
 
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
