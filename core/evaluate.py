@@ -104,10 +104,11 @@ class Evaluator:
                 [n for n, (c, _) in extractor_registry.entries.items() if domain.name in c.domains or "*" in c.domains],
             )
         self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
-        # A configured domain's options go with its own default extractor only.
+        # A configured domain's options go with its own default extractor only; options
+        # given (-X) go on top of them (-X n_process=2 keeps [rag]'s aliases).
         defaults = domain.extractor_options if self.extractor_name == domain.default_extractor else {}
-        self.extractor_options = extractor_options or (
-            dict(factory.options) if isinstance(factory, ExtractorSpec) else dict(defaults))
+        base = dict(factory.options) if isinstance(factory, ExtractorSpec) else dict(defaults)
+        self.extractor_options = {**base, **(extractor_options or {})}
         # what builds this evaluator's extractors, here and in every worker (see ``factory``)
         self.factory: ExtractorFactory = factory or ExtractorSpec(self.extractor_name, self.extractor_options)
         self.verifier = Verifier()
@@ -191,7 +192,8 @@ class Evaluator:
         extractor = self.extractor_for(language).signature()
         # Declared options (the ones -X sets) change results: runs differing in one are not
         # comparable. Undeclared ones passed from Python (aliases, batch sizes) stay out, as before.
-        declared = extractor_registry.get(self.extractor_name).option_types
+        registered = extractor_registry.get(self.extractor_name)
+        declared = set(registered.option_types) - registered.unsigned_options
         signed = sorted((k, v) for k, v in self.extractor_options.items() if k in declared)
         if signed:
             extractor += "{" + ",".join(f"{k}={v}" for k, v in signed) + "}"

@@ -24,6 +24,9 @@ class Extractor:
     (``-X key=value``) and their types (``str``, ``int``, ``float``, ``bool``); any other
     key is refused by ``parse_options``. Options change results, so the ones given enter
     the score signature: declare no secrets here (read them from the environment).
+    ``unsigned_options`` names the declared ones that stay out of it: options that only
+    change speed (a batch size, a process count) or that ``signature()`` already names
+    (a model, by its resolved name and version).
     ``prebuild`` says building one is cheap and needs no model (see below).
     """
 
@@ -37,6 +40,7 @@ class Extractor:
     # share it instead of each building its own. Left False, nothing is built that the run
     # may not need (a spaCy or stanza model per language).
     prebuild: ClassVar[bool] = False
+    unsigned_options: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:

@@ -9,10 +9,13 @@ reads both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token. A named tuple rather than a frozen dataclass: a parse makes one per
+    token, and a frozen dataclass's ``__init__`` costs ten times a tuple's."""
+
     i: int
     text: str
     lemma: str
@@ -46,17 +49,33 @@ class ParsedText:
     scheme: str = "clear"
     has_parse: bool = True
     children: dict[int, list[int]] = field(default_factory=dict)
+    _kid_tokens: dict[int, list[Token]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.children:
-            for token in self.tokens:
-                if token.head != token.i:
-                    self.children.setdefault(token.head, []).append(token.i)
+        # The relation readers ask for a token's children a hundred thousand times a run:
+        # kept as tokens, not only as indices.
+        if self.children:
+            self._kid_tokens = {i: [self.tokens[j] for j in kids] for i, kids in self.children.items()}
+            return
+        kid_tokens: dict[int, list[Token]] = {}
+        for token in self.tokens:
+            if token.head != token.i:
+                found = kid_tokens.get(token.head)
+                if found is None:
+                    kid_tokens[token.head] = [token]
+                else:
+                    found.append(token)
+        self._kid_tokens = kid_tokens
+        self.children = {i: [t.i for t in kids] for i, kids in kid_tokens.items()}
 
     def kids(self, i: int, *deps: str) -> list[Token]:
         """Children of token ``i`` (with one of ``deps`` when given), in text order."""
-        found = [self.tokens[j] for j in self.children.get(i, ())]
-        return [t for t in found if not deps or t.dep in deps]
+        found = self._kid_tokens.get(i)
+        if not found:
+            return []
+        if not deps:
+            return list(found)
+        return [t for t in found if t.dep in deps]
 
     def sentence_of(self, char: int) -> int:
         """Index of the sentence holding character offset ``char`` (the last one if past the end)."""

@@ -53,16 +53,50 @@ def load_pipeline(name: str) -> Any:
         raise ModelNotFoundError(f"spaCy could not load '{name}': {exc}; {INSTALL_HINT}") from None
 
 
+# The token columns read in one call of ``Doc.to_array``: reading them through spaCy's
+# ``Token`` objects (one Python object per token, another per ``token.head``) cost as much
+# as a fifth of the parse itself.
+_COLUMNS = ("ORTH", "SPACY", "LEMMA", "POS", "TAG", "DEP", "HEAD", "IDX")
+# Hash -> string for those columns. A spaCy hash is a function of the string alone (and
+# POS values are spaCy's fixed symbol ids), so one table serves every pipeline; it is
+# emptied when it grows past ``_STRINGS_LIMIT`` entries (a vocabulary is far smaller).
+_STRINGS: dict[int, str] = {0: ""}
+_STRINGS_LIMIT = 1 << 20
+
+
+def _strings() -> dict[int, str]:
+    """``_STRINGS``, emptied first when it has grown past ``_STRINGS_LIMIT``."""
+    if len(_STRINGS) > _STRINGS_LIMIT:
+        _STRINGS.clear()
+        _STRINGS[0] = ""
+    return _STRINGS
+
+
 def to_parsed(doc: Any) -> ParsedText:
     """A spaCy ``Doc`` as the parser-neutral ``ParsedText``."""
-    tokens = [
-        Token(t.i, t.text, t.lemma_ or t.text, t.pos_, t.tag_, t.dep_, t.head.i, t.idx, t.idx + len(t.text))
-        for t in doc
-    ]
+    rows = doc.to_array(_COLUMNS).tolist() if len(doc) else []
+    names = _strings()
+    strings = doc.vocab.strings
+    tokens = []
+    pieces = []
+    new_token = tuple.__new__  # Token's own __new__, without its Python-level argument handling
+    for i, (orth, space, lemma, pos, tag, dep, head, idx) in enumerate(rows):
+        try:
+            word, lemma_, pos_, tag_, dep_ = names[orth], names[lemma], names[pos], names[tag], names[dep]
+        except KeyError:  # a string this process has not met yet
+            for key in (orth, lemma, pos, tag, dep):
+                names.setdefault(key, strings[key])
+            word, lemma_, pos_, tag_, dep_ = names[orth], names[lemma], names[pos], names[tag], names[dep]
+        pieces.append(word + " " if space else word)
+        # HEAD is the offset to the head, stored unsigned: wrap it back to a signed offset.
+        offset = head - (1 << 64) if head >= 1 << 63 else head
+        tokens.append(new_token(Token, (i, word, lemma_ or word, pos_, tag_, dep_, i + offset, idx, idx + len(word))))
+    text = "".join(pieces)  # what ``doc.text`` joins, without building a Token per token
     has_parse = doc.has_annotation("DEP")
     sentences = [(s.start, s.end) for s in doc.sents] if has_parse or doc.has_annotation("SENT_START") else [(0, len(doc))]
-    mentions = [Mention(e.start, e.end, e.start_char, e.end_char, e.text, e.label_) for e in doc.ents]
-    return ParsedText(doc.text, tokens, sentences, mentions, scheme="clear", has_parse=has_parse)
+    mentions = [Mention(e.start, e.end, e.start_char, e.end_char, text[e.start_char:e.end_char], e.label_)
+                for e in doc.ents]
+    return ParsedText(text, tokens, sentences, mentions, scheme="clear", has_parse=has_parse)
 
 
 class SpacyParser:
@@ -79,7 +113,12 @@ class SpacyParser:
         return self.nlp.pipe(texts, batch_size=self.batch_size, n_process=self.n_process)
 
     def parse(self, texts: Sequence[str]) -> list[ParsedText]:
-        return [to_parsed(doc) for doc in self.pipe(texts)]
+        return list(self.iter_parse(texts))
+
+    def iter_parse(self, texts: Iterable[str]) -> Iterator[ParsedText]:
+        """Parsed texts one by one, still parsed in batches: a caller that is done with
+        each text before the next keeps no more than a batch of parses alive."""
+        return (to_parsed(doc) for doc in self.pipe(texts))
 
     def signature(self) -> str:
         meta = self.nlp.meta

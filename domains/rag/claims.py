@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -44,10 +44,13 @@ SYNONYMS = {"bear": "birth", "die": "death", "bury": "burial", "lead": "leader",
             "establish": "founding", "found": "founding", "open": "opening"}
 
 
-def predicate_stems(predicate: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def predicate_stems(predicate: str) -> frozenset[str]:
     """Content-word stems of a predicate: 'birthPlace' -> {'birt', 'plac'}; 'bear in' -> {'birt'};
-    'iso6392Code' -> {'iso', '6392', 'code'} (camelCase split after a digit too)."""
-    return {SYNONYMS.get(w, w)[:4] for w in label_words(predicate) if w not in STOP and len(w) > 2}
+    'iso6392Code' -> {'iso', '6392', 'code'} (camelCase split after a digit too).
+
+    Cached: linking a triple compares its predicate with each of the instance's."""
+    return frozenset(SYNONYMS.get(w, w)[:4] for w in label_words(predicate) if w not in STOP and len(w) > 2)
 
 
 def is_nominal(predicate: str) -> bool:
@@ -72,7 +75,8 @@ class InstanceIndex:
     known_keys: set[tuple[str, str]] = field(default_factory=set)
     aliases: Mapping[str, str] = field(default_factory=dict)
     surfaces: Mapping[str, str] = field(default_factory=dict)
-    _patterns: list[tuple[str, re.Pattern[str]]] | None = None
+    _patterns: list[tuple[str, NamePattern]] | None = None
+    _literal_first: dict[str, list[str]] | None = None
 
     @classmethod
     def of(
@@ -108,8 +112,8 @@ class InstanceIndex:
         index.by_first_word = dict(first)
         return index
 
-    def patterns(self) -> list[tuple[str, re.Pattern[str]]]:
-        """Compiled (name, pattern) pairs of the non-literal known entities (built once per index).
+    def patterns(self) -> list[tuple[str, NamePattern]]:
+        """(name, pattern) pairs of the non-literal known entities (built once per index).
 
         A name written with a qualifier after a comma ("La Crosse, Wisconsin") is also
         found by its head alone ("La Crosse"), unless that head is another entity's name
@@ -130,6 +134,16 @@ class InstanceIndex:
                     found.append((names[0], _name_pattern(head)))
             self._patterns = [(name, p) for name, p in found if p is not None]
         return self._patterns
+
+    def literal_by_first_word(self) -> dict[str, list[str]]:
+        """``by_first_word`` for the literal entities (dates, amounts) only (built once per index)."""
+        if self._literal_first is None:
+            self._literal_first = {}
+            for word, names in self.by_first_word.items():
+                literal = [name for name in names if is_literal(name)]
+                if literal:
+                    self._literal_first[word] = literal
+        return self._literal_first
 
     def link(self, name: str, partial: bool = True) -> str:
         """The known entity a canonical name refers to, or the name itself.
@@ -198,15 +212,42 @@ def _money_joined(parsed: ParsedText, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
-@lru_cache(maxsize=65536)
-def _name_pattern(name: str) -> re.Pattern[str] | None:
+@dataclass(frozen=True)
+class NamePattern:
     """A name's words in order, whatever separates them ("Alan B. Miller Hall" finds
-    "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and")."""
+    "alan b miller hall"; "post-metal" finds "post metal"; "&" finds "and").
+
+    Every match starts with the first word and holds the longest one: ``finditer``
+    tries the pattern only where the first word occurs, after a substring test for the
+    longest (a pattern opening with a look-behind is otherwise tried at every character).
+    """
+
+    pattern: re.Pattern[str]
+    first: str
+    longest: str
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``: the same matches, found from the first word's occurrences."""
+        if self.longest not in text:
+            return
+        at = text.find(self.first)
+        while at >= 0:
+            match = self.pattern.match(text, at)  # the look-behind still sees text[at - 1]
+            if match:
+                yield match
+                at = text.find(self.first, match.end())
+            else:
+                at = text.find(self.first, at + 1)
+
+
+@lru_cache(maxsize=65536)
+def _name_pattern(name: str) -> NamePattern | None:
     words = [w for w in re.findall(r"[^\W_]+", name) if w != "and"]
     if not words:
         return None
     separator = r"(?:[\W_]+(?:and[\W_]+)?)"
-    return re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+    pattern = re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
+    return NamePattern(pattern, words[0], max(words, key=len))
 
 
 def _with_parenthesis(parsed: ParsedText, last: int) -> int:
@@ -240,10 +281,16 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
             last = _with_parenthesis(parsed, last)
             found.append(Mention(first, last + 1, tokens[first].start, tokens[last].end,
                                  parsed.text[tokens[first].start:tokens[last].end], "KNOWN", name))
-    for i, token in enumerate(tokens):
-        for name in index.by_first_word.get(surface_fold(token.text), ()):
-            if not is_literal(name):
-                continue
+    # A token whose folded surface is a word w has w in its stretch of the folded text
+    # (folding keeps lengths, and w holds no space); only a word with an apostrophe (a
+    # folded "’") may not. So only the tokens where such a word occurs are looked at.
+    literal_first = {word: names for word, names in index.literal_by_first_word().items()
+                     if word in folded or "'" in word}
+    if not literal_first:
+        return found
+    for i in _tokens_holding(literal_first, folded, ends):
+        token = tokens[i]
+        for name in literal_first.get(surface_fold(token.text), ()):
             length = len(name.split())
             for end in range(i + 1, min(len(tokens), i + length + 3) + 1):
                 text = parsed.text[tokens[i].start:tokens[end - 1].end]
@@ -251,6 +298,20 @@ def _known_mentions(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:
                     found.append(Mention(i, end, tokens[i].start, tokens[end - 1].end, text, "KNOWN", name))
                     break
     return found
+
+
+def _tokens_holding(words: Iterable[str], folded: str, ends: list[int]) -> list[int]:
+    """Indices (ascending) of the tokens where one of ``words`` occurs in ``folded``; every
+    token when a word has an apostrophe."""
+    if any("'" in word for word in words):
+        return list(range(len(ends)))
+    found = set()
+    for word in words:
+        at = folded.find(word)
+        while at >= 0:
+            found.add(bisect_right(ends, at))  # the token ending after the occurrence starts
+            at = folded.find(word, at + 1)
+    return sorted(i for i in found if i < len(ends))
 
 
 def mentions_of(parsed: ParsedText, index: InstanceIndex) -> list[Mention]:

@@ -7,14 +7,17 @@ afterwards: each text is parsed once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from factcov.domains.rag.claims import InstanceIndex, extract_claims
+from factcov.errors import InputError
 from factcov.extractor import Extractor
 from factcov.extractors.normalize import fold_aliases
 from factcov.extractors.parsed import ParsedText
 from factcov.model import Claim, Instance
+
+INDEX_CACHE_SIZE = 4096  # instances whose index is kept (a run's chunk holds fewer)
 
 
 class RagExtractor(Extractor):
@@ -28,6 +31,7 @@ class RagExtractor(Extractor):
         self.aliases = fold_aliases(aliases)
         self._parser: Any = None
         self.recent_parses: dict[str, ParsedText] = {}
+        self._indexes: dict[int, tuple[Instance, InstanceIndex]] = {}
 
     @property
     def parser(self) -> Any:
@@ -41,10 +45,26 @@ class RagExtractor(Extractor):
     def parse(self, texts: Sequence[str]) -> list[ParsedText]:
         return self.parser.parse(list(texts))
 
+    def iter_parse(self, texts: Iterable[str]) -> Iterator[ParsedText]:
+        """``parse`` one text at a time where the parser streams (spaCy), so a long run
+        does not keep every parse alive; a parser that cannot stream parses all at once."""
+        streaming = getattr(self.parser, "iter_parse", None)
+        return streaming(texts) if streaming is not None else iter(self.parser.parse(list(texts)))
+
     def index(self, instance: Instance | None) -> InstanceIndex:
         if instance is None:
             return InstanceIndex.of((), self.aliases)
-        return InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+        # Many texts answer one instance (16 systems per WebNLG entry; a reference and
+        # passages beside an answer): its index is built once. Keyed by identity, and the
+        # entry holds the instance, so an id is never reused while cached.
+        cached = self._indexes.get(id(instance))
+        if cached is not None and cached[0] is instance:
+            return cached[1]
+        if len(self._indexes) >= INDEX_CACHE_SIZE:
+            self._indexes.clear()
+        index = InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+        self._indexes[id(instance)] = (instance, index)
+        return index
 
     def claims(self, parsed: ParsedText, instance: Instance | None) -> list[Claim]:
         return extract_claims(parsed, self.index(instance), self.name)
@@ -65,6 +85,18 @@ class RagExtractor(Extractor):
 class RagSpacyExtractor(RagExtractor):
     name = "rag-spacy"
     description = "Entities (NER + instance entities) and dependency-parse relations with spaCy."
+    # The [rag] settings an -X option may set; none is signed: the signature names the
+    # resolved model and its version, and batch size and process count change speed only.
+    option_types: ClassVar[dict[str, type]] = {"model": str, "batch_size": int, "n_process": int}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
+
+    @classmethod
+    def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:
+        parsed = super().parse_options(raw)
+        for key in ("batch_size", "n_process"):
+            if key in parsed and parsed[key] < 1:
+                raise InputError(f"-X {key} expects a whole number of 1 or more, got '{raw[key]}'")
+        return parsed
 
     def build_parser(self) -> Any:
         from factcov.extractors.spacy_backend import SpacyParser
@@ -79,6 +111,9 @@ class RagSpacyExtractor(RagExtractor):
 class RagStanzaExtractor(RagExtractor):
     name = "rag-stanza"
     description = "Entities and relations with local stanza models (never downloads)."
+    # The signature names the model folder; per-processor paths are a table ([rag]).
+    option_types: ClassVar[dict[str, type]] = {"model_dir": str}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
 
     def build_parser(self) -> Any:
         from factcov.extractors.stanza_backend import StanzaParser

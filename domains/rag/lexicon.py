@@ -86,10 +86,16 @@ def is_verbal(word: str) -> bool:
 
 def label_words(predicate: str) -> list[str]:
     """'iso6392Code' -> ['iso', '6392', 'code']; 'was_a_crew_member_of' -> ['was', 'a', ...]."""
+    return list(_label_words(predicate))
+
+
+@lru_cache(maxsize=65536)
+def _label_words(predicate: str) -> tuple[str, ...]:
+    # Cached: every text's evidence for a predicate splits the same few labels again.
     spaced = re.sub(r"([a-z])([A-Z0-9])", r"\1 \2", predicate)
     spaced = re.sub(r"([0-9])([A-Za-z])", r"\1 \2", spaced)
     spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return [w.lower() for w in re.split(r"[\s_/()\-]+", spaced) if w]
+    return tuple(w.lower() for w in re.split(r"[\s_/()\-]+", spaced) if w)
 
 
 def content_stems(words: Iterable[str]) -> set[str]:

@@ -155,7 +155,8 @@ def score_generations(instances: dict[int, Instance], generations: list[Generati
     and the coverage of the entry's triples (``triple_coverage``, ``entity_coverage``,
     ``contradicted``; ``factcov.domains.rag.triple_coverage``) from the same parse.
 
-    All texts go through the extractor in one batch (``nlp.pipe``).
+    All texts go through the extractor's parser in batches (``nlp.pipe``), streamed: each
+    parse is dropped once its row is computed.
     """
     import pandas as pd
 
@@ -168,12 +169,13 @@ def score_generations(instances: dict[int, Instance], generations: list[Generati
     domain, verifier, policy = RagDomain(), Verifier(), gaa_policy(alpha)
     by_id = {instance.id: instance for instance in instances.values()}
     paired = [by_id[g.instance_id] for g in generations]
-    parsed = extractor.parse([g.text for g in generations])
+    # One knowledge per instance, not per text (16 systems answer each WebNLG entry).
+    knowledge = {iid: domain.knowledge(by_id[iid]) for iid in dict.fromkeys(g.instance_id for g in generations)}
     rows = []
-    for generation, instance, parsed_text in zip(generations, paired, parsed):
+    for generation, instance, parsed_text in zip(generations, paired, extractor.iter_parse(g.text for g in generations)):
         text_claims = extractor.claims(parsed_text, instance)
         triples = cover(parsed_text, instance.context["triples"])
-        score = score_generation(instance.facts, verifier.verify_all(text_claims, domain.knowledge(instance)))
+        score = score_generation(instance.facts, verifier.verify_all(text_claims, knowledge[instance.id]))
         total = score.total.metrics(policy)
         row = {"system": generation.system, "instance_id": instance.id, "gaa": score.weighted_f1(policy),
                "precision": total["precision"], "recall": total["recall"], "f1": total["f1"],
