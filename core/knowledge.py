@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
+from itertools import combinations
 from typing import Any
 
 from factcov.model import Claim, ClaimType, Fact, canonical_json
+
+# Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
+# claim stating more is looked up by its first three (by name), then filtered.
+INDEXED_SLOTS = 3
 
 
 class Knowledge:
@@ -28,16 +33,19 @@ class Knowledge:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
-        # (type, slot, folded value) -> facts holding it: a claim's lookup starts from
-        # the shortest posting list of the slots it states instead of scanning the type.
-        self._postings: dict[tuple[str, str, object], list[Fact]] = defaultdict(list)
+        # (type, stated slots and folded values, by slot name) -> the facts that agree
+        # with them, for every subset of up to INDEXED_SLOTS slots of each fact's key: a
+        # claim's lookup, partial key or not, is one dict access (built once per block).
+        self._by_key: dict[tuple[str, tuple[tuple[str, object], ...]], list[Fact]] = defaultdict(list)
         self._seen: set[Fact] = set()
         for fact in facts:
             if fact not in self._seen:
                 self._seen.add(fact)
                 self._by_type[fact.type].append(fact)
-                for slot, value in fact.key.items():
-                    self._postings[(fact.type, slot, _folded(value))].append(fact)
+                slots = sorted((slot, _folded(value)) for slot, value in fact.key.items())
+                for size in range(1, min(len(slots), INDEXED_SLOTS) + 1):
+                    for stated in combinations(slots, size):
+                        self._by_key[(fact.type, stated)].append(fact)
 
     def __len__(self) -> int:
         return len(self.facts())
@@ -56,24 +64,35 @@ class Knowledge:
 
     def candidates(self, claim: Claim) -> list[Fact]:
         """Facts of the claim's type whose key agrees with every slot the claim states."""
-        own = self._own_candidates(claim)
-        return own + self._from_base(self.base.candidates(claim)) if self.base is not None else own
+        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
+        return self._candidates(claim.type, stated)
+
+    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+        own = self._own_candidates(type_, stated)
+        if self.base is None:
+            return own
+        base = self.base._candidates(type_, stated)
+        if not own:  # a base fact equal to an own fact has its key: it would be among own
+            return base
+        shadowed = {_identity(fact) for fact in own}
+        return own + [fact for fact in base if _identity(fact) not in shadowed]
 
     def _from_base(self, facts: list[Fact]) -> list[Fact]:
         seen = self._seen
         return [fact for fact in facts if fact not in seen] if seen else facts
 
-    def _own_candidates(self, claim: Claim) -> list[Fact]:
-        if not claim.key:
-            return list(self._by_type.get(claim.type, ()))
-        stated = [(slot, _folded(value)) for slot, value in claim.key.items()]
-        postings = [self._postings.get((claim.type, slot, value)) for slot, value in stated]
-        if not all(postings):
-            return []
-        shortest = min(postings, key=len)  # type: ignore[arg-type]
-        if len(stated) == 1:
-            return list(shortest)
-        return [fact for fact in shortest if all(_folded(fact.key.get(k)) == v for k, v in stated)]
+    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+        if not stated:
+            return list(self._by_type.get(type_, ()))
+        found = self._by_key.get((type_, stated[:INDEXED_SLOTS]), ())
+        if len(stated) <= INDEXED_SLOTS:
+            return list(found)
+        return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
+
+
+def _identity(fact: Fact) -> tuple[str, str]:
+    """What ``Fact`` equality compares (read from the instance dict when cached)."""
+    return fact.__dict__.get("identity") or fact.identity
 
 
 class SharedKnowledge:

@@ -107,3 +107,41 @@ def test_a_table_extractor_is_patterns_and_a_read_function():
     assert [(c.type, c.key["driver"], c.value) for c in claims] == [
         ("stops", "VER", 2), ("out", "HAM", True), ("out", "PER", True)]
     assert all(text[c.span[0]:c.span[1]] == c.text for c in claims)
+
+
+def test_alternation_matches_what_the_sorted_alternation_matches():
+    """The trie finds the same matches (spans and groups) as the plain alternation of
+    the words longest first, on random words and texts, inside patterns that backtrack."""
+    import random
+
+    from factcov.extractors.patterns import alternation
+
+    rng = random.Random(10)
+    compared = 0
+    for _ in range(300):
+        words = {"".join(rng.choice("ab c") for _ in range(rng.randint(1, 5))).strip() or "a" for _ in range(rng.randint(1, 8))}
+        plain = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+        for shape in (r"\b(?:{})\b", r"(?P<w>{})c?b", r"(?:{})+\s(?:{})"):
+            before = re.compile(shape.replace("{}", plain))
+            after = re.compile(shape.replace("{}", alternation(words)))
+            for _ in range(8):
+                text = "".join(rng.choice("ab c  ") for _ in range(rng.randint(0, 30)))
+                assert [(m.span(), m.groups()) for m in before.finditer(text)] == [
+                    (m.span(), m.groups()) for m in after.finditer(text)], (words, shape, text)
+                compared += 1
+    assert compared == 300 * 3 * 8
+
+
+def test_claim_set_keeps_the_first_reading_of_a_claim():
+    from factcov.extractors.patterns import ClaimSet
+
+    text = "Hamilton pitted on lap 13, on lap 13 exactly; lap 13 again."
+    claims = ClaimSet(text, "demo")
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13, 9, 25)
+    assert not claims.add("pit_lap", {"driver": "HAM"}, 13, 20, 36)  # overlapping words: the same reading
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13, 46, 52)  # read again elsewhere: kept
+    assert claims.add("pit_lap", {"driver": "HAM"}, 13.0, 20, 36)  # 13.0 is another value than 13
+    assert claims.add("stop_count", {"driver": "HAM"}, 1, 0, 8)
+    assert [c.span for c in claims.claims] == [(9, 25), (46, 52), (20, 36), (0, 8)]  # reading order
+    assert [c.span for c in claims.in_text_order()] == [(0, 8), (9, 25), (20, 36), (46, 52)]
+    assert claims.claims[0].text == text[9:25] and claims.claims[0].extractor == "demo"

@@ -45,3 +45,21 @@ def test_shared_knowledge_is_built_once_per_block_whether_shared_or_copied():
     changed = copy.deepcopy(block)
     changed["drivers"] = changed["drivers"][:1]
     assert shared(changed) is not first and len(built) == 2
+
+
+def test_lookup_by_any_part_of_a_wide_key_keeps_the_facts_order():
+    """Keys wider than the indexed slots: a claim stating four slots, or any part of them,
+    finds exactly the agreeing facts, in the order they were given."""
+    from itertools import product
+
+    from factcov.knowledge import INDEXED_SLOTS
+    from factcov.model import Claim, ClaimType, Fact
+
+    slots = ("a", "b", "c", "d", "e")
+    assert len(slots) > INDEXED_SLOTS
+    facts = [Fact(type="t", key=dict(zip(slots, values)), value=i)
+             for i, values in enumerate(product(("X", "y"), (1, 2), ("p",), (True, False), ("Q", "q")))]
+    knowledge = Knowledge(facts, [ClaimType(name="t", description="wide", key_slots=slots)])
+    for stated in ({"a": "x", "b": 1, "d": True, "e": "q"}, {"e": "Q"}, {"c": "p", "a": "Y"}, {"b": 3}, {}):
+        expected = [f for f in facts if all(str(f.key[k]).casefold() == str(v).casefold() for k, v in stated.items())]
+        assert knowledge.candidates(Claim(type="t", key=stated, value=0)) == expected

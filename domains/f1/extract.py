@@ -10,9 +10,11 @@ data, and a sentence without a driver is about the previous sentence's first dri
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import ClassVar
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
+from factcov.domains.f1.reading import RULES, Sentence, grammar_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
@@ -31,6 +33,7 @@ class F1RegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self.lex: Lexicon = lexicon(language)
+        grammar_anchors(language)  # worked out with the grammar, not by the first text read
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"
@@ -42,18 +45,19 @@ class F1RegexExtractor(Extractor):
 
 
 class _Reader(StrategyRules, RaceRules):
-    """All rules over one text, sentence by sentence."""
+    """All rules over one text, sentence by sentence; a rule whose anchor words are
+    absent from a sentence is skipped there (it would find no match to act on)."""
 
-    def read(self) -> list[Claim]:
+    def read(self, gated: bool = True) -> list[Claim]:
+        """``gated=False`` runs every rule on every sentence and every scan over all its
+        stretch (the same claims, slower)."""
+        self.gated = gated
+        rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
         for sentence in self.sentences():
-            self.neutralizations(sentence)
-            self.moves(sentence)
-            self.gains(sentence)
-            self.defenses(sentence)
-            self.winners_and_positions(sentence)
-            self.retirements(sentence)
-            self.stop_counts(sentence)
-            self.stay_outs(sentence)
-            self.pit_laps(sentence)
-            self.compounds(sentence)
-        return sorted(self.claims, key=lambda c: (c.span or (0, 0), c.type))
+            present = self.enter(sentence)
+            for name, rule in rules:
+                if not gated or name in present:
+                    rule(sentence)
+                elif name == "moves":  # no move here: one left pending may be settled
+                    self.move_verdict_after(sentence)
+        return self.read_claims.in_text_order()

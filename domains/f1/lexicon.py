@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from factcov.extractors.patterns import alternation
 from factcov.language import number_words, ordinal_pattern
 
 _ARTICLES = {"a", "an", "un", "una", "uma", "once", "single"}
@@ -457,6 +458,9 @@ NEGATED_COMPOUND_BEFORE = {
 }
 
 
+SENTENCE_END = r"\.(?=\s|$)|[!?](?<!\d[!?])(?=\s|$)|\n"
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """Compiled patterns of one language (build with ``lexicon(language)``)."""
@@ -533,7 +537,8 @@ class Lexicon:
 
 
 def _alt(words: tuple[str, ...] | list[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    """Any of ``words`` (longest first; a space matches any whitespace), as a trie."""
+    return alternation(words)
 
 
 @cache
@@ -663,5 +668,8 @@ def lexicon(language: str) -> Lexicon:
         subordinate_opening=re.compile(rf"\W*(?:{SUBORDINATE_OPENING[language]})\b"),
         move_done=re.compile(MOVE_DONE[language]),
         negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
-        sentence_end=re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)\.(?=\s|$)|\n"),
+        # "." before a space or the end (after a digit too: "on lap 13."), "!" or "?" not
+        # after a digit, a line break; each alternative opens with its character, so the
+        # scan jumps from candidate to candidate
+        sentence_end=re.compile(SENTENCE_END),
     )

@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from factcov.extractors.anchors import Anchors, Hits
+from factcov.extractors.patterns import Lexicon, alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
 
@@ -128,14 +130,10 @@ class DriverIndex:
         for short, code in SHORT_NAMES.items():
             if code in race_codes and short not in names and short not in first:
                 self.first_names[short] = code
-        self.first_name_pattern = (
-            re.compile(rf"\b(?:{'|'.join(re.escape(n) for n in sorted(self.first_names, key=len, reverse=True))})\b")
-            if self.first_names else None
-        )
+        self.first_name_lexicon = Lexicon(self.first_names) if self.first_names else None
         resolved, unresolved = _demonyms(race_codes, set(focus))
         self.demonyms = resolved
-        demonym_alt = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(
-            [*resolved, *unresolved], key=len, reverse=True))
+        demonym_alt = alternation([*resolved, *unresolved])
         # the mention is the noun ("al canadiense": "canadiense"), so "al", "sobre el" stay
         # before it as the words that make it an object or a rival
         self.demonym_pattern = (
@@ -153,31 +151,34 @@ class DriverIndex:
             focused = members & set(focus)
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
-        self.by_name = names
-        alternation = "|".join(
-            re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True)
-        )
-        self.name_pattern = re.compile(rf"\b(?:{alternation})\b") if names else None
-        code_alt = "|".join(sorted(codes))
-        self.code_pattern = re.compile(rf"\b(?:{code_alt})\b") if codes else None
+        self.names = Lexicon(names)
+        self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
+        # the rarer kinds of mention are looked for only where their anchor words stand
+        # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
+        rare = {
+            "first": self.first_name_lexicon.compiled if self.first_name_lexicon else None,
+            "demonym": self.demonym_pattern,
+            "descriptor": self.descriptor_pattern,
+        }
+        self.rare_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
+        # a code is read only as written ("VER"): only a text holding one is scanned for codes
+        self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
 
-    def find(self, text: str, folded: str) -> list[Mention]:
-        found: list[Mention] = []
-        if self.name_pattern is not None:
-            for match in self.name_pattern.finditer(folded):
-                key = " ".join(match.group(0).split())
-                found.append(Mention(match.start(), match.end(), self.by_name[key]))
-        if self.code_pattern is not None:  # codes are upper case in the original text
+    def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
+        """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
+        found = [Mention(start, end, code) for code, (start, end) in self.names.find(folded, text)]
+        hits = hits or self.rare_anchors.find(folded)
+        whole = len(folded)
+        if self.code_anchors.find(text).within(0, whole):  # codes: upper case in the original text
             taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.code_pattern.finditer(text):
-                if not taken.covers(match.start()):
-                    found.append(Mention(match.start(), match.end(), match.group(0)))
-        if self.first_name_pattern is not None:  # capitalized: "Max", not "max speed"
+            found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
+                      if not taken.covers(start)]
+        if self.first_name_lexicon is not None and hits.present("first", 0, whole):
+            # capitalized: "Max", not "max speed"
             taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.first_name_pattern.finditer(folded):
-                if text[match.start()].isupper() and not taken.overlaps(match.start(), match.end()):
-                    found.append(Mention(match.start(), match.end(), self.first_names[match.group(0)]))
-        if self.demonym_pattern is not None:
+            found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
+                      if text[start].isupper() and not taken.overlaps(start, end)]
+        if self.demonym_pattern is not None and hits.present("demonym", 0, whole):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -187,9 +188,11 @@ class DriverIndex:
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
         return sorted(found, key=lambda m: m.start)
 
-    def unresolved(self, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+    def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
+        if not (hits or self.rare_anchors.find(folded)).present("descriptor", 0, len(folded)):
+            return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
             (match.start(), match.end()) for match in self.descriptor_pattern.finditer(folded)

@@ -4,13 +4,16 @@ sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from factcov.domains.f1.lexicon import Lexicon
+from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
-from factcov.extractors.spans import SpanSet, bounded_sentence_ends
+from factcov.extractors.anchors import Anchors
+from factcov.extractors.patterns import ClaimSet, SpanMask
+from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold, parse_number, parse_ordinal
 from factcov.model import Claim
 
@@ -34,6 +37,46 @@ def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def rule_triggers(lex: Lexicon) -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Each rule (in reading order) and the patterns whose matches in a sentence are all
+    it acts on: without a match of one of them the rule reads nothing there (``moves``
+    then only settles a move left pending by the previous sentence)."""
+    return {
+        "neutralizations": (lex.neutralization,),
+        "moves": (lex.move,),
+        "gains": (lex.gain,),
+        "defenses": (lex.defend, lex.stuck_behind, lex.defend_pronoun),
+        "winners_and_positions": (lex.win, lex.finish, lex.copula_place, lex.podium_third, lex.podium_list),
+        "retirements": (lex.retired_words, lex.finished_words),
+        "stop_counts": lex.stop_count,
+        "stay_outs": (lex.stay_out,),
+        "pit_laps": (lex.pit_verb,),
+        "compounds": (lex.compound, *lex.change, *lex.same_set),
+    }
+
+
+RULES = (  # the order rules read a sentence in (later rules see earlier claims)
+    "neutralizations", "moves", "gains", "defenses", "winners_and_positions", "retirements", "stop_counts",
+    "stay_outs", "pit_laps", "compounds",
+)
+
+
+@cache
+def grammar_anchors(language: str) -> Anchors:
+    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
+    scan where none of its anchors stands is skipped: it could match nothing there)."""
+    lex = lexicon(language)
+    triggers = rule_triggers(lex)
+    scanned = {pattern for patterns in triggers.values() for pattern in patterns}
+    scanned |= {
+        lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
+        lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
+        lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
+    }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
+    # a pattern is named by its id: hashing a compiled pattern hashes its whole program
+    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
+
+
 @dataclass
 class Sentence:
     start: int
@@ -50,19 +93,24 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
+        self.hits = grammar_anchors(lex.language).find(self.folded)
+        self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
+        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
         index = driver_index(context)
         self.pair = _pair(focus)
-        self.mentions = self.with_teammates(index.find(text, self.folded))
-        self.unresolved = index.unresolved(self.folded, self.mentions)
+        rare = index.rare_anchors.find(self.folded)
+        self.mentions = self.with_teammates(index.find(text, self.folded, rare))
+        self.unresolved = index.unresolved(self.folded, self.mentions, rare)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
-        self.claims: list[Claim] = []
-        self._seen: dict[tuple[Any, ...], SpanSet] = {}
+        self.read_claims = ClaimSet(text, extractor_name)
+        self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
-        self._consumed: list[tuple[int, int]] = []
+        self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
+        self._objects: dict[tuple[int, int, int], bool] = {}
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -87,7 +135,7 @@ class TextReader:
             while last_unresolved < len(unresolved) and unresolved[last_unresolved][0] < end:
                 last_unresolved += 1
             self._unresolved_here = unresolved[first_unresolved:last_unresolved]
-            self._consumed = []  # spans are read within one sentence; earlier ones cannot overlap it
+            self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
             sentence = Sentence(start, end, inside, topic)
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
@@ -118,14 +166,32 @@ class TextReader:
         return sorted([*mentions, *added], key=lambda m: m.start)
 
     # --- helpers ------------------------------------------------------------------
+    def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
+        """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
+        anchors stands there); always True when reading ungated."""
+        if not self.gated:
+            return True
+        if start == self._here[0] and end == self._here[1]:  # the whole sentence: its names are known
+            name = id(pattern)
+            return name in self._here[2] or name not in self.hits.gated
+        return self.hits.present(id(pattern), start, end)
+
+    def enter(self, sentence: Sentence) -> set[Hashable]:
+        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``."""
+        present = self.hits.within(sentence.start, sentence.end)
+        self._here = (sentence.start, sentence.end, present)
+        return present
+
+    def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
+        """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
+        return pattern.finditer(self.folded, start, end) if self.may_match(pattern, start, end) else iter(())
+
+    def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
+        """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
+        return pattern.search(self.folded, start, end) if self.may_match(pattern, start, end) else None
+
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
-        signature = (type_, tuple(sorted(key.items())), repr(value))
-        if not self._seen.setdefault(signature, SpanSet()).add(start, end):
-            return  # the same claim read twice from overlapping words
-        self.claims.append(
-            Claim(type=type_, key=key, value=value, span=(start, end), text=self.text[start:end],
-                  extractor=self.extractor_name)
-        )
+        self.read_claims.add(type_, key, value, start, end)  # the same claim from overlapping words: once
 
     def subject(self, sentence: Sentence, position: int) -> str | None:
         """The last driver named before ``position`` in the sentence, else the topic; when
@@ -173,7 +239,7 @@ class TextReader:
             or re.search(r"[:;]", self.folded[position: following.start])
             # "Starting on mediums, Lewis" (the comma just before the driver), not "Hard, covering Verstappen's"
             or re.search(r",(?!\s*$)", self.folded[position: following.start])
-            or self.lex.clause_break.search(self.folded, position, following.start)
+            or self.search(self.lex.clause_break, position, following.start)
             or self.is_object(following, sentence)
         ):
             return sentence.topic
@@ -186,9 +252,19 @@ class TextReader:
         return self.pair[1] if code == self.pair[0] else self.pair[0]
 
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
-        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object."""
-        window = self.folded[max(sentence.start, mention.start - 30): mention.start]
-        if (marker or self.lex.object_marker).search(window):
+        """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
+        again and again of the same mention by the rules: answered once)."""
+        marker = marker or self.lex.object_marker
+        key = (mention.start, sentence.start, id(marker))
+        known = self._objects.get(key)
+        if known is None:
+            known = self._objects[key] = self._is_object(mention, sentence, marker)
+        return known
+
+    def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
+        start = max(sentence.start, mention.start - 30)
+        # a match inside the window holds one of the marker's anchors there
+        if self.may_match(marker, start, mention.start) and marker.search(self.folded[start: mention.start]):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
         previous = self.previous_mention(sentence, mention.start)
@@ -203,11 +279,11 @@ class TextReader:
         return before[-1] if before else None
 
     def consumed(self, start: int, end: int) -> bool:
-        return any(s < end and start < e for s, e in self._consumed)
+        return self._consumed.overlaps((start, end))
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
         start = sentence.start
-        for match in self.lex.clause_break.finditer(self.folded, sentence.start, position):
+        for match in self.finditer(self.lex.clause_break, sentence.start, position):
             start = match.end()
         return start
 

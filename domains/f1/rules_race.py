@@ -20,14 +20,14 @@ class RaceRules(TextReader):
     """Neutralizations, winners and positions, undercuts/overcuts, time gained, defenses."""
 
     def neutralizations(self, sentence: Sentence) -> None:
-        keywords = list(self.lex.neutralization.finditer(self.folded, sentence.start, sentence.end))
+        keywords = list(self.finditer(self.lex.neutralization, sentence.start, sentence.end))
         for index, match in enumerate(keywords):
             kind = next(k for k, v in match.groupdict().items() if v)
             stop = keywords[index + 1].start() if index + 1 < len(keywords) else sentence.end
-            cut = self.lex.clause_break.search(self.folded, match.end(), stop)
+            cut = self.search(self.lex.clause_break, match.end(), stop)
             if cut:
                 stop = cut.start()
-            for verb in self.lex.pit_verb.finditer(self.folded, match.end(), stop):
+            for verb in self.finditer(self.lex.pit_verb, match.end(), stop):
                 # "the safety car came in on lap 3" is about the safety car; a driver's stop is not
                 # "... under the safety car on lap 34, then had to come back in on lap 46": a stop
                 if any(match.end() <= m.start < verb.start() for m in sentence.mentions) or re.search(
@@ -40,7 +40,7 @@ class RaceRules(TextReader):
             if not laps:  # "On lap 48, the red flag came out": a lap just before the keyword
                 clause = max(self.clause_start(sentence, match.start()), match.start() - 25)
                 laps = [r for r in self.lap_ranges(clause, match.start())
-                        if not self.lex.pit_verb.search(self.folded, r[2], match.start())]
+                        if not self.search(self.lex.pit_verb, r[2], match.start())]
                 start = clause
             for first, last, end in laps:
                 self.emit("neutralization", {"kind": kind}, [first, last], start, max(end, match.end()))
@@ -48,7 +48,7 @@ class RaceRules(TextReader):
     def lap_ranges(self, start: int, end: int) -> list[tuple[int, int, int]]:
         ranges = []
         taken: list[tuple[int, int]] = []
-        for match in self.lex.lap_range.finditer(self.folded, start, end):
+        for match in self.finditer(self.lex.lap_range, start, end):
             join = match.group("join").strip()
             if not match.group("open") and join in ("and", "y", "e"):
                 continue  # "laps 4 and 5": two laps, read below
@@ -64,7 +64,7 @@ class RaceRules(TextReader):
                     ranges.append((a, b, more.end()))
                     taken.append((more.start(), more.end()))
                     position = more.end()
-        for match in self.lex.first_laps.finditer(self.folded, start, end):
+        for match in self.finditer(self.lex.first_laps, start, end):
             count = self.number(next(g for g in match.groups() if g))
             if isinstance(count, int) and 1 < count < 30:
                 ranges.append((1, count, match.end()))
@@ -77,12 +77,12 @@ class RaceRules(TextReader):
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
         wins = [
-            m for m in lex.win.finditer(self.folded, sentence.start, sentence.end)
+            m for m in self.finditer(lex.win, sentence.start, sentence.end)
             if not lex.win_not_followed.match(self.folded, m.end())
             and not _NEGATED_WIN.search(self.folded[max(sentence.start, m.start() - 25): m.start()])
         ]
-        finishes = list(lex.finish.finditer(self.folded, sentence.start, sentence.end))
-        finishes += [m for m in lex.copula_place.finditer(self.folded, sentence.start, sentence.end)
+        finishes = list(self.finditer(lex.finish, sentence.start, sentence.end))
+        finishes += [m for m in self.finditer(lex.copula_place, sentence.start, sentence.end)
                      if not any(f.start() <= m.start() < f.end() for f in finishes)]
         for match in wins:
             following = self.next_mention(sentence, match.end())
@@ -104,11 +104,13 @@ class RaceRules(TextReader):
             value = parse_ordinal(ordinal, lex.language) if ordinal else int(
                 next(g for g in match.groups()[1:] if g)
             )
+            if value is None or not 1 <= value <= 30:
+                continue
             driver = self.subject(sentence, match.start())
-            if driver is None or value is None or not 1 <= value <= 30:
+            if driver is None:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
-        for match in lex.podium_third.finditer(self.folded, sentence.start, sentence.end):
+        for match in self.finditer(lex.podium_third, sentence.start, sentence.end):
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())
@@ -133,7 +135,7 @@ class RaceRules(TextReader):
     def podium_list(self, sentence: Sentence) -> bool:
         """'The podium was Verstappen, Pérez and Alonso': first, second and third."""
         for mention in sentence.mentions:
-            if self.lex.podium_list.search(self.folded, sentence.start, mention.start):
+            if self.search(self.lex.podium_list, sentence.start, mention.start):
                 following = [m for m in sentence.mentions if m.start >= mention.start]
                 place, previous = 1, following[0]
                 self.emit("final_position", {"driver": previous.code}, place, previous.start, previous.end)
@@ -165,7 +167,7 @@ class RaceRules(TextReader):
     def retirements(self, sentence: Sentence) -> None:
         """'Leclerc retired' (True), 'Hamilton took the chequered flag' (False)."""
         for pattern, value in ((self.lex.retired_words, True), (self.lex.finished_words, False)):
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+            for match in self.finditer(pattern, sentence.start, sentence.end):
                 driver = self.subject(sentence, match.start())
                 if driver is not None:
                     self.emit("retired", {"driver": driver}, value, match.start(), match.end())
@@ -173,7 +175,7 @@ class RaceRules(TextReader):
     def moves(self, sentence: Sentence) -> None:
         lex = self.lex
         found = False
-        for match in lex.move.finditer(self.folded, sentence.start, sentence.end):
+        for match in self.finditer(lex.move, sentence.start, sentence.end):
             if not found:
                 self._pending_move = None  # a new move: an older one's outcome is no longer awaited
             found = True
@@ -187,7 +189,7 @@ class RaceRules(TextReader):
             passive = before is not None and lex.move_passive.search(
                 self.folded, max(sentence.start, match.start() - 40), match.end() + 5
             )
-            done = lex.move_done.search(self.folded, max(sentence.start, match.start() - 30), match.start())
+            done = self.search(lex.move_done, max(sentence.start, match.start() - 30), match.start())
             if after is not None and (passive or self.lex.by.match(between_after)):
                 driver, rival = after.code, before.code if before else None
             elif after is not None and self.lex.possessive.match(between_after):
@@ -201,7 +203,7 @@ class RaceRules(TextReader):
                 continue
             clause = self.clause_start(sentence, match.start())
             worked = self.move_outcome(sentence, clause, driver, rival or self.other_driver(driver), rival_mention)
-            if worked is None and lex.move_attempt.search(self.folded, clause, sentence.end):
+            if worked is None and self.search(lex.move_attempt, clause, sentence.end):
                 self._pending_move = (kind, driver, rival)  # "It did not pay off." may follow
                 continue
             if worked is None and not self.hypothetical(clause, sentence.end):
@@ -218,7 +220,7 @@ class RaceRules(TextReader):
             self.move_verdict_after(sentence)
 
     def hypothetical(self, start: int, end: int) -> bool:
-        return bool(self.lex.move_hypothetical.search(self.folded, start, end))
+        return bool(self.search(self.lex.move_hypothetical, start, end))
 
     def move_outcome(self, sentence: Sentence, clause: int, driver: str, rival: str | None,
                      rival_mention: Mention | None) -> bool | None:
@@ -227,13 +229,13 @@ class RaceRules(TextReader):
         we know who; a wish ('hoping it would work') or a disagreement says nothing."""
         lex = self.lex
         verdicts: set[bool] = set()
-        fail = lex.move_fail.search(self.folded, clause, sentence.end)
-        success = lex.move_success.search(self.folded, clause, sentence.end)
+        fail = self.search(lex.move_fail, clause, sentence.end)
+        success = self.search(lex.move_success, clause, sentence.end)
         first = fail or success
         if first is not None and not self.hypothetical(clause, first.start()):
             verdicts.add(fail is None)
         for pattern, ahead in ((lex.move_behind, False), (lex.move_ahead, True)):
-            for place in pattern.finditer(self.folded, clause, sentence.end):
+            for place in self.finditer(pattern, clause, sentence.end):
                 if self.hypothetical(clause, place.start()):
                     continue
                 actor = self.outcome_actor(sentence, place.start(), driver, rival_mention)
@@ -282,7 +284,7 @@ class RaceRules(TextReader):
 
     def gains(self, sentence: Sentence) -> None:
         lex = self.lex
-        for match in lex.gain.finditer(self.folded, sentence.start, sentence.end):
+        for match in self.finditer(lex.gain, sentence.start, sentence.end):
             value = self.number(match.group("n"))
             if value is None:
                 continue
@@ -323,7 +325,7 @@ class RaceRules(TextReader):
             driver, attacker = (mention.code, other) if stuck else (other, mention.code)
             self.emit("defense", {"driver": driver, "attacker": attacker}, value, verb_start,
                       mention.end + laps.end())
-        for verb in lex.defend_pronoun.finditer(self.folded, sentence.start, sentence.end):
+        for verb in self.finditer(lex.defend_pronoun, sentence.start, sentence.end):
             laps = lex.defend_for.match(self.folded[verb.end(): sentence.end])  # "held him off for nine laps"
             if not laps:
                 continue

@@ -31,15 +31,11 @@ class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
     def pit_laps(self, sentence: Sentence) -> None:
-        verbs = list(self.lex.pit_verb.finditer(self.folded, sentence.start, sentence.end))
+        verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
         for index, verb in enumerate(verbs):
-            owner = self.previous_mention(sentence, verb.start())
-            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
-            if self.lex.neutralization.search(self.folded, since, verb.start()):
-                continue  # "the safety car came in": not a pit stop
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
             for limit in (self.lex.scope_break, self.lex.clause_break):
-                cut = limit.search(self.folded, verb.end(), stop)
+                cut = self.search(limit, verb.end(), stop)
                 if cut:
                     stop = cut.start()
             laps = self.lap_numbers(verb.end(), stop)
@@ -48,10 +44,16 @@ class StrategyRules(TextReader):
                 previous_verb = verbs[index - 1].end() if index else clause
                 until = verb.start()
                 # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-                neutral = self.lex.neutralization.search(self.folded, max(clause, previous_verb), until)
+                neutral = self.search(self.lex.neutralization, max(clause, previous_verb), until)
                 if neutral:
                     until = neutral.start()
                 laps = self.lap_numbers(max(clause, previous_verb), until)
+            if not laps:
+                continue  # no lap said: nothing to read, whoever stopped
+            owner = self.previous_mention(sentence, verb.start())
+            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
+            if self.search(self.lex.neutralization, since, verb.start()):
+                continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb.start())
             named = [m for m in sentence.mentions if verb.start() <= m.start and m.end <= verb.end()]
             if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
@@ -81,18 +83,18 @@ class StrategyRules(TextReader):
                         ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
-                self._consumed.append((start, end))
+                self._consumed.take((start, end))
                 self.emit("pit_lap", key, lap, min(verb.start(), start), end)
 
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
         race_laps = self.race.get("race_laps")
-        for match in self.lex.stay_out.finditer(self.folded, sentence.start, sentence.end):
+        for match in self.finditer(self.lex.stay_out, sentence.start, sentence.end):
             if self.lex.pit_verb.search(match.group("gap")) or self.lex.scope_break.search(match.group("gap")):
                 continue
             owner = self.previous_mention(sentence, match.start())
             since = max(owner.end if owner else sentence.start, self.clause_start(sentence, match.start()))
-            if self.lex.neutralization.search(self.folded, since, match.start()):
+            if self.search(self.lex.neutralization, since, match.start()):
                 continue  # "the safety car stayed out until lap 3"
             lap = self.number(match.group("w") or match.group("n"))
             if not isinstance(lap, int) or (isinstance(race_laps, int) and lap >= race_laps):
@@ -104,12 +106,14 @@ class StrategyRules(TextReader):
             if driver is None:
                 continue
             number = "w" if match.group("w") else "n"
-            self._consumed.append((match.start(number), match.end(number)))
+            # the first lap this sentence reads (stay-outs come before pit laps and compounds,
+            # and two stay-outs' numbers never overlap): taken, never refused
+            self._consumed.take((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
         for pattern in self.lex.stop_count:
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+            for match in self.finditer(pattern, sentence.start, sentence.end):
                 words = [g for g in match.groups() if g]
                 if words:
                     word = words[0]
@@ -152,7 +156,7 @@ class StrategyRules(TextReader):
         lex = self.lex
         used: list[tuple[int, int]] = []
         for pattern in (*lex.change, *lex.same_set):
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+            for match in self.finditer(pattern, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.groupdict().get("c2")
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
@@ -171,7 +175,7 @@ class StrategyRules(TextReader):
                         if not any(s <= stop.start() < e for s, e in owned):
                             ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
                 if ordinal is None:
-                    after = lex.stop_ordinal.search(self.folded, match.end(), min(sentence.end, match.end() + 25))
+                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
                     if after:
                         ordinal = self.ordinal(after.group(1), driver, "pit_stops")
                 if ordinal is not None:
@@ -180,15 +184,14 @@ class StrategyRules(TextReader):
                 self.emit("compound_change", key, [c1, c2], match.start(), match.end())
                 # "swapped inters for inters on lap 37": the change names its stop's lap
                 window_end = min(sentence.end, match.end() + 25)
-                cut = self.lex.clause_break.search(self.folded, match.end(), window_end)
+                cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if not self.consumed(lap_start, lap_end):
-                        self._consumed.append((lap_start, lap_end))
+                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         tokens = [
             (m.start(), m.end(), value)
-            for m in lex.compound.finditer(self.folded, sentence.start, sentence.end)
+            for m in self.finditer(lex.compound, sentence.start, sentence.end)
             if (value := self.compound_at(m)) is not None
             and not any(s <= m.start() < e for s, e in used)
         ]
@@ -240,7 +243,7 @@ class StrategyRules(TextReader):
         if "," not in self.folded[sentence.start: sentence.end]:
             return []  # a list of three or more has a comma
         words = [(m.start(), m.end(), self.lex.compound_values[" ".join(m.group(0).split())])
-                 for m in self.lex.compound.finditer(self.folded, sentence.start, sentence.end)
+                 for m in self.finditer(self.lex.compound, sentence.start, sentence.end)
                  if " ".join(m.group(0).split()) in self.lex.compound_values
                  and not any(s <= m.start() < e for s, e in used)]
         sequences, index = [], 0
@@ -261,7 +264,7 @@ class StrategyRules(TextReader):
         match = self.lex.stop_at.match(self.folded, position, sentence.end)
         if match is None:
             return None
-        if not match.group("noun") and not self.lex.stop_ordinal.search(self.folded, sentence.start, position):
+        if not match.group("noun") and not self.search(self.lex.stop_ordinal, sentence.start, position):
             return None
         return self.ordinal(match.group(1), driver, "pit_stops")
 
@@ -269,7 +272,7 @@ class StrategyRules(TextReader):
         """Spans of 'at his first stop' said right after an earlier compound: that
         compound's stop, not a later change's ('hards at his first stop and another set of hards')."""
         owned = []
-        for token in self.lex.compound.finditer(self.folded, sentence.start, position):
+        for token in self.finditer(self.lex.compound, sentence.start, position):
             match = self.lex.stop_at.match(self.folded, token.end(), position)
             if match is not None:
                 owned.append((match.start(), match.end()))
@@ -304,10 +307,9 @@ class StrategyRules(TextReader):
             return False
         key: dict[str, Any] = {"driver": driver} | ({"stop": stop} if stop is not None else {})
         self.emit("compound_change", key, [first, second], start, end)
-        if len(laps) == 1 and not self.lex.pit_verb.search(self.folded, clause, start):
+        if len(laps) == 1 and not self.search(self.lex.pit_verb, clause, start):
             lap, lap_start, lap_end = laps[0]
-            if not self.consumed(lap_start, lap_end):
-                self._consumed.append((lap_start, lap_end))
+            if self._consumed.take((lap_start, lap_end)):
                 self.emit("pit_lap", key, lap, lap_start, end)
         return True
 
@@ -317,7 +319,7 @@ class StrategyRules(TextReader):
         number = None
         for match in _STOP_NUMBER.finditer(self.folded, clause, position):
             number = int(match.group(1))
-        for match in self.lex.stop_ordinal.finditer(self.folded, clause, position):
+        for match in self.finditer(self.lex.stop_ordinal, clause, position):
             number = self.ordinal(match.group(1), driver, "pit_stops")
         return number
 
@@ -327,13 +329,14 @@ class StrategyRules(TextReader):
         lex = self.lex
         clause = self.clause_start(sentence, start)
         window_start = max(clause, start - 45, previous)
-        near = [m for m in lex.stint_ordinal.finditer(self.folded, window_start, min(sentence.end, end + 30))]
+        near = [m for m in self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30))]
         if near:
             closest = min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
-        ends = list(lex.end_words.finditer(before))
-        starts = list(lex.start_words.finditer(before))
+        # a match inside ``before`` holds an anchor there: no anchor, no scan
+        ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
+        starts = list(lex.start_words.finditer(before)) if self.may_match(lex.start_words, window_start, start) else []
         if ends and (not starts or ends[-1].start() > starts[-1].start()):
             return self.count_of(driver, "stints")
         if starts:

@@ -1,0 +1,269 @@
+"""Anchor words of regular expressions: skip a scan when no match can exist.
+
+``anchors(pattern)`` works out, from the compiled pattern itself, a set of literal
+strings such that every match of the pattern contains at least one of them ("stop" for
+``\\b(\\d+)[- ]stops?\\b``; "won", "win", "victor" for ``\\b(?:won|win|victory)\\b``). When
+none occurs in a stretch of text, no match lies inside it, so a rule triggered by the
+pattern can be skipped there without reading it. Finding a literal is ``str.find``
+(a fast substring search), far cheaper than a scan by Python's backtracking engine of a
+pattern that opens with a long alternation.
+
+The analysis is sound by construction and conservative: anything it does not
+understand (character categories, back references, case-insensitive matching) counts
+as "may match anything", and a pattern without anchors is never skipped (``Anchors``
+then says "present" everywhere). Zero-width items (``\\b``, lookarounds) consume no
+text, so they do not break a run of literals.
+
+``Anchors({rule: patterns})``: the anchors of several rules, found in one pass over a
+text (``Anchors(...).find(text).present(rule, start, end)``).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from re import _constants as C  # type: ignore[attr-defined]
+from re import _parser as P  # type: ignore[attr-defined]
+
+__all__ = ["Anchors", "Hits", "anchors"]
+
+# Sets of exact strings larger than this are not expanded (their required literals are
+# used instead): a product of alternations grows fast and each string costs one find.
+_MAX_EXACT = 64
+# A character class expands to its characters only when this small ("[- ]", "[ºª°]").
+_MAX_CLASS = 8
+
+_Set = frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Info:
+    """What a piece of a pattern matches: exactly one of ``exact`` (when finite and
+    small), and one of ``required`` as a substring (None: nothing is known)."""
+
+    exact: _Set | None
+    required: _Set | None
+
+
+_ANYTHING = _Info(None, None)
+_EMPTY = _Info(frozenset({""}), None)
+
+
+@lru_cache(maxsize=8192)
+def _useful(strings: _Set | None) -> _Set | None:
+    """The set without strings that contain another member (finding the shorter one is
+    enough); None when it holds the empty string, which every text contains."""
+    if strings is None or "" in strings:
+        return None
+    return frozenset(s for s in strings if not any(o != s and o in s for o in strings))
+
+
+def _better(a: _Set | None, b: _Set | None) -> _Set | None:
+    """The more selective of two anchor sets: longer shortest literal, then fewer literals."""
+    a, b = _useful(a), _useful(b)
+    if a is None:
+        return b
+    if b is None:
+        return a
+    score_a = (min(4, min(map(len, a))), -len(a), min(map(len, a)))
+    score_b = (min(4, min(map(len, b))), -len(b), min(map(len, b)))
+    return a if score_a >= score_b else b
+
+
+def _class(items: list[tuple[object, object]]) -> _Info:
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is C.LITERAL:
+            chars.add(chr(arg))  # type: ignore[arg-type]
+        elif op is C.RANGE and arg[1] - arg[0] < _MAX_CLASS:  # type: ignore[index,operator]
+            chars.update(chr(c) for c in range(arg[0], arg[1] + 1))  # type: ignore[index,operator]
+        else:  # NEGATE, CATEGORY, a wide range: too many characters
+            return _ANYTHING
+    if len(chars) > _MAX_CLASS:
+        return _ANYTHING
+    return _Info(frozenset(chars), None)
+
+
+def _sequence(items: Iterable[tuple[object, object]]) -> _Info:
+    """A concatenation: exact strings multiply; every maximal run of exact pieces, and
+    every piece's own anchors, is a valid anchor set of the whole; the best one is kept."""
+    best: _Set | None = None
+    run: _Set = frozenset({""})
+    complete = True  # every piece so far exact, and their product small: run is the whole
+    for item in items:
+        info = _item(*item)
+        if info.exact is not None:
+            joined = _join(run, info.exact)
+            if joined is None:  # too many strings: the run so far is a candidate, a new one starts
+                best = _better(best, run)
+                run, complete = info.exact, False
+            else:
+                run = joined
+            continue
+        best = _better(_better(best, run), info.required)  # the run ends at a piece not exact
+        run, complete = frozenset({""}), False
+    if complete:
+        return _Info(run, _useful(run))
+    return _Info(None, _better(best, run))
+
+
+def _join(left: _Set, right: _Set) -> _Set | None:
+    if len(left) * len(right) > _MAX_EXACT:
+        return None
+    return frozenset(a + b for a, b in product(left, right))
+
+
+def _item(op: object, arg: object) -> _Info:
+    if op is C.LITERAL:
+        return _Info(frozenset({chr(arg)}), None)  # type: ignore[arg-type]
+    if op is C.IN:
+        return _class(arg)  # type: ignore[arg-type]
+    if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+        return _EMPTY  # zero width: consumes nothing
+    if op is C.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = arg  # type: ignore[misc]
+        if add_flags & re.IGNORECASE:
+            return _ANYTHING
+        return _sequence(sub)
+    if op is getattr(C, "ATOMIC_GROUP", None):
+        return _sequence(arg)  # type: ignore[arg-type]
+    if op is C.BRANCH:
+        return _branch(arg[1])  # type: ignore[index]
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
+        low, high, sub = arg  # type: ignore[misc]
+        info = _sequence(sub)
+        if low == 0:
+            if high == 1 and info.exact is not None:
+                return _Info(info.exact | {""}, None)
+            return _ANYTHING
+        if low == high == 1:
+            return info
+        return _Info(None, info.exact if info.exact is not None else info.required)
+    return _ANYTHING  # ANY, NOT_LITERAL, GROUPREF, ...: may match anything
+
+
+def _branch(alternatives: list[object]) -> _Info:
+    infos = [_sequence(alternative) for alternative in alternatives]  # type: ignore[arg-type]
+    exact: _Set | None = frozenset()
+    for info in infos:
+        if exact is None or info.exact is None or len(exact) + len(info.exact) > _MAX_EXACT:
+            exact = None
+            break
+        exact = exact | info.exact
+    required: set[str] = set()
+    for info in infos:
+        own = _better(_useful(info.exact) if info.exact is not None else None, info.required)
+        if own is None:  # one alternative may match without any literal: the whole may too
+            return _Info(exact, None)
+        required |= own
+    return _Info(exact, _useful(frozenset(required)))
+
+
+@lru_cache(maxsize=1024)
+def _anchors(source: str, flags: int) -> _Set | None:
+    if flags & re.IGNORECASE:
+        return None
+    info = _sequence(P.parse(source, flags))
+    return _better(_useful(info.exact) if info.exact is not None else None, info.required)
+
+
+def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Literals one of which every match of ``pattern`` contains; None when the pattern
+    may match without any literal (then it can never be skipped)."""
+    return _anchors(pattern.pattern, pattern.flags)
+
+
+class Anchors:
+    """The anchors of named rules, found in a text in one pass.
+
+    ``Anchors({rule: (pattern, ...)})``; ``anchors.find(text)`` gives the ``Hits`` of
+    every rule's literals (an Aho-Corasick automaton: one scan however many literals);
+    ``hits.present(rule, start, end)`` is False only when none of the rule's patterns can
+    match inside ``text[start:end]``. A rule with a pattern that has no anchors, or a
+    name the anchors were not given, is always present. Names may be any hashable
+    (cheap to hash: not a compiled pattern, whose hash covers its whole program).
+    """
+
+    def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]]) -> None:
+        import ahocorasick  # a C automaton; imported here so the module loads without it
+
+        self.literals: dict[Hashable, frozenset[str] | None] = {}
+        by_literal: dict[str, list[Hashable]] = {}
+        for rule, patterns in rules.items():
+            literals: set[str] | None = set()
+            for pattern in patterns:
+                found = anchors(pattern)
+                if found is None:
+                    literals = None
+                    break
+                literals |= found  # type: ignore[operator]
+            self.literals[rule] = None if literals is None else _useful(frozenset(literals))
+            for literal in self.literals[rule] or ():
+                by_literal.setdefault(literal, []).append(rule)
+        self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
+        self.gated = frozenset(self.literals) - self.always
+        self._automaton = ahocorasick.Automaton()
+        for literal, owners in by_literal.items():
+            self._automaton.add_word(literal, (len(literal), tuple(owners)))
+        if by_literal:
+            self._automaton.make_automaton()
+
+    def find(self, text: str) -> Hits:
+        spans: dict[Hashable, list[tuple[int, int]]] = {}
+        every: list[tuple[int, int, tuple[Hashable, ...]]] = []
+        if len(self._automaton):
+            for last, (length, owners) in self._automaton.iter(text):
+                span = (last + 1 - length, last + 1)
+                every.append((*span, owners))
+                for rule in owners:
+                    found = spans.get(rule)
+                    if found is None:
+                        spans[rule] = [span]
+                    else:
+                        found.append(span)
+        for found in spans.values():
+            found.sort()
+        every.sort(key=lambda hit: hit[0])
+        return Hits(spans, self.gated, every, self.always)
+
+
+@dataclass(frozen=True)
+class Hits:
+    """Where each rule's anchors occur in one text (spans sorted by start)."""
+
+    spans: dict[Hashable, list[tuple[int, int]]]
+    gated: frozenset[Hashable]
+    every: list[tuple[int, int, tuple[Hashable, ...]]]  # (start, end, rules), by start
+    always: frozenset[Hashable] = frozenset()  # rules without anchors
+
+    def within(self, start: int, end: int) -> set[Hashable]:
+        """The rules (of those the anchors were given) present in ``[start, end)``: those
+        with an anchor wholly inside, and every rule without anchors (one call per
+        stretch instead of one per rule)."""
+        found = set(self.always)
+        every = self.every
+        for index in range(bisect_left(every, start, key=lambda hit: hit[0]), len(every)):
+            anchor_start, anchor_end, owners = every[index]
+            if anchor_start >= end:
+                break
+            if anchor_end <= end:
+                found.update(owners)
+        return found
+
+    def present(self, rule: Hashable, start: int, end: int) -> bool:
+        """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
+        True for a rule without anchors or unknown to the anchors)."""
+        spans = self.spans.get(rule)
+        if not spans:
+            return rule not in self.gated
+        for index in range(bisect_left(spans, (start, start)), len(spans)):
+            anchor_start, anchor_end = spans[index]
+            if anchor_start >= end:
+                return False
+            if anchor_end <= end:
+                return True
+        return False
