@@ -23,7 +23,20 @@ Variants (precision P in 0..1, coverage R = `triple_coverage`):
 - contradicted triples weighted in: R - lam * (share of triples contradicted), a wrong
   relation costing more than a missing one;
 - aggregation: mean + 0.5 * min over the triples instead of the mean;
-- the coverage weights `NO_EVIDENCE` and `CROSS_SENTENCE` moved off their tuned values.
+- the coverage weights `NO_EVIDENCE` and `CROSS_SENTENCE` moved off their tuned values;
+- issue 11's second round (`coverage@...` columns, each one change to the kept coverage):
+  graded name matching by character similarity (`FUZZY`), the weight of an argument's
+  optional words (`OPTIONAL`, kept at 0.1; 0 is the coverage before it), "by" as
+  evidence for an agent noun's predicate (`AGENT_BY`), a prior for how often a predicate
+  never seen in training goes unworded (`unseen implicit`), the contradiction rules
+  switched off (`no rival`, `no reversed`), the parser's sentence breaks kept as they are
+  (`parser sentences`: the rejoining of unmarked breaks undone), a sentence naming no
+  subject linked to the earlier one like a pronoun (`ZERO_ANAPHORA`), and the place / build /
+  length synonyms taken out (`without issue-11 synonyms`);
+- `stated wrong`: share of triples whose subject and predicate wording share a sentence
+  while the object is nowhere in the text (a wrong value rather than an omission),
+  as R - lam * share, and `attempted mean`: the mean over the triples the text attempts
+  (found at all), blended with R.
 
     python benchmarks/rag_headline_variants.py [--data ../shared/data/webnlg2020] [--json out.json]
 """
@@ -33,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,11 +89,27 @@ def features(triples, parsed) -> dict[str, float]:
     words = [w for s in sentences for w in s.words]
     trigrams = list(zip(words, words[1:], words[2:]))
     return {
+        "stated_wrong": stated_wrong(triples, sentences),
         "proper_precision": 1 - proper_unsupported / max(proper, 1),
         "content_precision": 1 - content_unsupported / max(len(content), 1),
         "repeated_trigrams": 1 - len(set(trigrams)) / len(trigrams) if trigrams else 0.0,
         "repeated_content": 1 - len(set(content)) / len(content) if content else 0.0,
     }
+
+
+def stated_wrong(triples, sentences) -> float:
+    """Share of triples whose subject and the predicate's wording share a sentence while the
+    object is found nowhere (see module docstring)."""
+    from factcov.domains.rag.lexicon import default_lexicon
+    from factcov.domains.rag.triple_coverage import argument_of, find
+
+    lexicon, wrong = default_lexicon(), 0
+    for subject, predicate, obj in triples:
+        if max((find(argument_of(obj), s) for s in sentences), default=0.0) >= 0.5:
+            continue
+        wrong += any(find(argument_of(subject), s) >= 0.8
+                     and lexicon.evidence_of(predicate, s.content, s.content_stems) >= 0.8 for s in sentences)
+    return wrong / len(triples) if triples else 0.0
 
 
 def f_beta(precision, recall, beta: float):
@@ -102,10 +132,94 @@ def variants(frame) -> dict[str, object]:
     for lam in (0.5, 1.0):
         out[f"coverage - {lam} x contradicted share"] = r - lam * frame["contradicted"]
     out["mean + 0.5 min over triples"] = frame["triple_mean_min"]
+    for lam in (0.25, 0.5, 1.0):
+        out[f"coverage - {lam} x stated wrong"] = r - lam * frame["stated_wrong"]
+    for a in (0.3, 0.5, 0.7):
+        out[f"{a} x coverage + {1 - a:.1f} x attempted mean"] = a * r + (1 - a) * frame["attempted_mean"]
     for column in frame.columns:
         if column.startswith("coverage@"):
             out[column] = frame[column]
     return out
+
+
+def attempted_mean(verdicts) -> float:
+    """Mean score over the triples the text attempts: found at all, or contradicted."""
+    scores = [v.score for v in verdicts if v.score > 0 or v.label == "contradicted"]
+    return sum(scores) / len(scores) if scores else 0.0
+
+
+# The synonyms issue 11's second round added (place words, build, length, manufacturer)
+# and what "country" had before it.
+ISSUE11_ADDED = ("city", "state", "region", "county", "build", "length", "manufacturer")
+COUNTRY_BEFORE = ("nation",)
+
+
+@contextmanager
+def _patched(target, name: str, value):
+    kept = getattr(target, name)
+    setattr(target, name, value)
+    _clear_caches()
+    try:
+        yield
+    finally:
+        setattr(target, name, kept)
+        _clear_caches()
+
+
+@contextmanager
+def _synonyms_before_issue11():
+    from factcov.domains.rag import lexicon
+
+    kept = dict(lexicon.SYNONYMS)
+    for word in ISSUE11_ADDED:
+        lexicon.SYNONYMS.pop(word, None)
+    lexicon.SYNONYMS["country"] = COUNTRY_BEFORE
+    _clear_caches()
+    try:
+        yield
+    finally:
+        lexicon.SYNONYMS.clear()
+        lexicon.SYNONYMS.update(kept)
+        _clear_caches()
+
+
+class _UnseenImplicit(dict):
+    """``lexicon.implicit`` with a prior for predicates the training data never shows."""
+
+    def __init__(self, learned: dict, weights: dict, prior: float):
+        super().__init__(learned)
+        self.weights, self.prior = weights, prior
+
+    def get(self, predicate, default=None):
+        if predicate in self or predicate in self.weights:
+            return super().get(predicate, 0.0 if default is None else default)
+        return self.prior
+
+
+def _clear_caches() -> None:
+    from factcov.domains.rag import lexicon
+
+    lexicon._stems_of.cache_clear()
+
+
+def changes(tc):
+    """(label, context manager) of each one-change variant of the kept coverage."""
+    from factcov.domains.rag.lexicon import default_lexicon
+
+    lexicon = default_lexicon()
+    for name, values in (("NO_EVIDENCE", (0.5, 0.7, 0.8, 0.9)), ("CROSS_SENTENCE", (0.3, 0.7)),
+                         ("FUZZY", (0.5, 0.8, 1.0)), ("OPTIONAL", (0.0, 0.05, 0.2, 0.3)),
+                         ("AGENT_BY", (0.6, 0.8, 1.0))):
+        for value in values:
+            yield f"{name}={value}", _patched(tc, name, value)
+    for prior in (0.3, 0.5, 1.0):
+        yield f"unseen implicit={prior}", _patched(lexicon, "implicit",
+                                                   _UnseenImplicit(lexicon.implicit, lexicon.weights, prior))
+    yield "ZERO_ANAPHORA=True", _patched(tc, "ZERO_ANAPHORA", True)
+    yield "no rival", _patched(tc, "CONTRADICTION_OTHER", 2.0)
+    yield "no reversed", _patched(tc, "_reversed", lambda *args: False)
+    yield "parser sentences", _patched(tc, "_spans", lambda parsed: list(parsed.sentences))
+    yield "without issue-11 synonyms", _synonyms_before_issue11()
 
 
 def spearman_rows(frame, human, values) -> dict[str, float]:
@@ -168,17 +282,15 @@ def main() -> None:
         rows.append({"system": generation.system, "instance_id": generation.instance_id,
                      "triple_coverage": result.coverage, "contradicted": result.contradicted or 0.0,
                      "triple_mean_min": sum(scores) / len(scores) + 0.5 * min(scores),
+                     "attempted_mean": attempted_mean(result.verdicts),
                      "triples": len(entry_triples), "words": sum(t.pos != "PUNCT" for t in parsed_text.tokens),
                      "chrf++": chrf.sentence_score(generation.text,
                                                    references[int(generation.instance_id.split(":")[1])]).score,
                      **features(entry_triples, parsed_text)})
     frame = pd.DataFrame(rows)
-    for name, values in (("NO_EVIDENCE", (0.5, 0.7)), ("CROSS_SENTENCE", (0.3, 0.7))):
-        tuned = getattr(tc, name)
-        for value in values:
-            setattr(tc, name, value)
-            frame[f"coverage@{name}={value}"] = [tc.cover(p, t).coverage for t, p in zip(triples, parsed)]
-        setattr(tc, name, tuned)
+    for label, change in changes(tc):
+        with change:
+            frame[f"coverage@{label}"] = [tc.cover(p, t).coverage for t, p in zip(triples, parsed)]
 
     judgments = load_human_judgments(human_file)
     human = None

@@ -16,6 +16,15 @@ the references) gains nothing there. The table is printed for all entries, then 
 then the system ranking of the template baselines (FORGE2017, FORGE2020) against the
 people's best neural systems (bt5, OSU_Neural_NLG) by the headline score, GAA and people.
 
+"Missing information": the closest proxy here for a set with binary human labels. A
+text is labelled ``missing`` when most of its annotators scored its DataCoverage below
+the scale's maximum (100), else ``complete``; as a second cut, the averaged DataCoverage
+below 90. The ROC AUC of each metric for ``complete`` (with its bootstrap interval over
+texts) comes from ``factcov.validation.labels.discriminate``, what ``factcov validate
+human`` reports for a label CSV (``--labels-csv`` writes the labels in that format);
+beside the headline: GAA's recall and a naive string match (the share of the entry's
+triple arguments found verbatim, case- and accent-folded, in the text).
+
     python benchmarks/rag_webnlg_validation.py [--data ../shared/data/webnlg2020] [--json out.json]
 """
 
@@ -33,19 +42,48 @@ HEADLINE = "triple_coverage"
 HALVES = {"all": None, "tuning (even sample_id)": 0, "held-out (odd sample_id)": 1}
 RANKED = ("Baseline-FORGE2017", "Baseline-FORGE2020", "bt5", "OSU_Neural_NLG")
 ROWS = ("triple_coverage", "entity_coverage", "gaa", "relation_precision", "relation_recall", "entity_precision", "entity_recall", "f1", "bleu", "chrf++")
+AUC_ROWS = ("triple_coverage", "entity_coverage", "recall", "relation_recall", "naive_match", "chrf++")
+FULL = 100.0  # the DataCoverage scale's maximum
 
 
-def baselines(generations, references):
+def naive_match(text: str, triples) -> float:
+    """Share of the triples' distinct arguments found verbatim (case- and accent-folded) in the text."""
+    from factcov.language import fold
+
+    folded = fold(text)
+    arguments = {term.replace("_", " ").strip().strip('"').strip() for t in triples for term in (t[0], t[2])}
+    return sum(fold(a) in folded for a in arguments) / len(arguments) if arguments else 0.0
+
+
+def missing_information_labels(human_dir, systems, averaged):
+    """Binary DataCoverage labels per text, by two cuts (see module docstring): ``majority``
+    (most annotators below the maximum) and ``mean below 90``."""
+    from factcov.validation.human import load_annotations
+
+    files = [human_dir / f"{system}.json" for system in sorted(systems)]
+    annotations = load_annotations(files)
+    coverage = annotations[annotations["criterion"] == "DataCoverage"]
+    below = coverage.assign(below=coverage["score"] < FULL).groupby(["system", "instance_id"])["below"].mean()
+    majority = below.gt(0.5).map({True: "missing", False: "complete"}).rename("label").reset_index()
+    means = averaged[averaged["criterion"] == "DataCoverage"].groupby(["system", "instance_id"])["score"].mean()
+    cut = means.lt(90).map({True: "missing", False: "complete"}).rename("label").reset_index()
+    return {name: frame.assign(criterion="DataCoverage")[["system", "instance_id", "criterion", "label"]]
+            for name, frame in (("majority of annotators below 100", majority), ("mean below 90", cut))}
+
+
+def baselines(generations, references, instances):
     import pandas as pd
     from sacrebleu.metrics import BLEU, CHRF
 
     bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
     rows = []
     for g in generations:
-        refs = references[int(g.instance_id.split(":")[1])]
+        number = int(g.instance_id.split(":")[1])
+        refs = references[number]
         rows.append({"system": g.system, "instance_id": g.instance_id,
                      "bleu": bleu.sentence_score(g.text, refs).score,
-                     "chrf++": chrf.sentence_score(g.text, refs).score})
+                     "chrf++": chrf.sentence_score(g.text, refs).score,
+                     "naive_match": naive_match(g.text, instances[number].context["triples"])})
     return pd.DataFrame(rows)
 
 
@@ -65,6 +103,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument("--n-boot", type=int, default=1000)
     parser.add_argument("--alpha", type=float, default=0.5)
+    parser.add_argument("--labels-csv", type=Path, default=None,
+                        help="also write the 'missing information' labels (majority cut) as a factcov label CSV")
     args = parser.parse_args()
 
     from factcov.domains.rag import webnlg
@@ -77,7 +117,7 @@ def main() -> None:
     started = time.perf_counter()
     scores = webnlg.score_generations(instances, generations, get_extractor("rag-spacy", "en"), alpha=args.alpha)
     seconds = time.perf_counter() - started
-    scores = scores.merge(baselines(generations, references), on=["system", "instance_id"])
+    scores = scores.merge(baselines(generations, references, instances), on=["system", "instance_id"])
     human = load_human_judgments(human_file)
     human = human[human["system"].isin(set(scores["system"]))]
 
@@ -123,6 +163,7 @@ def main() -> None:
                     interval = f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
                     cells.append(f"{r['spearman']:.3f}{interval} / {r['kendall']:.3f}")
             print(f"| {metric} | " + " | ".join(cells) + " |")
+    missing_information(args, scores, human, results)
     ranks = {}
     means = scores.groupby("system")[[HEADLINE, "gaa", "chrf++"]].mean()
     for column in means:
@@ -136,6 +177,31 @@ def main() -> None:
         print(f"{column} | " + " | ".join(str(by_system.get(system, "-")) for system in RANKED))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def missing_information(args, scores, human, results) -> None:
+    """ROC AUC for "complete" against "missing information" (see module docstring)."""
+    from factcov.validation.labels import discriminate
+
+    cuts = missing_information_labels(args.data / "human", set(scores["system"]), human)
+    if args.labels_csv:
+        cuts["majority of annotators below 100"].to_csv(args.labels_csv, index=False)
+    out = results["missing_information"] = {}
+    numbers = scores["instance_id"].str.split(":").str[1].astype(int)
+    for cut, labels in cuts.items():
+        print(f"\nmissing information ({cut}): ROC AUC for 'complete' [95% CI]")
+        print("| metric | " + " | ".join(HALVES) + " |\n|" + "---|" * (1 + len(HALVES)))
+        for metric in AUC_ROWS:
+            cells = []
+            for half_name, parity in HALVES.items():
+                part = scores if parity is None else scores[numbers % 2 == parity]
+                metric_df = part[["system", "instance_id", metric]].rename(columns={metric: "value"}).dropna()
+                r = discriminate(metric_df, labels, positive="complete", n_boot=args.n_boot)
+                out[f"{cut}|{metric}|{half_name}"] = {k: r[k] for k in ("auc", "auc_ci", "n", "labels")}
+                ci = r["auc_ci"]
+                counts = f" (n {r['n']}, missing {r['labels'].get('missing', 0)})" if metric == AUC_ROWS[0] else ""
+                cells.append(f"{r['auc']:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "") + counts)
+            print(f"| {metric} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -58,3 +58,33 @@ def test_variant_features_flag_repetition_and_unsupported_names_in_real_outputs(
     assert good["repeated_content"] == 0.0 < bad["repeated_content"]
     assert good["proper_precision"] == 1.0 > bad["proper_precision"]
     assert good["content_precision"] == 1.0 > bad["content_precision"]
+
+
+def test_missing_information_labels_follow_the_annotators(repo_root, shared_data):
+    import json
+
+    from factcov.validation.human import load_human_judgments
+
+    validation = _load(repo_root, "rag_webnlg_validation")
+    human_dir = shared_data / "webnlg2020" / "human"
+    averaged = load_human_judgments(human_dir / "english_humeval_data_all_teams.json")
+    cuts = validation.missing_information_labels(human_dir, {"bt5", "Baseline-FORGE2017"}, averaged)
+    majority = cuts["majority of annotators below 100"].set_index(["system", "instance_id"])["label"]
+    raw = json.loads((human_dir / "bt5.json").read_text(encoding="utf-8"))
+    checked = 0
+    for sample_id, workers in raw.items():
+        scores = [w["DataCoverage"] for w in workers.values()]
+        expected = "missing" if sum(s < 100 for s in scores) > len(scores) / 2 else "complete"
+        assert majority[("bt5", f"webnlg:{sample_id}")] == expected, sample_id
+        checked += 1
+    assert checked == 178 and set(majority) == {"missing", "complete"}
+    below_90 = cuts["mean below 90"]
+    assert set(below_90["criterion"]) == {"DataCoverage"} and 0.1 < (below_90["label"] == "missing").mean() < 0.6
+
+
+def test_naive_match_is_verbatim_and_folded(repo_root):
+    validation = _load(repo_root, "rag_webnlg_validation")
+    triples = [["Nurhan_Atasoy", "birthDate", "1934-01-01"], ["Nurhan_Atasoy", "nationality", "Turkish_people"]]
+    # Folded ("nurhan atasoy"), but the ISO date and "Turkish people" are not verbatim here.
+    assert validation.naive_match("nurhan atasoy, a Turk, was born on 1 January 1934.", triples) == 1 / 3
+    assert validation.naive_match("Nurhan Atasoy (1934-01-01) is Turkish people.", triples) == 1.0

@@ -48,10 +48,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "location": ("located", "situated", "based"), "capital": ("capital",), "club": ("played", "plays"),
     "manager": ("managed", "manages", "coach"), "genre": ("music", "style"), "population": ("inhabitants",
     "people"), "runtime": ("minutes", "long", "lasts"), "elevation": ("above", "sea", "metres", "meters"),
-    "country": ("nation",), "successor": ("succeeded",), "predecessor": ("preceded",),
+    "country": ("nation", "located", "situated", "based", "lies"), "successor": ("succeeded",),
+    "predecessor": ("preceded",),
     "number": ("total",), "area": ("square", "km"), "demonym": ("people", "called"),
     "instrument": ("plays", "player"), "origin": ("native", "born"), "spouse": ("married", "wife", "husband"),
     "mission": ("crew", "flew", "flight"), "nationality": ("citizen",), "occupation": ("worked", "profession"),
+    # Where a thing is: "located in Bangalore" words a city, state or country as well as a location.
+    **{place: ("located", "situated", "based", "lies") for place in ("city", "state", "region", "county")},
+    "build": ("built", "produced", "made", "manufactured", "constructed"), "length": ("long",),
+    "manufacturer": ("made", "built", "produced", "manufactured"),
 }
 
 
@@ -82,6 +87,17 @@ def is_verbal(word: str) -> bool:
     says who did what; a noun ("director") says nothing about it."""
     word = word.lower()
     return (word.endswith("ed") and len(word) > 4) or word in IRREGULAR or word == "born"
+
+
+NOT_AGENTS = frozenset("number member order water character center centre chapter other after cover floor power "
+                       "tower border letter colour color former latter matter parameter quarter".split())
+
+
+def is_agent_noun(predicate: str) -> bool:
+    """The label names who does something ("author", "creator", "architect", "artist"):
+    an English agent noun (-or, -er, -ist, -ect), so "X by Y" says Y is it."""
+    return any(len(w) >= 5 and w not in NOT_AGENTS and w.endswith(("or", "er", "ist", "ect"))
+               for w in label_words(predicate))
 
 
 def label_words(predicate: str) -> list[str]:

@@ -8,11 +8,14 @@ graded, so two texts that differ a little score a little apart:
 - an argument is found by fuzzy token coverage: the share of its words the sentence has
   (exactly, or by stem: "Brazil"/"Brazilian"), after folding case, accents, possessives,
   quotes, underscores, a parenthesized disambiguator ("Lotus Eaters (band)") and a
-  qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"); numbers are
+  qualifier after a comma ("La Crosse, Wisconsin" is found as "La Crosse"; those
+  optional words weigh ``OPTIONAL``: kept, they say a little more); ordinals as the
+  text's words ("11th" = 11); numbers are
   compared as values ("98.0" = "98", "1,500" = "1500"), dates by their year, month and
   day in any order or format ("2001-10-16", "16 October 2001", "2001/10/16"; another
   year finds nothing) and times of day as times ("10:00" = "10 am", never a bare "10");
-- arguments found only in different, unlinked sentences count half;
+- sentences are the parser's, rejoined where it broke without a ".", "!" or "?" (after a
+  colon, inside a title); arguments found only in different, unlinked sentences count half;
 - predicate evidence scales the pair: words of the sentence that word the predicate
   (learned or generic, see ``lexicon``) give full credit, none gives ``NO_EVIDENCE``;
 - a triple whose arguments are adjacent in one clause, but whose connecting words
@@ -29,9 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 
-from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_verbal, stem
+from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_agent_noun, is_verbal, stem
 from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
 from factcov.extractors.parsed import ParsedText
 from factcov.language import fold, parse_number
@@ -41,6 +45,10 @@ ANAPHOR_OPENERS = frozenset("the this that these its his her their".split())
 NAME_STOP = frozenset("the a an of and de la le".split())
 CROSS_SENTENCE = 0.5  # both arguments found, but in unlinked sentences
 LINKED = 0.9  # subject reached through a pronoun / "the noun" opener
+FUZZY, FUZZY_MIN = 0.0, 0.8  # a misspelt name's word: credit x character similarity (off: see docs/validation.md)
+OPTIONAL = 0.1  # weight of an argument's optional words (qualifier, disambiguator)
+AGENT_BY = 0.0  # evidence of "by" between a work and the doer of an agent noun's predicate
+ZERO_ANAPHORA = False  # link a sentence naming no subject to the earlier one (off: see docs/validation.md)
 NO_EVIDENCE = 0.6  # arguments together, no word of the predicate
 CONTRADICTION_OTHER = 0.9  # how much of a word another predicate must own to be its rival
 IMPLICIT, IMPLICIT_SPAN = 1.0, 3  # arguments joined by at most 3 function words
@@ -102,7 +110,9 @@ def _surface(term: str) -> str:
 
 def _name_words(text: str) -> tuple[str, ...]:
     folded = fold(text).replace("'s ", " ").replace("\u2019s ", " ")
-    return tuple(w for w in re.findall(r"[^\W_]+", folded) if w not in NAME_STOP)
+    # Ordinals as the text's words are read ("11th" -> "11", as ``_split_token``).
+    return tuple(re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w) for w in re.findall(r"[^\W_]+", folded)
+                 if w not in NAME_STOP)
 
 
 @lru_cache(maxsize=65536)
@@ -110,6 +120,8 @@ def argument_of(term: str) -> Argument:
     """How to find a triple's argument in text (see module docstring)."""
     surface = _surface(term)
     canonical = canonical_entity(surface)
+    if re.fullmatch(r"-?\d+\.\d+", surface):  # "3.16" (minutes) is a value, never a time of day
+        return Argument(words=(), number=float(surface))
     if is_literal(canonical):
         head = canonical.split()[0]
         if re.fullmatch(r"-?\d{1,4}-\d{2}(-\d{2})?", head):
@@ -163,9 +175,28 @@ def _split_token(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[^\W_]+(?:[.,]\d+)*", folded))
 
 
+def _spans(parsed: ParsedText) -> list[tuple[int, int]]:
+    """The parser's sentences, with a break the text does not mark rejoined: a parser
+    also splits after a colon or inside a name ("1634: The Bavarian Crisis by Eric
+    Flint ..."), which would cut a name off the words that relate it."""
+    spans: list[tuple[int, int]] = []
+    for start, end in parsed.sentences:
+        if spans and not _ends_sentence(parsed, spans[-1]):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _ends_sentence(parsed: ParsedText, span: tuple[int, int]) -> bool:
+    start, end = span
+    tail = [t.text for t in parsed.tokens[start:end] if t.text not in ('"', "'", "\u201d", ")")][-1:]
+    return not tail or tail[0][-1:] in (".", "!", "?")
+
+
 def sentences_of(parsed: ParsedText) -> list[Sentence]:
     out = []
-    for start, end in parsed.sentences:
+    for start, end in _spans(parsed):
         words: list[str] = []
         for token in parsed.tokens[start:end]:
             if token.text.lower() in ("'s", "\u2019s", "'"):
@@ -239,7 +270,28 @@ def find(argument: Argument, sentence: Sentence) -> float:
             got += 1.0
         elif len(word) >= 4 and stem(word) in sentence.stems:
             got += 0.8
-    return got / len(argument.words)
+        elif FUZZY and len(word) >= 5:
+            got += FUZZY * max((_likeness(word, w) for w in words if len(w) >= 4), default=0.0)
+    share = got / len(argument.words)
+    if OPTIONAL and argument.optional and share:
+        # A qualifier or disambiguator left out ("La Crosse" for "La Crosse, Wisconsin")
+        # is not wrong, but a text that keeps it says a little more of the name.
+        kept = sum(w in words for w in argument.optional) / len(argument.optional)
+        share *= 1 - OPTIONAL * (1 - kept)
+    return share
+
+
+@lru_cache(maxsize=262144)
+def _likeness(wanted: str, word: str) -> float:
+    """Character similarity of a name's word and a text's word when it passes
+    ``FUZZY_MIN`` ("Agremiaçao" / "Agremiação", "Ruszczyski" / "Ruszczyński"), else 0."""
+    if abs(len(wanted) - len(word)) > 2 or wanted[0] != word[0]:
+        return 0.0
+    matcher = SequenceMatcher(None, wanted, word)
+    if matcher.quick_ratio() < FUZZY_MIN:
+        return 0.0
+    ratio = matcher.ratio()
+    return ratio if ratio >= FUZZY_MIN else 0.0
 
 
 def _positions(argument: Argument, sentence: Sentence) -> list[int]:
@@ -296,21 +348,27 @@ def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: Predica
         result.entities[_surface(term)] = max(scores, default=0.0)
     for term in entities:
         result.lone[_surface(term)] = result.entities[_surface(term)]
+    # A sentence naming no subject of the data continues the topic ("There are 9400
+    # postgraduate students."): linked like a pronoun when ``ZERO_ANAPHORA`` is on.
+    subjects = {t[0] for t in triples}
+    topicless = [ZERO_ANAPHORA and max((found[s][k] for s in subjects), default=0.0) < 0.5
+                 for k in range(len(sentences))]
     for subject, predicate, obj in triples:
         # Only the data's other relations compete: the text stating this value under
         # another relation the data has is a confusion a reader would call wrong.
         rivals = {p for s, p, o in triples if p != predicate and o != obj}
-        result.verdicts.append(_verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals))
+        result.verdicts.append(_verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals,
+                                        topicless))
     return result
 
 
-def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals) -> TripleVerdict:
+def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals, topicless) -> TripleVerdict:
     s_scores, o_scores = found[subject], found[obj]
     best, best_k, linked = 0.0, None, False
     for k, sentence in enumerate(sentences):
         s_here = s_scores[k]
         earlier = max(s_scores[:k], default=0.0)
-        if (sentence.has_pronoun or sentence.starts_anaphoric) and earlier * LINKED > s_here:
+        if (sentence.has_pronoun or sentence.starts_anaphoric or topicless[k]) and earlier * LINKED > s_here:
             s_here, via = earlier * LINKED, True
         else:
             via = False
@@ -339,6 +397,10 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
         if direct and _reversed(predicate, window, s_at, o_at, arguments, subject, obj, lexicon):
             return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+        if direct and AGENT_BY and "by" in window and is_agent_noun(predicate):
+            # "1634: The Bavarian Crisis by Eric Flint": "by" names the doer of an agent
+            # noun's predicate (author, creator, director, architect, ...).
+            own = max(own, AGENT_BY)
         if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
             # "a dessert from Mexico": arguments joined by function words only state a
             # relation people often leave unworded (learned: ``lexicon.implicit``).
