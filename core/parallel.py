@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from factcov.errors import EnvironmentFailure
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -79,18 +81,34 @@ def init_worker(score_chunk: Callable[[Any, list], Any], evaluator: Any, instanc
     import signal
 
     # The command line's SIGTERM handler unwinds the parent (its staging directory); a
-    # forked worker holds nothing to clean up and must simply end when the pool ends it,
+    # forked worker holds nothing to clean up and must simply end when the parent ends it,
     # or a worker blocked on the task queue's lock can outlive the run and hang its exit.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Ctrl-C reaches the whole process group: the parent stops the run and ends the
+    # workers; each worker printing its own KeyboardInterrupt traceback would only be noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker.update(score_chunk=score_chunk, evaluator=evaluator, instances=instances)
 
 
 def score_in_worker(piece: list) -> Any:
     """A piece of (instance or instance id, generation): an instance the parent held when
     it forked travels as its id and is looked up in the worker's inherited copy."""
+    from factcov.outdir import fault
+
+    fault("score-piece")  # test hook: a worker killed mid-run (the OOM killer, a kill -9)
     instances = _worker["instances"]
     pairs = [(instances[ref] if isinstance(ref, str) else ref, generation) for ref, generation in piece]
     return _worker["score_chunk"](_worker["evaluator"], pairs)
+
+
+def _result(future: Any) -> Any:
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise EnvironmentFailure("a --jobs worker process died (killed, or out of memory); nothing was written; "
+                           "rerun, with fewer --jobs if memory is short") from None
 
 
 @contextmanager
@@ -103,9 +121,12 @@ def forked_scorer(
     What the parent builds before forking (``Evaluator.prebuild``: the instances'
     knowledge, cheap extractors) the workers inherit copy-on-write; pieces travel as
     instance ids and generations. ``3 * jobs`` pieces are in flight: each worker has one
-    to score and one queued while the parent joins and writes.
+    to score and one queued while the parent joins and writes. A worker's exception is
+    raised here; a worker that dies fails the run (``EnvironmentFailure``, exit 3) instead of leaving
+    it waiting for a result that will never come (as ``multiprocessing.Pool`` would).
     """
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     evaluator.prebuild(instances)  # inherited by every worker, built once
     gc.freeze()  # what was just built, out of the workers' collections too (see runner.score_run)
@@ -114,13 +135,23 @@ def forked_scorer(
     def by_reference(piece: list) -> list:
         return [(instance.id if instance.id in forked else instance, generation) for instance, generation in piece]
 
-    pool = multiprocessing.get_context("fork").Pool(
-        jobs, initializer=init_worker, initargs=(score_chunk, evaluator, instances))
+    executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=init_worker,
+                                   initargs=(score_chunk, evaluator, instances))
     try:
-        yield lambda items: in_order(
-            lambda piece: pool.apply_async(score_in_worker, (by_reference(piece),)),
-            lambda pending: pending.get(), items, 3 * jobs, while_waiting)
-        pool.close()  # every piece was scored: the workers finish and exit on their own
-        pool.join()
+        yield lambda items: in_order(lambda piece: executor.submit(score_in_worker, by_reference(piece)),
+                                     _result, items, 3 * jobs, while_waiting)
+        executor.shutdown()  # every piece was scored: the workers finish and exit on their own
     finally:
-        pool.terminate()  # an error or an interrupted run: end them now
+        _end_workers(executor)  # an error or an interrupted run: end them now
+
+
+def _end_workers(executor: Any) -> None:
+    """Stop ``executor``'s processes at once and reap them (none outlives the run)."""
+    # the executor's own pid -> Process record (None once shut down); Python 3.14's terminate_workers() does this
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join()
