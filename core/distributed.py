@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from factcov.errors import FactcovError
+from factcov.errors import EnvironmentFailure, FactcovError
 from factcov.parallel import in_order
 
 _evaluators: dict[bytes, Any] = {}
@@ -59,7 +59,7 @@ def dask_chunk_scorer(
     try:
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
-        raise FactcovError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise EnvironmentFailure(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
     window = max(8, 2 * sum(client.nthreads().values()))  # every worker thread busy, one piece queued each
 

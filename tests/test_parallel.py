@@ -128,3 +128,13 @@ def test_the_command_line_reports_a_killed_worker_on_one_line_with_exit_3(f1_fil
     assert "worker process died" in err and err.count("\n") == 1, err
     assert multiprocessing.active_children() == []
     _nothing_written(tmp_path)
+
+
+def test_an_unreachable_dask_scheduler_is_an_environment_failure_and_writes_nothing(f1_files, tmp_path):
+    dask = pytest.importorskip("dask", reason="needs the dask extra: .ci/run installs it for the pandas-2 run (factcov[all]), not for the pandas-3 run")
+    pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
+            pytest.raises(EnvironmentFailure, match="cannot reach the Dask scheduler") as failed:
+        score_files("f1", *f1_files, tmp_path / "out", dask="tcp://127.0.0.1:9", report=False)  # port 9: discard, closed
+    assert failed.value.exit_code == 3
+    _nothing_written(tmp_path)
