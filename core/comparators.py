@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict
 
 
 def _normalize(value: Any) -> Any:
+    kind = type(value)
+    if kind is int or kind is bool or value is None:  # the commonest values, returned as they are
+        return value
     if isinstance(value, str):
         return " ".join(value.casefold().split())
     if isinstance(value, (list, tuple)):
@@ -26,6 +29,9 @@ def _normalize(value: Any) -> Any:
 
 def as_interval(value: Any) -> tuple[float, float] | None:
     """A number or a two-number list as a closed interval; None when not numeric."""
+    kind = type(value)
+    if kind is int or kind is float:  # the common case first (bool is not int here)
+        return float(value), float(value)
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -35,6 +41,10 @@ def as_interval(value: Any) -> tuple[float, float] | None:
         if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
             return (float(min(lo, hi)), float(max(lo, hi)))
     return None
+
+
+# Types whose equal values are equal after ``_normalize`` (which is a function of the value).
+_SAME_WHEN_EQUAL = frozenset({str, int, bool})
 
 
 class Comparator(BaseModel):
@@ -57,6 +67,9 @@ class Exact(Comparator):
     ordered: bool = True
 
     def matches(self, claimed: Any, actual: Any) -> bool:
+        # equal strings or ints normalize equally: most supported claims stop here
+        if claimed == actual and type(claimed) is type(actual) and type(claimed) in _SAME_WHEN_EQUAL:
+            return True
         a, b = _normalize(claimed), _normalize(actual)
         if not self.ordered and isinstance(a, tuple) and isinstance(b, tuple):
             return sorted(map(repr, a)) == sorted(map(repr, b))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -64,10 +64,22 @@ class Knowledge:
 
     def candidates(self, claim: Claim) -> list[Fact]:
         """Facts of the claim's type whose key agrees with every slot the claim states."""
-        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
+        return list(self.lookup(claim))
+
+    def lookup(self, claim: Claim) -> Sequence[Fact]:
+        """``candidates(claim)`` without the copy: the verifier's per-claim path. The
+        sequence may be the index's own: read it, never change it."""
+        key = claim.key
+        if not key:
+            stated: tuple[tuple[str, object], ...] = ()
+        elif len(key) == 1:
+            for slot, value in key.items():
+                stated = ((slot, value.casefold() if isinstance(value, str) else value),)
+        else:
+            stated = tuple(sorted((slot, _folded(value)) for slot, value in key.items()))
         return self._candidates(claim.type, stated)
 
-    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
         own = self._own_candidates(type_, stated)
         if self.base is None:
             return own
@@ -81,12 +93,12 @@ class Knowledge:
         seen = self._seen
         return [fact for fact in facts if fact not in seen] if seen else facts
 
-    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
         if not stated:
-            return list(self._by_type.get(type_, ()))
+            return self._by_type.get(type_, ())
         found = self._by_key.get((type_, stated[:INDEXED_SLOTS]), ())
         if len(stated) <= INDEXED_SLOTS:
-            return list(found)
+            return found
         return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
 
 

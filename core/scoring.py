@@ -75,7 +75,7 @@ def f1(p: float | None, r: float | None) -> float | None:
     return 2 * p * r / (p + r)
 
 
-@dataclass
+@dataclass(slots=True)  # one per claim type of every scored text: no instance dict
 class Counts:
     n_claims: int = 0
     supported: int = 0
@@ -192,11 +192,11 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
 
     Out-of-scope claims are counted apart and neither verdict-counted nor covering
     (``ScoringPolicy.out_of_scope``). Coverage is ``covered_facts``'s, computed in the
-    same single pass over the verdicts (this runs once per generation of every run)."""
+    same single pass over the verdicts (this runs once per generation of every run, so
+    each verdict adds to its type's counts only; the totals are their sums)."""
     by_type: dict[str, Counts] = {}
     relevant_by_id = {fact.id: fact for fact in relevant}
     covered: set[str] = set()
-    total = Counts(n_facts=len(relevant))
     for verdict in verdicts:
         claim = verdict.claim
         counts = by_type.get(claim.type)
@@ -204,24 +204,18 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
             counts = by_type[claim.type] = Counts()
         if claim.out_of_scope:
             counts.out_of_scope += 1
-            total.out_of_scope += 1
             continue
-        counts.n_claims += 1
-        total.n_claims += 1
         label = verdict.label
         if label == "supported":
             counts.supported += 1
-            total.supported += 1
             for fact_id in verdict.matches:  # the first relevant fact not already covered
                 if fact_id in relevant_by_id and fact_id not in covered:
                     covered.add(fact_id)
                     break
         elif label == "contradicted":
             counts.contradicted += 1
-            total.contradicted += 1
         else:
             counts.unverifiable += 1
-            total.unverifiable += 1
     covered_ids, missed_ids = [], []
     for fact in relevant:
         counts = by_type.get(fact.type)
@@ -233,7 +227,15 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
             covered_ids.append(fact.id)
         else:
             missed_ids.append(fact.id)
-    total.covered = len(covered)
+    total = Counts(n_facts=len(relevant), covered=len(covered))
+    for counts in by_type.values():
+        counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
+        total.n_claims += counts.n_claims
+        total.supported += counts.supported
+        total.contradicted += counts.contradicted
+        total.unverifiable += counts.unverifiable
+        total.out_of_scope += counts.out_of_scope
     return GenerationScore(
-        total=total, by_type=dict(sorted(by_type.items())), covered_ids=covered_ids, missed_ids=missed_ids,
+        total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
+        covered_ids=covered_ids, missed_ids=missed_ids,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factcov.knowledge import Knowledge
-from factcov.model import Claim, Verdict
+from factcov.model import Claim, Verdict, contradicted_verdict, supported_verdict, unverifiable_verdict
 
 
 class Verifier:
@@ -14,29 +14,35 @@ class Verifier:
     - otherwise ``contradicted`` when the claim type is closed-world (the expected value
       is the compatible fact's value, or the list of values when several are compatible),
       ``unverifiable`` when it is open-world.
+
+    This runs once per claim of every run: verdicts are built trusted (their parts are
+    typed already, see ``factcov.model.supported_verdict``) and the knowledge's index is
+    read without copying.
     """
 
     name = "lookup"
 
     def verify(self, claim: Claim, knowledge: Knowledge) -> Verdict:
         claim_type = knowledge.claim_types.get(claim.type)
-        candidates = knowledge.candidates(claim) if claim_type is not None else []
+        candidates = knowledge.lookup(claim) if claim_type is not None else ()
         if not candidates:
-            return Verdict(claim=claim, label="unverifiable")
-        matching = [f for f in candidates if claim_type.comparator.matches(claim.value, f.value)]
+            return unverifiable_verdict(claim)
+        matches = claim_type.comparator.matches
+        value = claim.value
+        if len(candidates) == 1:  # the common case: one fact has the claim's key
+            fact = candidates[0]
+            if matches(value, fact.value):
+                return supported_verdict(claim, fact, (fact.id,))
+            if not claim_type.closed_world:
+                return unverifiable_verdict(claim)
+            return contradicted_verdict(claim, fact, fact.value)
+        matching = [f for f in candidates if matches(value, f.value)]
         if matching:
-            return Verdict(
-                claim=claim,
-                label="supported",
-                fact=matching[0],
-                matches=tuple(f.id for f in matching),
-            )
+            return supported_verdict(claim, matching[0], tuple(f.id for f in matching))
         if not claim_type.closed_world:
-            return Verdict(claim=claim, label="unverifiable")
-        expected = (
-            candidates[0].value if len(candidates) == 1 else [f.value for f in candidates]
-        )
-        return Verdict(claim=claim, label="contradicted", fact=candidates[0], expected=expected)
+            return unverifiable_verdict(claim)
+        return contradicted_verdict(claim, candidates[0], [f.value for f in candidates])
 
     def verify_all(self, claims: list[Claim], knowledge: Knowledge) -> list[Verdict]:
-        return [self.verify(claim, knowledge) for claim in claims]
+        verify = self.verify
+        return [verify(claim, knowledge) for claim in claims]
