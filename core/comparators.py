@@ -30,8 +30,12 @@ def _normalize(value: Any) -> Any:
 def as_interval(value: Any) -> tuple[float, float] | None:
     """A number or a two-number list as a closed interval; None when not numeric."""
     kind = type(value)
-    if kind is int or kind is float:  # the common case first (bool is not int here)
+    if kind is int or kind is float:  # the common cases first (bool is not int here)
         return float(value), float(value)
+    if kind is list and len(value) == 2:
+        lo, hi = value
+        if (type(lo) is int or type(lo) is float) and (type(hi) is int or type(hi) is float):
+            return float(min(lo, hi)), float(max(lo, hi))
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -43,8 +47,12 @@ def as_interval(value: Any) -> tuple[float, float] | None:
     return None
 
 
-# Types whose equal values are equal after ``_normalize`` (which is a function of the value).
-_SAME_WHEN_EQUAL = frozenset({str, int, bool})
+# Types whose equal values are equal after ``_normalize``: it is a function of the value
+# that keeps numbers equal (an integral float becomes the equal int), and lists and
+# tuples are compared element by element, so equal sequences too, unless compared
+# unordered (by the elements' reprs: [1.0] == [True], but "1" != "True").
+_SAME_WHEN_EQUAL = frozenset({str, int, bool, float})
+_SEQUENCES = frozenset({list, tuple})
 
 
 class Comparator(BaseModel):
@@ -68,7 +76,10 @@ class Exact(Comparator):
 
     def matches(self, claimed: Any, actual: Any) -> bool:
         # equal strings or ints normalize equally: most supported claims stop here
-        if claimed == actual and type(claimed) is type(actual) and type(claimed) in _SAME_WHEN_EQUAL:
+        kind = type(claimed)
+        if kind is type(actual) and claimed == actual and (
+            kind in _SAME_WHEN_EQUAL or (kind in _SEQUENCES and self.ordered)
+        ):
             return True
         a, b = _normalize(claimed), _normalize(actual)
         if not self.ordered and isinstance(a, tuple) and isinstance(b, tuple):

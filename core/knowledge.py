@@ -12,6 +12,9 @@ from factcov.model import Claim, ClaimType, Fact, canonical_json
 # Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
 # claim stating more is looked up by its first three (by name), then filtered.
 INDEXED_SLOTS = 3
+# Lookups a layered knowledge remembers (its own facts merged with its base's) before it
+# starts over.
+MERGED_LOOKUPS = 1024
 
 
 class Knowledge:
@@ -38,6 +41,7 @@ class Knowledge:
         # claim's lookup, partial key or not, is one dict access (built once per block).
         self._by_key: dict[tuple[str, tuple[tuple[str, object], ...]], list[Fact]] = defaultdict(list)
         self._seen: set[Fact] = set()
+        self._merged: dict[tuple[str, tuple[tuple[str, object], ...]], Sequence[Fact]] = {}
         for fact in facts:
             if fact not in self._seen:
                 self._seen.add(fact)
@@ -75,14 +79,33 @@ class Knowledge:
         elif len(key) == 1:
             for slot, value in key.items():
                 stated = ((slot, value.casefold() if isinstance(value, str) else value),)
+        elif len(key) == 2:  # slots are distinct: ordering by name is sorting the pairs
+            (a, x), (b, y) = key.items()
+            x = x.casefold() if isinstance(x, str) else x
+            y = y.casefold() if isinstance(y, str) else y
+            stated = ((a, x), (b, y)) if a < b else ((b, y), (a, x))
         else:
             stated = tuple(sorted((slot, _folded(value)) for slot, value in key.items()))
+        if self.base is None and len(stated) <= INDEXED_SLOTS:  # _own_candidates, inlined
+            return self._by_key.get((claim.type, stated), ()) if stated else self._by_type.get(claim.type, ())
         return self._candidates(claim.type, stated)
 
     def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
-        own = self._own_candidates(type_, stated)
         if self.base is None:
-            return own
+            return self._own_candidates(type_, stated)
+        # Layered: the merge of own and base facts is remembered, since an instance's
+        # knowledge answers the same lookups for every system's text (bounded: a hostile
+        # text stating thousands of keys only empties it).
+        merged = self._merged.get((type_, stated))
+        if merged is None:
+            merged = self._merge(type_, stated)
+            if len(self._merged) >= MERGED_LOOKUPS:
+                self._merged.clear()
+            self._merged[(type_, stated)] = merged
+        return merged
+
+    def _merge(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
+        own = self._own_candidates(type_, stated)
         base = self.base._candidates(type_, stated)
         if not own:  # a base fact equal to an own fact has its key: it would be among own
             return base

@@ -228,34 +228,38 @@ VERDICT_FAST = (
 )
 
 
-def _trusted(fields: dict[str, Any], fields_set: set[str]) -> Verdict:
-    verdict = _new(Verdict)
-    _set(verdict, "__dict__", fields)
-    _set(verdict, "__pydantic_fields_set__", fields_set)
-    _set(verdict, "__pydantic_extra__", None)
-    _set(verdict, "__pydantic_private__", None)
-    return verdict
-
-
 def unverifiable_verdict(claim: Claim) -> Verdict:
     """``Verdict(claim=claim, label="unverifiable")``, trusted."""
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="unverifiable")
-    return _trusted({"claim": claim, "label": "unverifiable", "fact": None, "matches": (), "expected": None},
-                    {"claim", "label"})
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "unverifiable", "fact": None, "matches": (), "expected": None})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict
 
 
 def supported_verdict(claim: Claim, fact: Fact, matches: tuple[str, ...]) -> Verdict:
     """``Verdict(claim=claim, label="supported", fact=fact, matches=matches)``, trusted."""
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="supported", fact=fact, matches=matches)
-    return _trusted({"claim": claim, "label": "supported", "fact": fact, "matches": matches, "expected": None},
-                    {"claim", "label", "fact", "matches"})
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "supported", "fact": fact, "matches": matches, "expected": None})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "matches"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict
 
 
 def contradicted_verdict(claim: Claim, fact: Fact, expected: Any) -> Verdict:
     """``Verdict(claim=claim, label="contradicted", fact=fact, expected=expected)``, trusted."""
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="contradicted", fact=fact, expected=expected)
-    return _trusted({"claim": claim, "label": "contradicted", "fact": fact, "matches": (), "expected": expected},
-                    {"claim", "label", "fact", "expected"})
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "contradicted", "fact": fact, "matches": (),
+                               "expected": expected})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "expected"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict

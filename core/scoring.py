@@ -187,15 +187,36 @@ def covered_facts(relevant: Sequence[Fact], verdicts: Iterable[Verdict]) -> list
     return [fact for fact in relevant if fact.id in covered]
 
 
-def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> GenerationScore:
+class RelevantFacts:
+    """An instance's relevant facts prepared once for scoring every text written for it:
+    their ids in order, how many facts each id and each claim type has."""
+
+    __slots__ = ("facts", "ids", "type_of", "repeats", "n_by_type")
+
+    def __init__(self, facts: Sequence[Fact]) -> None:
+        self.facts = facts
+        self.ids = [fact.id for fact in facts]
+        self.type_of = {fact.id: fact.type for fact in facts}
+        self.repeats = {}  # ids held by more than one fact (each fact counts)
+        if len(self.type_of) < len(self.ids):
+            for fact_id in self.ids:
+                self.repeats[fact_id] = self.repeats.get(fact_id, 0) + 1
+        self.n_by_type: dict[str, int] = {}
+        for fact in facts:
+            self.n_by_type[fact.type] = self.n_by_type.get(fact.type, 0) + 1
+
+
+def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequence[Verdict]) -> GenerationScore:
     """Count claims by verdict and relevant facts by coverage, overall and per claim type.
 
     Out-of-scope claims are counted apart and neither verdict-counted nor covering
     (``ScoringPolicy.out_of_scope``). Coverage is ``covered_facts``'s, computed in the
-    same single pass over the verdicts (this runs once per generation of every run, so
-    each verdict adds to its type's counts only; the totals are their sums)."""
+    same single pass over the verdicts. This runs once per generation of every run, so
+    each verdict adds to its type's counts only (the totals are their sums), and a caller
+    scoring many texts of one instance passes its ``RelevantFacts``, prepared once."""
+    prepared = relevant if isinstance(relevant, RelevantFacts) else RelevantFacts(relevant)
+    type_of = prepared.type_of
     by_type: dict[str, Counts] = {}
-    relevant_by_id = {fact.id: fact for fact in relevant}
     covered: set[str] = set()
     for verdict in verdicts:
         claim = verdict.claim
@@ -209,25 +230,28 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
         if label == "supported":
             counts.supported += 1
             for fact_id in verdict.matches:  # the first relevant fact not already covered
-                if fact_id in relevant_by_id and fact_id not in covered:
+                if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
                     break
         elif label == "contradicted":
             counts.contradicted += 1
         else:
             counts.unverifiable += 1
-    covered_ids, missed_ids = [], []
-    for fact in relevant:
-        counts = by_type.get(fact.type)
+    for type_, n in prepared.n_by_type.items():
+        counts = by_type.get(type_)
         if counts is None:
-            counts = by_type[fact.type] = Counts()
-        counts.n_facts += 1
-        if fact.id in covered:
-            counts.covered += 1
-            covered_ids.append(fact.id)
-        else:
-            missed_ids.append(fact.id)
-    total = Counts(n_facts=len(relevant), covered=len(covered))
+            counts = by_type[type_] = Counts()
+        counts.n_facts = n
+    ids = prepared.ids
+    if covered:
+        repeats = prepared.repeats
+        for fact_id in covered:
+            by_type[type_of[fact_id]].covered += repeats.get(fact_id, 1) if repeats else 1
+        covered_ids = [fact_id for fact_id in ids if fact_id in covered]
+        missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
+    else:
+        covered_ids, missed_ids = [], list(ids)
+    total = Counts(n_facts=len(ids), covered=len(covered))
     for counts in by_type.values():
         counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
         total.n_claims += counts.n_claims

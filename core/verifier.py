@@ -23,26 +23,35 @@ class Verifier:
     name = "lookup"
 
     def verify(self, claim: Claim, knowledge: Knowledge) -> Verdict:
-        claim_type = knowledge.claim_types.get(claim.type)
-        candidates = knowledge.lookup(claim) if claim_type is not None else ()
-        if not candidates:
-            return unverifiable_verdict(claim)
-        matches = claim_type.comparator.matches
-        value = claim.value
-        if len(candidates) == 1:  # the common case: one fact has the claim's key
-            fact = candidates[0]
-            if matches(value, fact.value):
-                return supported_verdict(claim, fact, (fact.id,))
-            if not claim_type.closed_world:
-                return unverifiable_verdict(claim)
-            return contradicted_verdict(claim, fact, fact.value)
-        matching = [f for f in candidates if matches(value, f.value)]
-        if matching:
-            return supported_verdict(claim, matching[0], tuple(f.id for f in matching))
-        if not claim_type.closed_world:
-            return unverifiable_verdict(claim)
-        return contradicted_verdict(claim, candidates[0], [f.value for f in candidates])
+        return self.verify_all([claim], knowledge)[0]
 
     def verify_all(self, claims: list[Claim], knowledge: Knowledge) -> list[Verdict]:
-        verify = self.verify
-        return [verify(claim, knowledge) for claim in claims]
+        claim_types = knowledge.claim_types
+        lookup = knowledge.lookup
+        verdicts: list[Verdict] = []
+        append = verdicts.append
+        for claim in claims:
+            claim_type = claim_types.get(claim.type)
+            candidates = lookup(claim) if claim_type is not None else ()
+            if not candidates:
+                append(unverifiable_verdict(claim))
+                continue
+            matches = claim_type.comparator.matches
+            value = claim.value
+            if len(candidates) == 1:  # the common case: one fact has the claim's key
+                fact = candidates[0]
+                if matches(value, fact.value):
+                    append(supported_verdict(claim, fact, (fact.id,)))
+                elif claim_type.closed_world:
+                    append(contradicted_verdict(claim, fact, fact.value))
+                else:
+                    append(unverifiable_verdict(claim))
+                continue
+            matching = [f for f in candidates if matches(value, f.value)]
+            if matching:
+                append(supported_verdict(claim, matching[0], tuple(f.id for f in matching)))
+            elif claim_type.closed_world:
+                append(contradicted_verdict(claim, candidates[0], [f.value for f in candidates]))
+            else:
+                append(unverifiable_verdict(claim))
+        return verdicts

@@ -110,7 +110,9 @@ def test_trusted_verdicts_do_not_share_their_fields():
 
 
 VALUES = [None, True, False, 0, 1, 2, 1.0, 2.5, -0.0, float("nan"), "", "a", "A", " a ", "a  b", "A B", "ß", "ss",
-          [1, 2], [2, 1], (1, 2), [1.0, 2.0], ["a", "B"], ["A", "b"], [], [True, 1]]
+          [1, 2], [2, 1], (1, 2), [1.0, 2.0], ["a", "B"], ["A", "b"], [], [True, 1], [1.0], [True], [1], (1.0,),
+          [[1, "a"], 2], [[1.0, "A"], 2], [float("nan")],
+          [float("nan"), 1], [1, float("nan")], [2.5, 1]]
 
 
 def reference_normalize(value):
