@@ -144,7 +144,9 @@ class GenerationScore:
     missed_ids: list[str] = field(default_factory=list)
 
     def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
-        return {**self.total.metrics(policy), "weighted_f1": self.weighted_f1(policy)}
+        total = self.total.metrics(policy)
+        # without weights the weighted F1 is the overall F1: computed once (every text's scores row)
+        return {**total, "weighted_f1": self.weighted_f1(policy) if policy.type_weights else total["f1"]}
 
     def describe(self, policy: ScoringPolicy) -> str:
         """'precision 1.0, recall 0.111, f1 0.2': the metrics rounded to three decimals for people."""
