@@ -153,6 +153,7 @@ class Evaluator:
         if held:
             for instance in instances.values():
                 self.knowledge_of(instance)
+                self._relevant_of(instance)
         built = next(iter(self._extractors.values()), None)
         cls = type(built) if built is not None else extractor_registry.get(self.extractor_name)
         if getattr(cls, "prebuild", False):

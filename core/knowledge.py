@@ -12,9 +12,9 @@ from factcov.model import Claim, ClaimType, Fact, canonical_json
 # Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
 # claim stating more is looked up by its first three (by name), then filtered.
 INDEXED_SLOTS = 3
-# Lookups a layered knowledge remembers (its own facts merged with its base's) before it
-# starts over.
-MERGED_LOOKUPS = 1024
+# Lookups a layered knowledge remembers (answers shared with its layers, or their merge)
+# before it starts over: ~50 KB per instance at most, while a text states ~7 keys.
+MERGED_LOOKUPS = 128
 
 
 class Knowledge:
@@ -93,9 +93,10 @@ class Knowledge:
     def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
         if self.base is None:
             return self._own_candidates(type_, stated)
-        # Layered: the merge of own and base facts is remembered, since an instance's
-        # knowledge answers the same lookups for every system's text (bounded: a hostile
-        # text stating thousands of keys only empties it).
+        # Layered: the answer is remembered, since an instance's knowledge answers the same
+        # lookups for every system's text (one dict access instead of both layers' and
+        # their merge). At most MERGED_LOOKUPS are kept, so a text stating many keys
+        # costs time, not memory: a full memo starts over.
         merged = self._merged.get((type_, stated))
         if merged is None:
             merged = self._merge(type_, stated)
@@ -109,8 +110,10 @@ class Knowledge:
         base = self.base._candidates(type_, stated)
         if not own:  # a base fact equal to an own fact has its key: it would be among own
             return base
+        if not base:
+            return own
         shadowed = {_identity(fact) for fact in own}
-        return own + [fact for fact in base if _identity(fact) not in shadowed]
+        return [*own, *(fact for fact in base if _identity(fact) not in shadowed)]
 
     def _from_base(self, facts: list[Fact]) -> list[Fact]:
         seen = self._seen

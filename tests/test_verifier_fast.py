@@ -158,3 +158,21 @@ def test_exact_fast_path_answers_as_the_normalized_comparison(ordered):
         else:
             expected = a == b
         assert comparator.matches(claimed, actual) == expected, (claimed, actual)
+
+
+def test_a_layered_knowledge_remembers_a_bounded_number_of_lookups_and_answers_as_a_flat_one():
+    """A hostile text stating many distinct keys: answers stay those of one flat Knowledge
+    (asked twice, so remembered answers are read too), the memo never passes its bound."""
+    from factcov.knowledge import MERGED_LOOKUPS
+
+    instance = committed_instances(per_task=1)[0]
+    race = race_facts(instance.context["race"])
+    layered = Knowledge(instance.facts, F1_TYPES, base=Knowledge(race, F1_TYPES))
+    flat = Knowledge([*instance.facts, *race], F1_TYPES)
+    claims = [Claim(type=f.type, key={**f.key, "lap": n}, value=f.value) for n in range(3) for f in race]
+    claims += [Claim(type=f.type, key=f.key, value=f.value) for f in race]
+    assert len({(c.type, tuple(sorted(c.key.items()))) for c in claims}) > 2 * MERGED_LOOKUPS
+    for _ in range(2):
+        for claim in claims:
+            assert list(layered.lookup(claim)) == flat.candidates(claim), claim
+            assert len(layered._merged) <= MERGED_LOOKUPS
