@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import pytest
 
-from factcov.domains.weather.instances import instances_of
-from factcov.domains.weather.periods import iter_file_periods
 from factcov.evaluate import Evaluator
 from factcov.plugins import get_domain
+from tests.test_weather_free_text import _instance, _readings
 
 S, U = "supported", "unverifiable"
 # (forecast file, period number, language, text, {(claim type[:key values], value, verdict)})
@@ -104,16 +103,7 @@ def evaluator() -> Evaluator:
 
 def _read(shared_data, evaluator, case) -> set[tuple]:
     stem, number, language, text, _ = case
-    path = shared_data / "weather" / "forecasts" / f"{stem}.forecast.json"
-    period = next(p for p in iter_file_periods(path) if p.number == number)
-    result = evaluator.evaluate_text(next(instances_of(period, [language])), text)
-    found = set()
-    for verdict in result.verdicts:
-        claim = verdict.claim
-        value = tuple(claim.value) if isinstance(claim.value, list) else claim.value
-        key = ":".join(str(v) for v in claim.key.values())
-        found.add((claim.type + (f":{key}" if key else ""), value, verdict.label))
-    return found
+    return _readings(evaluator.evaluate_text(_instance(shared_data, stem, number, language), text))
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{c[0]}:{c[1]}:{c[2]}:{i}" for i, c in enumerate(CASES)])
