@@ -208,37 +208,36 @@ class Anchors:
         self.gated = frozenset(self.literals) - self.always
         self._automaton = ahocorasick.Automaton()
         for literal, owners in by_literal.items():
-            self._automaton.add_word(literal, (len(literal), tuple(owners)))
+            self._automaton.add_word(literal, (len(literal), frozenset(owners)))
         if by_literal:
             self._automaton.make_automaton()
 
     def find(self, text: str) -> Hits:
-        spans: dict[Hashable, list[tuple[int, int]]] = {}
-        every: list[tuple[int, int, tuple[Hashable, ...]]] = []
+        # one list of hits by start, the rules' own spans only when asked for (``present``
+        # walks the few hits of a stretch instead): most texts ask of few rules
+        every: list[tuple[int, int, frozenset[Hashable]]] = []
         if len(self._automaton):
-            for last, (length, owners) in self._automaton.iter(text):
-                span = (last + 1 - length, last + 1)
-                every.append((*span, owners))
-                for rule in owners:
-                    found = spans.get(rule)
-                    if found is None:
-                        spans[rule] = [span]
-                    else:
-                        found.append(span)
-        for found in spans.values():
-            found.sort()
-        every.sort(key=lambda hit: hit[0])
-        return Hits(spans, self.gated, every, self.always)
+            every = [(last - length + 1, last + 1, owners) for last, (length, owners) in self._automaton.iter(text)]
+            every.sort(key=_start)
+        return Hits(self.gated, every, self.always)
 
 
-@dataclass(frozen=True)
+def _start(hit: tuple[int, int, frozenset[Hashable]]) -> int:
+    return hit[0]
+
+
 class Hits:
-    """Where each rule's anchors occur in one text (spans sorted by start)."""
+    """Where the rules' anchors occur in one text: ``every`` hit as (start, end, the
+    rules it anchors), sorted by start."""
 
-    spans: dict[Hashable, list[tuple[int, int]]]
-    gated: frozenset[Hashable]
-    every: list[tuple[int, int, tuple[Hashable, ...]]]  # (start, end, rules), by start
-    always: frozenset[Hashable] = frozenset()  # rules without anchors
+    __slots__ = ("gated", "every", "always", "_starts")
+
+    def __init__(self, gated: frozenset[Hashable], every: list[tuple[int, int, frozenset[Hashable]]],
+                 always: frozenset[Hashable] = frozenset()) -> None:
+        self.gated = gated
+        self.every = every
+        self.always = always  # rules without anchors
+        self._starts = [hit[0] for hit in every]
 
     def within(self, start: int, end: int) -> set[Hashable]:
         """The rules (of those the anchors were given) present in ``[start, end)``: those
@@ -246,24 +245,24 @@ class Hits:
         stretch instead of one per rule)."""
         found = set(self.always)
         every = self.every
-        for index in range(bisect_left(every, start, key=lambda hit: hit[0]), len(every)):
+        for index in range(bisect_left(self._starts, start), len(every)):
             anchor_start, anchor_end, owners = every[index]
             if anchor_start >= end:
                 break
             if anchor_end <= end:
-                found.update(owners)
+                found |= owners
         return found
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
         True for a rule without anchors or unknown to the anchors)."""
-        spans = self.spans.get(rule)
-        if not spans:
-            return rule not in self.gated
-        for index in range(bisect_left(spans, (start, start)), len(spans)):
-            anchor_start, anchor_end = spans[index]
+        if rule not in self.gated:
+            return True
+        every = self.every
+        for index in range(bisect_left(self._starts, start), len(every)):
+            anchor_start, anchor_end, owners = every[index]
             if anchor_start >= end:
                 return False
-            if anchor_end <= end:
+            if anchor_end <= end and rule in owners:
                 return True
         return False

@@ -95,7 +95,7 @@ class TextReader:
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
         self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
-        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
+        self._here: tuple[int, int, frozenset[Hashable]] = (-1, -1, frozenset())  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -171,15 +171,20 @@ class TextReader:
         anchors stands there); always True when reading ungated."""
         if not self.gated:
             return True
-        if start == self._here[0] and end == self._here[1]:  # the whole sentence: its names are known
-            name = id(pattern)
-            return name in self._here[2] or name not in self.hits.gated
-        return self.hits.present(id(pattern), start, end)
+        name = id(pattern)
+        here_start, here_end, absent = self._here
+        if here_start <= start and end <= here_end:  # inside the sentence: its absent names are known
+            if name in absent:
+                return False
+            if start == here_start and end == here_end:
+                return True
+        return self.hits.present(name, start, end)
 
     def enter(self, sentence: Sentence) -> set[Hashable]:
-        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``."""
+        """The names (rules, patterns) with an anchor in ``sentence``; those without one
+        are kept for ``may_match`` (a stretch of the sentence holds none of their anchors either)."""
         present = self.hits.within(sentence.start, sentence.end)
-        self._here = (sentence.start, sentence.end, present)
+        self._here = (sentence.start, sentence.end, self.hits.gated - present)
         return present
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
