@@ -26,10 +26,13 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 
-__all__ = ["Anchors", "Hits", "anchors"]
+import _sre  # type: ignore[import-not-found]
+
+__all__ = ["Anchors", "Hits", "anchors", "quick_start"]
 
 # Sets of exact strings larger than this are not expanded (their required literals are
 # used instead): a product of alternations grows fast and each string costs one find.
@@ -266,3 +269,106 @@ class Hits:
             if anchor_end <= end and rule in owners:
                 return True
         return False
+
+
+# --- quick starts ---------------------------------------------------------------------
+# Python's regex engine skips ahead to a possible first character only when a pattern
+# opens with a character, a class or alternatives that each open with a character; a
+# pattern that opens with ``\b`` ("\b(?:pit|stop)", "\bwhile\b|\bbut\b") is instead tried
+# at every position of the text, several times slower. ``quick_start`` moves such an
+# opening ``\b`` past the first character, as a look-behind: ``\bstop`` becomes
+# ``s(?<=\bs)top``. The look-behind tests the same boundary against the same characters
+# (before the start of a search too, as ``\b`` does), so the pattern matches exactly
+# what it matched, with the same groups.
+
+
+# More possible first characters than this and a text's letters are mostly among them.
+_MAX_FIRST = 8
+
+
+def quick_start(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` compiled so the engine can skip to its possible first characters
+    (same source, flags, groups and matches); ``pattern`` itself when nothing changes."""
+    return _quick_start(pattern.pattern, pattern.flags) or pattern
+
+
+@lru_cache(maxsize=2048)
+def _quick_start(source: str, flags: int) -> re.Pattern[str] | None:
+    if not isinstance(source, str):
+        return None
+    try:
+        tree = P.parse(source, flags)
+        items = _opened(tree.data, tree.state)
+        if items is None:
+            return None
+        tree.data = items
+        first = _compiler._get_charset_prefix(tree, flags) if tree.getwidth()[0] else None
+        if not first or len(set(first)) > _MAX_FIRST:
+            return None  # the engine would still stop at most positions: the look-behinds only cost
+        code = _compiler._code(tree, flags)
+        groupindex = tree.state.groupdict
+        indexgroup = [None] * tree.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        return _sre.compile(source, flags | tree.state.flags, code, tree.state.groups - 1, groupindex,
+                            tuple(indexgroup))
+    except Exception:  # an engine this does not know: the pattern as compiled serves
+        return None
+
+
+def _opened(items: list[tuple[object, object]], state: object) -> list[tuple[object, object]] | None:
+    """The sequence ``items`` with each opening ``\b`` moved past the first character
+    (None when nothing moved)."""
+    if not items:
+        return None
+    op, av = items[0]
+    if op is C.AT and av is C.AT_BOUNDARY and len(items) > 1:
+        return _after_boundary(items[1:], state)
+    if op is C.BRANCH:
+        alternatives = _flat(av[1])  # type: ignore[index]
+        opened = [_opened(alternative.data, state) for alternative in alternatives]
+        if all(o is None for o in opened) and len(alternatives) == len(av[1]):  # type: ignore[index]
+            return None
+        new = [P.SubPattern(state, o if o is not None else a.data) for o, a in zip(opened, alternatives)]
+        return [(C.BRANCH, (None, new)), *items[1:]]
+    return None
+
+
+def _flat(alternatives: list[P.SubPattern]) -> list[P.SubPattern]:
+    """Alternatives with an alternative that is only a group of alternatives spliced in
+    ("(?:(?:a|b)|c)" is "(?:a|b|c)": tried in the same order)."""
+    out = []
+    for alternative in alternatives:
+        data = alternative.data
+        if len(data) == 1 and data[0][0] is C.BRANCH:
+            out += _flat(data[0][1][1])
+        else:
+            out.append(alternative)
+    return out
+
+
+def _after_boundary(items: list[tuple[object, object]], state: object) -> list[tuple[object, object]] | None:
+    """``\b`` followed by ``items``, written to open with a character (None: not possible)."""
+    if not items:
+        return None
+    op, av = items[0]
+    if op is C.LITERAL or op is C.IN:
+        behind = P.SubPattern(state, [(C.AT, C.AT_BOUNDARY), (op, av)])
+        return [(op, av), (C.ASSERT, (-1, behind)), *items[1:]]
+    if op is C.BRANCH:
+        alternatives = []
+        for alternative in _flat(av[1]):  # type: ignore[index]
+            opened = _after_boundary(alternative.data, state)
+            if opened is None:
+                return None
+            alternatives.append(P.SubPattern(state, opened))
+        return [(C.BRANCH, (None, alternatives)), *items[1:]]
+    if op is C.SUBPATTERN:
+        group, add_flags, del_flags, sub = av  # type: ignore[misc]
+        if add_flags or del_flags:
+            return None
+        opened = _after_boundary(sub.data, state)
+        if opened is None:
+            return None
+        return [(C.SUBPATTERN, (group, add_flags, del_flags, P.SubPattern(state, opened))), *items[1:]]
+    return None
