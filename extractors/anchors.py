@@ -20,6 +20,7 @@ text (``Anchors(...).find(text).present(rule, start, end)``).
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]
 import re
 from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping
@@ -29,8 +30,6 @@ from itertools import product
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
-
-import _sre  # type: ignore[import-not-found]
 
 __all__ = ["Anchors", "Hits", "anchors", "quick_start"]
 
@@ -282,7 +281,8 @@ class Hits:
 # what it matched, with the same groups.
 
 
-# More possible first characters than this and a text's letters are mostly among them.
+# More possible first characters than this (or a class of them) and most of a text's
+# letters are among them.
 _MAX_FIRST = 8
 
 
@@ -303,7 +303,7 @@ def _quick_start(source: str, flags: int) -> re.Pattern[str] | None:
             return None
         tree.data = items
         first = _compiler._get_charset_prefix(tree, flags) if tree.getwidth()[0] else None
-        if not first or len(set(first)) > _MAX_FIRST:
+        if not first or len(set(first)) > _MAX_FIRST or any(op is not C.LITERAL for op, _ in first):
             return None  # the engine would still stop at most positions: the look-behinds only cost
         code = _compiler._code(tree, flags)
         groupindex = tree.state.groupdict

@@ -7,13 +7,14 @@ from typing import Any
 
 from factcov.domains.f1.mentions import Mention
 from factcov.domains.f1.reading import Sentence, TextReader
+from factcov.extractors.anchors import quick_start
 from factcov.language import parse_ordinal
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
 _RELATIVE_AFTER = re.compile(r"^\s*,?\s*(?:who|que|quien|quem)\b[^,;:]*$")
-_NEGATED_WIN = re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$")
+_NEGATED_WIN = quick_start(re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$"))
 
 
 class RaceRules(TextReader):

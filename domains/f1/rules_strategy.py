@@ -6,13 +6,14 @@ import re
 from typing import Any
 
 from factcov.domains.f1.reading import Sentence, TextReader
+from factcov.extractors.anchors import quick_start
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
-_ONE_STOP_CONTEXT = re.compile(
+_ONE_STOP_CONTEXT = quick_start(re.compile(
     r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
     r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
-)
+))
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
@@ -21,10 +22,10 @@ _POSSESSIVE_LAP = re.compile(r"^['’]s\s+(?:in-?\s*)?lap\s+$")
 _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
-_SEQUENCE_CUE = re.compile(
+_SEQUENCE_CUE = quick_start(re.compile(
     r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
     r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
-)
+))
 
 
 class StrategyRules(TextReader):
