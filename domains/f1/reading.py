@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
@@ -14,7 +14,9 @@ from factcov.domains.f1.mentions import Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
-from factcov.language import fold, parse_number, parse_ordinal
+from factcov.language import fold
+from factcov.language import parse_number as _parse_number
+from factcov.language import parse_ordinal as _parse_ordinal
 from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
@@ -26,6 +28,24 @@ _APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
 _PRONOUN_RELATIVE = quick_start(re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$"))
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
+
+
+# the same few words ("13", "second", "two") are parsed again and again, text after text
+@lru_cache(maxsize=4096)
+def parse_number(text: str, language: str) -> float | int | None:
+    """``factcov.language.parse_number``, remembered."""
+    return _parse_number(text, language)
+
+
+@lru_cache(maxsize=4096)
+def parse_ordinal(text: str, language: str) -> int | None:
+    """``factcov.language.parse_ordinal``, remembered."""
+    return _parse_ordinal(text, language)
+
+
+_COLON = re.compile(r"[:;]")
+_COMMA_BEFORE_WORDS = re.compile(r",(?!\s*$)")
+_DIGITS = re.compile(r"\d+")
 
 
 def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
@@ -98,7 +118,8 @@ class TextReader:
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
         self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
-        self._here: tuple[int, int, frozenset[Hashable]] = (-1, -1, frozenset())  # see ``enter``
+        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
+        self._gated = self.hits.gated
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -114,6 +135,7 @@ class TextReader:
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
         self._objects: dict[tuple[int, int, int], bool] = {}
+        self._clause_starts: dict[tuple[int, int], int] = {}
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -143,9 +165,9 @@ class TextReader:
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone)
-            acting = [m for m in inside if not self.is_object(m, sentence)]
-            if acting:
-                topic = acting[0].code
+            acting = next((m for m in inside if not self.is_object(m, sentence)), None)
+            if acting is not None:
+                topic = acting.code
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
@@ -175,28 +197,28 @@ class TextReader:
         if not self.gated:
             return True
         name = id(pattern)
-        here_start, here_end, absent = self._here
-        if here_start <= start and end <= here_end:  # inside the sentence: its absent names are known
-            if name in absent:
+        here_start, here_end, present = self._here
+        if here_start <= start and end <= here_end:  # inside the sentence: its names are known
+            if name not in present and name in self._gated:
                 return False
             if start == here_start and end == here_end:
                 return True
         return self.hits.present(name, start, end)
 
     def enter(self, sentence: Sentence) -> set[Hashable]:
-        """The names (rules, patterns) with an anchor in ``sentence``; those without one
-        are kept for ``may_match`` (a stretch of the sentence holds none of their anchors either)."""
+        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``
+        (a stretch of the sentence holds no anchor of the others either)."""
         present = self.hits.within(sentence.start, sentence.end)
-        self._here = (sentence.start, sentence.end, self.hits.gated - present)
+        self._here = (sentence.start, sentence.end, present)
         return present
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
         # ``may_match`` written out: the rules ask this some seventy times a text
         if self.gated:
-            here_start, here_end, absent = self._here
+            here_start, here_end, present = self._here
             if here_start <= start and end <= here_end:
-                if id(pattern) in absent:
+                if id(pattern) not in present and id(pattern) in self._gated:
                     return _NONE
                 if (start != here_start or end != here_end) and not self.hits.present(id(pattern), start, end):
                     return _NONE
@@ -254,9 +276,9 @@ class TextReader:
             following is None
             or following.start - position > 60
             or self.lex.subject_pronoun.search(self.folded, sentence.start, position)
-            or re.search(r"[:;]", self.folded[position: following.start])
+            or _COLON.search(self.folded, position, following.start)
             # "Starting on mediums, Lewis" (the comma just before the driver), not "Hard, covering Verstappen's"
-            or re.search(r",(?!\s*$)", self.folded[position: following.start])
+            or _COMMA_BEFORE_WORDS.search(self.folded[position: following.start])
             or self.search(self.lex.clause_break, position, following.start)
             or self.is_object(following, sentence)
         ):
@@ -300,9 +322,15 @@ class TextReader:
         return self._consumed.overlaps((start, end))
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
-        start = sentence.start
-        for match in self.finditer(self.lex.clause_break, sentence.start, position):
-            start = match.end()
+        """Where the clause holding ``position`` opens (asked by several rules of the same
+        words: worked out once)."""
+        key = (sentence.start, position)
+        start = self._clause_starts.get(key)
+        if start is None:
+            start = sentence.start
+            for match in self.finditer(self.lex.clause_break, sentence.start, position):
+                start = match.end()
+            self._clause_starts[key] = start
         return start
 
     def driver_record(self, code: str | None) -> dict[str, Any] | None:
@@ -338,7 +366,7 @@ class TextReader:
                     if isinstance(value, int):
                         found.append((value, number.start(), number.end()))
             elif match.group("bare") and bare:
-                for number in re.finditer(r"\d+", match.group("bare")):
+                for number in _DIGITS.finditer(match.group("bare")):
                     found.append((int(number.group(0)), match.start("bare") + number.start(),
                                   match.start("bare") + number.end()))
             elif match.group("ord"):

@@ -6,9 +6,8 @@ import re
 from typing import Any
 
 from factcov.domains.f1.mentions import Mention
-from factcov.domains.f1.reading import Sentence, TextReader
+from factcov.domains.f1.reading import Sentence, TextReader, parse_ordinal
 from factcov.extractors.anchors import quick_start
-from factcov.language import parse_ordinal
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"

@@ -15,6 +15,8 @@ _ONE_STOP_CONTEXT = quick_start(re.compile(
     r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
 ))
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
+_ARROW_AFTER = re.compile(r"\s*(?:[-–/>→]|->)\s*\w")
+_ARROW_BEFORE = re.compile(r"\w\s*(?:[-–/>→]|->)\s*$")
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
@@ -143,7 +145,7 @@ class StrategyRules(TextReader):
             return None  # "without the softs", "soft-free"
         if word not in self.lex.ambiguous:
             return value
-        if re.match(r"\s*(?:[-–/>→]|->)\s*\w", after) or re.search(r"\w\s*(?:[-–/>→]|->)\s*$", before):
+        if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
             return value if self.lex.tyre_noun_after.match(after) else None
