@@ -188,6 +188,10 @@ class Anchors:
     match inside ``text[start:end]``. A rule with a pattern that has no anchors, or a
     name the anchors were not given, is always present. Names may be any hashable
     (cheap to hash: not a compiled pattern, whose hash covers its whole program).
+
+    Each rule that can be skipped has a bit (``bits``); a hit carries the bits of the
+    rules its literal anchors, so the rules present in a stretch are one integer
+    (``hits.mask(start, end)``), tested with ``&``.
     """
 
     def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]]) -> None:
@@ -208,64 +212,69 @@ class Anchors:
                 by_literal.setdefault(literal, []).append(rule)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
         self.gated = frozenset(self.literals) - self.always
+        self.bits: dict[Hashable, int] = {
+            rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
+        }
         self._automaton = ahocorasick.Automaton()
         for literal, owners in by_literal.items():
-            self._automaton.add_word(literal, (len(literal), frozenset(owners)))
+            mask = 0
+            for rule in owners:
+                mask |= self.bits[rule]
+            self._automaton.add_word(literal, (len(literal), mask))
         if by_literal:
             self._automaton.make_automaton()
 
     def find(self, text: str) -> Hits:
-        # one list of hits by start, the rules' own spans only when asked for (``present``
-        # walks the few hits of a stretch instead): most texts ask of few rules
-        every: list[tuple[int, int, frozenset[Hashable]]] = []
+        every: list[tuple[int, int, int]] = []
         if len(self._automaton):
-            every = [(last - length + 1, last + 1, owners) for last, (length, owners) in self._automaton.iter(text)]
-            every.sort(key=_start)
-        return Hits(self.gated, every, self.always)
-
-
-def _start(hit: tuple[int, int, frozenset[Hashable]]) -> int:
-    return hit[0]
+            every = [(last - length + 1, last + 1, mask) for last, (length, mask) in self._automaton.iter(text)]
+            every.sort()
+        return Hits(self, every)
 
 
 class Hits:
-    """Where the rules' anchors occur in one text: ``every`` hit as (start, end, the
-    rules it anchors), sorted by start."""
+    """Where the rules' anchors occur in one text: ``every`` hit as (start, end, the bits
+    of the rules it anchors), sorted by start."""
 
-    __slots__ = ("gated", "every", "always", "_starts")
+    __slots__ = ("anchors", "every", "_starts")
 
-    def __init__(self, gated: frozenset[Hashable], every: list[tuple[int, int, frozenset[Hashable]]],
-                 always: frozenset[Hashable] = frozenset()) -> None:
-        self.gated = gated
+    def __init__(self, anchors: Anchors, every: list[tuple[int, int, int]]) -> None:
+        self.anchors = anchors
         self.every = every
-        self.always = always  # rules without anchors
         self._starts = [hit[0] for hit in every]
 
-    def within(self, start: int, end: int) -> set[Hashable]:
-        """The rules (of those the anchors were given) present in ``[start, end)``: those
-        with an anchor wholly inside, and every rule without anchors (one call per
-        stretch instead of one per rule)."""
-        found = set(self.always)
+    def mask(self, start: int, end: int) -> int:
+        """The bits of the rules with an anchor wholly inside ``[start, end)``."""
+        found = 0
         every = self.every
         for index in range(bisect_left(self._starts, start), len(every)):
-            anchor_start, anchor_end, owners = every[index]
+            anchor_start, anchor_end, mask = every[index]
             if anchor_start >= end:
                 break
             if anchor_end <= end:
-                found |= owners
+                found |= mask
         return found
+
+    def within(self, start: int, end: int) -> set[Hashable]:
+        """The rules (of those the anchors were given) present in ``[start, end)``: those
+        with an anchor wholly inside, and every rule without anchors."""
+        mask = self.mask(start, end)
+        return set(self.anchors.always) | {rule for rule, bit in self.anchors.bits.items() if mask & bit}
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
         True for a rule without anchors or unknown to the anchors)."""
-        if rule not in self.gated:
-            return True
+        bit = self.anchors.bits.get(rule)
+        return True if bit is None else self.present_bit(bit, start, end)
+
+    def present_bit(self, bit: int, start: int, end: int) -> bool:
+        """``present`` of the rule whose bit is ``bit``."""
         every = self.every
         for index in range(bisect_left(self._starts, start), len(every)):
-            anchor_start, anchor_end, owners = every[index]
+            anchor_start, anchor_end, mask = every[index]
             if anchor_start >= end:
                 return False
-            if anchor_end <= end and rule in owners:
+            if anchor_end <= end and mask & bit:
                 return True
         return False
 

@@ -183,7 +183,8 @@ class DriverIndex:
             taken = SpanSet([(m.start, m.end) for m in found])
             # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
             # scanned only when one of the first names' anchors stands outside every name found
-            if any("first" in owners and not taken.overlaps(start, end) for start, end, owners in hits.every):
+            bit = hits.anchors.bits.get("first")
+            if bit is None or any(mask & bit and not taken.overlaps(start, end) for start, end, mask in hits.every):
                 # capitalized: "Max", not "max speed"
                 found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
                           if text[start].isupper() and not taken.overlaps(start, end)]

@@ -4,7 +4,7 @@ sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -117,9 +117,8 @@ class TextReader:
         self.text = text
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
-        self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
-        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
-        self._gated = self.hits.gated
+        self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
+        self._here = (-1, -1, 0)  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -136,6 +135,15 @@ class TextReader:
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
         self._objects: dict[tuple[int, int, int], bool] = {}
         self._clause_starts: dict[tuple[int, int], int] = {}
+
+    @property
+    def gated(self) -> bool:
+        """Rules and scans skipped where their anchors are absent (False: never)."""
+        return bool(self._bits)
+
+    @gated.setter
+    def gated(self, gated: bool) -> None:
+        self._bits = self.hits.anchors.bits if gated else {}
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -194,37 +202,44 @@ class TextReader:
     def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
         """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
         anchors stands there); always True when reading ungated."""
-        if not self.gated:
+        bit = self._bits.get(id(pattern))
+        if bit is None:  # a pattern without anchors (or reading ungated): never skipped
             return True
-        name = id(pattern)
-        here_start, here_end, present = self._here
-        if here_start <= start and end <= here_end:  # inside the sentence: its names are known
-            if name not in present and name in self._gated:
-                return False
-            if start == here_start and end == here_end:
-                return True
-        return self.hits.present(name, start, end)
+        here = self._here
+        if start == here[0] and end == here[1]:  # the sentence: its anchors are known
+            return bool(here[2] & bit)
+        if here[0] <= start and end <= here[1] and not here[2] & bit:  # no anchor in the sentence
+            return False
+        return self.hits.present_bit(bit, start, end)
 
-    def enter(self, sentence: Sentence) -> set[Hashable]:
-        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``
-        (a stretch of the sentence holds no anchor of the others either)."""
-        present = self.hits.within(sentence.start, sentence.end)
-        self._here = (sentence.start, sentence.end, present)
-        return present
+    def enter(self, sentence: Sentence) -> int:
+        """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
+        ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
+        mask = self.hits.mask(sentence.start, sentence.end)
+        self._here = (sentence.start, sentence.end, mask)
+        return mask
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
-        # ``may_match`` written out: the rules ask this some seventy times a text
-        if self.gated:
-            here_start, here_end, present = self._here
-            if here_start <= start and end <= here_end:
-                if id(pattern) not in present and id(pattern) in self._gated:
-                    return _NONE
-                if (start != here_start or end != here_end) and not self.hits.present(id(pattern), start, end):
-                    return _NONE
-            elif not self.hits.present(id(pattern), start, end):
+        # ``may_match`` written out, the whole sentence first: the rules ask this some
+        # seventy times a text
+        bit = self._bits.get(id(pattern))
+        if bit is not None:
+            here = self._here
+            if start == here[0] and end == here[1]:
+                return pattern.finditer(self.folded, start, end) if here[2] & bit else _NONE
+            if here[0] <= start and end <= here[1] and not here[2] & bit:
+                return _NONE
+            if not self.hits.present_bit(bit, start, end):
                 return _NONE
         return pattern.finditer(self.folded, start, end)
+
+    def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
+        """Those of ``patterns`` that may match in the current sentence (one of their
+        anchors stands there): the rest are not scanned."""
+        mask = self._here[2]
+        bits = self._bits
+        return [p for p in patterns if (bit := bits.get(id(p))) is None or mask & bit]
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""

@@ -115,8 +115,8 @@ class StrategyRules(TextReader):
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
-        for pattern in self.lex.stop_count:
-            for match in self.finditer(pattern, sentence.start, sentence.end):
+        for pattern in self.scans(self.lex.stop_count):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 words = [g for g in match.groups() if g]
                 if words:
                     word = words[0]
@@ -158,8 +158,8 @@ class StrategyRules(TextReader):
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
         used: list[tuple[int, int]] = []
-        for pattern in (*lex.change, *lex.same_set):
-            for match in self.finditer(pattern, sentence.start, sentence.end):
+        for pattern in self.scans((*lex.change, *lex.same_set)):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.groupdict().get("c2")
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
