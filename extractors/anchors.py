@@ -25,8 +25,9 @@ import re
 from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import product
+from operator import or_
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
@@ -223,6 +224,7 @@ class Anchors:
             self._automaton.add_word(literal, (len(literal), mask))
         if by_literal:
             self._automaton.make_automaton()
+        self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
     def find(self, text: str) -> Hits:
         every: list[tuple[int, int, int]] = []
@@ -236,23 +238,29 @@ class Hits:
     """Where the rules' anchors occur in one text: ``every`` hit as (start, end, the bits
     of the rules it anchors), sorted by start."""
 
-    __slots__ = ("anchors", "every", "_starts")
+    __slots__ = ("anchors", "every", "_starts", "_ends", "_masks")
 
     def __init__(self, anchors: Anchors, every: list[tuple[int, int, int]]) -> None:
         self.anchors = anchors
         self.every = every
-        self._starts = [hit[0] for hit in every]
+        columns = tuple(zip(*every)) or ((), (), ())
+        self._starts, self._ends, self._masks = columns
 
     def mask(self, start: int, end: int) -> int:
         """The bits of the rules with an anchor wholly inside ``[start, end)``."""
-        found = 0
-        every = self.every
-        for index in range(bisect_left(self._starts, start), len(every)):
-            anchor_start, anchor_end, mask = every[index]
-            if anchor_start >= end:
-                break
-            if anchor_end <= end:
-                found |= mask
+        starts = self._starts
+        first = bisect_left(starts, start)
+        last = bisect_left(starts, end, first)
+        if first == last:
+            return 0
+        # the hits that start more than the longest anchor before ``end`` end before it:
+        # or-ed in one call; only the few after them are checked one by one
+        near = bisect_left(starts, end - self.anchors.longest, first, last)
+        found = reduce(or_, self._masks[first:near], 0)
+        ends, masks = self._ends, self._masks
+        for index in range(near, last):
+            if ends[index] <= end:
+                found |= masks[index]
         return found
 
     def within(self, start: int, end: int) -> set[Hashable]:
@@ -269,14 +277,7 @@ class Hits:
 
     def present_bit(self, bit: int, start: int, end: int) -> bool:
         """``present`` of the rule whose bit is ``bit``."""
-        every = self.every
-        for index in range(bisect_left(self._starts, start), len(every)):
-            anchor_start, anchor_end, mask = every[index]
-            if anchor_start >= end:
-                return False
-            if anchor_end <= end and mask & bit:
-                return True
-        return False
+        return bool(self.mask(start, end) & bit)
 
 
 # --- quick starts ---------------------------------------------------------------------
