@@ -4,6 +4,7 @@ sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -152,22 +153,15 @@ class TextReader:
         start = 0
         mentions = sorted(self.mentions, key=lambda m: m.start)
         unresolved = sorted(self.unresolved)
-        first = first_unresolved = 0
+        mention_starts = [m.start for m in mentions]
+        unresolved_starts = [u[0] for u in unresolved]
         for end in bounded_sentence_ends(self.folded, self.lex.sentence_end):
             if end <= start:
                 continue
-            while first < len(mentions) and mentions[first].start < start:
-                first += 1
-            last = first
-            while last < len(mentions) and mentions[last].start < end:
-                last += 1
-            inside = mentions[first:last]
-            while first_unresolved < len(unresolved) and unresolved[first_unresolved][0] < start:
-                first_unresolved += 1
-            last_unresolved = first_unresolved
-            while last_unresolved < len(unresolved) and unresolved[last_unresolved][0] < end:
-                last_unresolved += 1
-            self._unresolved_here = unresolved[first_unresolved:last_unresolved]
+            inside = mentions[bisect_left(mention_starts, start): bisect_left(mention_starts, end)]
+            self._unresolved_here = unresolved[
+                bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+            ]
             self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
             sentence = Sentence(start, end, inside, topic)
             yield sentence
