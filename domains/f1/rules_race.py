@@ -134,6 +134,8 @@ class RaceRules(TextReader):
 
     def podium_list(self, sentence: Sentence) -> bool:
         """'The podium was Verstappen, Pérez and Alonso': first, second and third."""
+        if not self.may_match(self.lex.podium_list, sentence.start, sentence.end):
+            return False  # nor before any of its drivers
         for mention in sentence.mentions:
             if self.search(self.lex.podium_list, sentence.start, mention.start):
                 following = [m for m in sentence.mentions if m.start >= mention.start]
