@@ -246,6 +246,16 @@ class Hits:
         columns = tuple(zip(*every)) or ((), (), ())
         self._starts, self._ends, self._masks = columns
 
+    @property
+    def gated(self) -> frozenset[Hashable]:
+        """The rules that can be skipped (those with anchors)."""
+        return self.anchors.gated
+
+    @property
+    def always(self) -> frozenset[Hashable]:
+        """The rules without anchors (never skipped)."""
+        return self.anchors.always
+
     def mask(self, start: int, end: int) -> int:
         """The bits of the rules with an anchor wholly inside ``[start, end)``."""
         starts = self._starts
