@@ -227,3 +227,24 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list
                     _same_matches(fast, slow, text, 0, len(text))
                     _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
     assert quick > 60
+
+
+def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:
+    """``Hits.mask`` (the hits far from the stretch's end or-ed at once, those near it one
+    by one) against every hit checked one by one, on random texts and stretches."""
+    rng = random.Random(9)
+    gate = Anchors({
+        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
+    })
+    for _ in range(400):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        hits = gate.find(text)
+        for _ in range(10):
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            # an anchor wholly inside the stretch, found by str.find
+            expected = {rule for rule in gate.bits if any(text.find(literal, start, end) != -1
+                                                          for literal in gate.literals[rule])}
+            assert hits.within(start, end) == expected, (text, start, end)
+            for rule in gate.bits:
+                assert hits.present(rule, start, end) == (rule in expected)
