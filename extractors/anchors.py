@@ -227,24 +227,37 @@ class Anchors:
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
     def find(self, text: str) -> Hits:
-        every: list[tuple[int, int, int]] = []
-        if len(self._automaton):
-            every = [(last - length + 1, last + 1, mask) for last, (length, mask) in self._automaton.iter(text)]
-            every.sort()
-        return Hits(self, every)
+        found = list(self._automaton.iter(text)) if len(self._automaton) else []
+        if not found:
+            return Hits(self, (), (), ())
+        lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
+        lengths, masks = zip(*values)
+        return Hits(self, lasts, lengths, masks)
 
 
 class Hits:
-    """Where the rules' anchors occur in one text: ``every`` hit as (start, end, the bits
-    of the rules it anchors), sorted by start."""
+    """Where the rules' anchors occur in one text: for each hit, its last character, its
+    length and the bits of the rules it anchors, in the order of their last characters
+    (columns built by the automaton and ``zip``: no Python work per hit)."""
 
-    __slots__ = ("anchors", "every", "_starts", "_ends", "_masks")
+    __slots__ = ("anchors", "_lasts", "_lengths", "_masks")
 
-    def __init__(self, anchors: Anchors, every: list[tuple[int, int, int]]) -> None:
+    def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
+                 masks: tuple[int, ...]) -> None:
         self.anchors = anchors
-        self.every = every
-        columns = tuple(zip(*every)) or ((), (), ())
-        self._starts, self._ends, self._masks = columns
+        self._lasts, self._lengths, self._masks = lasts, lengths, masks
+
+    @property
+    def every(self) -> list[tuple[int, int, int]]:
+        """Every hit as (start, end, bits), sorted by start."""
+        return sorted((last + 1 - length, last + 1, mask)
+                      for last, length, mask in zip(self._lasts, self._lengths, self._masks))
+
+    def spans(self, rule: Hashable) -> list[tuple[int, int]]:
+        """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
+        bit = self.anchors.bits.get(rule, 0)
+        return [(last + 1 - length, last + 1)
+                for last, length, mask in zip(self._lasts, self._lengths, self._masks) if mask & bit]
 
     @property
     def gated(self) -> frozenset[Hashable]:
@@ -258,18 +271,15 @@ class Hits:
 
     def mask(self, start: int, end: int) -> int:
         """The bits of the rules with an anchor wholly inside ``[start, end)``."""
-        starts = self._starts
-        first = bisect_left(starts, start)
-        last = bisect_left(starts, end, first)
-        if first == last:
-            return 0
-        # the hits that start more than the longest anchor before ``end`` end before it:
-        # or-ed in one call; only the few after them are checked one by one
-        near = bisect_left(starts, end - self.anchors.longest, first, last)
-        found = reduce(or_, self._masks[first:near], 0)
-        ends, masks = self._ends, self._masks
-        for index in range(near, last):
-            if ends[index] <= end:
+        lasts = self._lasts
+        upto = bisect_left(lasts, end)  # the hits that end by ``end``
+        # of those, the ones ending a longest anchor or more after ``start`` start after
+        # it: or-ed in one call; only the few ending sooner are checked one by one
+        sure = bisect_left(lasts, start + self.anchors.longest - 1, 0, upto)
+        found = reduce(or_, self._masks[sure:upto], 0)
+        lengths, masks = self._lengths, self._masks
+        for index in range(bisect_left(lasts, start, 0, sure), sure):
+            if lasts[index] + 1 - lengths[index] >= start:
                 found |= masks[index]
         return found
 

@@ -239,6 +239,10 @@ def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None
     for _ in range(400):
         text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
         hits = gate.find(text)
+        for rule in gate.bits:  # every occurrence of every anchor, overlapping ones too
+            assert sorted(hits.spans(rule)) == sorted(
+                {(i, i + len(literal)) for literal in gate.literals[rule] for i in range(len(text))
+                 if text.startswith(literal, i)})
         for _ in range(10):
             start = rng.randint(0, len(text))
             end = rng.randint(start, len(text))

@@ -183,8 +183,7 @@ class DriverIndex:
             taken = SpanSet([(m.start, m.end) for m in found])
             # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
             # scanned only when one of the first names' anchors stands outside every name found
-            bit = hits.anchors.bits.get("first")
-            if bit is None or any(mask & bit and not taken.overlaps(start, end) for start, end, mask in hits.every):
+            if "first" not in hits.anchors.bits or any(not taken.overlaps(*span) for span in hits.spans("first")):
                 # capitalized: "Max", not "max speed"
                 found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
                           if text[start].isupper() and not taken.overlaps(start, end)]
