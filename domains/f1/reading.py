@@ -200,10 +200,8 @@ class TextReader:
         if bit is None:  # a pattern without anchors (or reading ungated): never skipped
             return True
         here = self._here
-        if start == here[0] and end == here[1]:  # the sentence: its anchors are known
+        if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
             return bool(here[2] & bit)
-        if here[0] <= start and end <= here[1] and not here[2] & bit:  # no anchor in the sentence
-            return False
         return self.hits.present_bit(bit, start, end)
 
     def enter(self, sentence: Sentence) -> int:
@@ -220,10 +218,8 @@ class TextReader:
         bit = self._bits.get(id(pattern))
         if bit is not None:
             here = self._here
-            if start == here[0] and end == here[1]:
+            if here[0] <= start and end <= here[1]:
                 return pattern.finditer(self.folded, start, end) if here[2] & bit else _NONE
-            if here[0] <= start and end <= here[1] and not here[2] & bit:
-                return _NONE
             if not self.hits.present_bit(bit, start, end):
                 return _NONE
         return pattern.finditer(self.folded, start, end)
