@@ -26,8 +26,8 @@ from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, reduce
-from itertools import product
-from operator import or_
+from itertools import compress, product, repeat
+from operator import ge, or_, sub
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
@@ -274,14 +274,15 @@ class Hits:
         lasts = self._lasts
         upto = bisect_left(lasts, end)  # the hits that end by ``end``
         # of those, the ones ending a longest anchor or more after ``start`` start after
-        # it: or-ed in one call; only the few ending sooner are checked one by one
+        # it: or-ed in one call; those ending sooner are or-ed where they start in the stretch
         sure = bisect_left(lasts, start + self.anchors.longest - 1, 0, upto)
         found = reduce(or_, self._masks[sure:upto], 0)
-        lengths, masks = self._lengths, self._masks
-        for index in range(bisect_left(lasts, start, 0, sure), sure):
-            if lasts[index] + 1 - lengths[index] >= start:
-                found |= masks[index]
-        return found
+        near = bisect_left(lasts, start, 0, sure)
+        if near == sure:
+            return found
+        # a hit starts at ``last + 1 - length``: in the stretch when ``last - length >= start - 1``
+        inside = map(ge, map(sub, lasts[near:sure], self._lengths[near:sure]), repeat(start - 1))
+        return reduce(or_, compress(self._masks[near:sure], inside), found)
 
     def within(self, start: int, end: int) -> set[Hashable]:
         """The rules (of those the anchors were given) present in ``[start, end)``: those
