@@ -54,9 +54,10 @@ class _Reader(StrategyRules, RaceRules):
         stretch (the same claims, slower)."""
         self.gated = gated
         methods: dict[str, Callable[[Sentence], None]] = {name: getattr(self, name) for name in _STEPS}
+        language, rule_mask = self.lex.language, _rule_mask(self.lex.language)
         for sentence in self.sentences():
             mask = self.enter(sentence)
-            for name in _plan(self.lex.language, mask & _rule_mask(self.lex.language)) if gated else RULES:
+            for name in _plan(language, mask & rule_mask) if gated else RULES:
                 methods[name](sentence)
         return self.read_claims.in_text_order()
 

@@ -233,7 +233,14 @@ class TextReader:
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
-        return pattern.search(self.folded, start, end) if self.may_match(pattern, start, end) else None
+        bit = self._bits.get(id(pattern))  # ``may_match`` written out, as in ``finditer``
+        if bit is not None:
+            here = self._here
+            if here[0] <= start and end <= here[1]:
+                return pattern.search(self.folded, start, end) if here[2] & bit else None
+            if not self.hits.present_bit(bit, start, end):
+                return None
+        return pattern.search(self.folded, start, end)
 
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         self.read_claims.add(type_, key, value, start, end)  # the same claim from overlapping words: once
