@@ -213,8 +213,8 @@ class TextReader:
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
-        # ``may_match`` written out, the whole sentence first: the rules ask this some
-        # seventy times a text
+        # ``may_match`` written out (the rules ask this some seventy times a text): a stretch
+        # of the current sentence is skipped when the sentence holds none of its anchors
         bit = self._bits.get(id(pattern))
         if bit is not None:
             here = self._here
