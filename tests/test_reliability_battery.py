@@ -255,3 +255,35 @@ def test_a_plugin_hook_that_calls_sys_exit_is_skipped_not_obeyed(tmp_path, capsy
         reset()
     assert code == 0
     assert (tmp_path / "o" / "summary.json").is_file()  # the run ran; the plugin's exit did not end it
+
+
+# --- rag answers ---------------------------------------------------------------------------
+
+
+MUSEUM = REPO / "domains" / "rag" / "museum.jsonl"
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"citations": [{"sentence": True, "context_id": "site-2025"}]}, "citations.0.sentence"),
+    ({"citations": [{"sentence": 0.5, "context_id": "site-2025"}]}, "citations.0.sentence"),
+    ({"contexts": "retrieved-as-yes"}, "contexts.0.retrieved"),
+])
+def test_rag_answers_are_not_coerced_into_meaning(tmp_path, capsys, change, field):
+    answers = [json.loads(line) for line in MUSEUM.read_text(encoding="utf-8").splitlines()[:2]]
+    if change.get("contexts") == "retrieved-as-yes":
+        answers[1]["contexts"][0]["retrieved"] = "yes"
+    else:
+        answers[1].update(change)
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps(a) + "\n" for a in answers), encoding="utf-8")
+    assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out"), "-q"]) == 2
+    assert f"{path}:2: field '{field}'" in _one_line_error(capsys)
+
+
+def test_a_citation_past_the_answer_names_the_answer_line(tmp_path, capsys):
+    answers = [json.loads(line) for line in MUSEUM.read_text(encoding="utf-8").splitlines()[:3]]
+    answers[2]["citations"] = [{"sentence": 99, "context_id": answers[2]["contexts"][0]["id"]}]
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps(a) + "\n" for a in answers), encoding="utf-8")
+    assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out"), "-q"]) == 2
+    assert f"{path}:3: field 'citations.0.sentence'" in _one_line_error(capsys)
