@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
+
+import snowballstemmer
 
 LEXICON_FILE = Path(__file__).with_name("predicate_lexicon.json")
 STOPWORDS = frozenset(
@@ -38,7 +41,7 @@ IRREGULAR = {
     "lies": "lie", "lay": "lie", "took": "take", "taken": "take", "gave": "give", "given": "give",
     "came": "come", "went": "go", "gone": "go", "known": "know", "knew": "know", "founded": "found",
 }
-_SUFFIXES = ("ings", "ion", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
+_STEMMERS = threading.local()
 # Labels whose common wording shares no stem with the label's own words.
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "birth": ("born",), "death": ("died", "die"), "burial": ("buried",), "author": ("wrote", "written"),
@@ -62,24 +65,26 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude, deterministic stem: lower-cased, irregular forms mapped, one common suffix
-    and a doubled final consonant off, at most 5 letters.
+    """A deterministic stem: lower-cased, irregular forms mapped, the Snowball English
+    stemmer, at most 5 letters.
 
     The same function is applied when the lexicon is built and when a text is read, so
-    its crudeness cancels out ("located"/"location" -> "locat", "served"/"serves" -> "serv",
-    "starred" -> "star", "wrote"/"written" -> "writ").
+    every inflection of a word must land on one stem: "cookies"/"cookie", "cities"/"city",
+    "named"/"name" and "located"/"location" do. The cut at 5 letters joins a word's
+    derivations the stemmer keeps apart ("location"/"located" -> "locat", "writer"/"write").
     """
     word = word.lower().strip("'`\".,;:()")
     word = IRREGULAR.get(word, word)
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-                word = word[:-1]
-            break
-    if len(word) >= 5 and word.endswith("e"):
-        word = word[:-1]
-    return word[:5]
+    return _english_stemmer().stemWord(word)[:5]
+
+
+def _english_stemmer() -> snowballstemmer.stemmer:
+    # A Snowball stemmer keeps the word it works on in itself: one per thread (Dask
+    # workers may score in threads).
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def is_verbal(word: str) -> bool:
