@@ -329,3 +329,17 @@ def test_value_kinds_hold_only_where_a_claim_type_declares_one():
     # a third-party type that never said what its values are keeps accepting any value
     assert ClaimType(name="s", description="").misfit(42) is None
     assert ClaimType(name="s", description="", value_kind="str").misfit(42)
+
+
+@pytest.mark.parametrize(("args", "wrong_file", "says"), [
+    (["weather", "build", "-f"], WEATHER / "demo_nws.jsonl", "not an NWS forecast period"),        # generations
+    (["weather", "build", "-f"], WEATHER / "demo_instances.jsonl", "not an NWS forecast period"),  # instances
+    (["f1", "stats"], WEATHER / "demo_instances.jsonl", "field 'domain': not an f1 instance"),
+])
+def test_a_file_of_another_kind_is_refused_not_read_as_empty_records(tmp_path, capsys, args, wrong_file, says):
+    out = ["-o", str(tmp_path / "built.jsonl"), "-q"] if args[0] == "weather" else []
+    code = run([*args, str(wrong_file), *out])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"{wrong_file}:1:" in err and says in err and err.count("\n") == 1, err
+    assert not (tmp_path / "built.jsonl").exists()
