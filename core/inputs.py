@@ -97,7 +97,7 @@ def iter_generations(
             first = _first_line(path, generation.instance_id, generation.system)
             raise InputError(
                 f"duplicate generation for instance '{generation.instance_id}' and system "
-                f"'{generation.system}' (first on line {first})",
+                f"'{generation.system}' (first on {f'line {first}' if first else 'an earlier line'})",
                 path=path, line=line, field="system",
             )
         if generation.language is not None and generation.language not in domain.languages:
@@ -127,7 +127,9 @@ class SeenPairs:
         return True
 
 
-def _first_line(path: str | Path, instance_id: str, system: str) -> int:
+def _first_line(path: str | Path, instance_id: str, system: str) -> int | None:
+    if not Path(path).is_file():
+        return None  # a pipe cannot be read a second time
     for line, generation in iter_models(path, Generation):
         if generation.instance_id == instance_id and generation.system == system:
             return line

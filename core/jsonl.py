@@ -34,11 +34,25 @@ def open_binary(path: str | Path) -> IO[bytes]:
         handle = path.open("rb")
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", path=path) from None
-    if handle.read(2) == b"\x1f\x8b":
-        handle.close()
-        return gzip.open(path, "rb")
-    handle.seek(0)
+    # peek, not read + seek: a pipe (`-g <(zcat gens.jsonl.gz)`, a FIFO) cannot seek back
+    if handle.peek(2)[:2] == b"\x1f\x8b":
+        if handle.seekable():
+            handle.close()
+            return gzip.open(path, "rb")
+        return _GzipOfStream(fileobj=handle)
     return handle
+
+
+class _GzipOfStream(gzip.GzipFile):
+    """A gzip reader of an already open stream that closes the stream with itself."""
+
+    def close(self) -> None:
+        stream = self.fileobj
+        try:
+            super().close()
+        finally:
+            if stream is not None:
+                stream.close()
 
 
 def _reject_constant(name: str) -> Any:
@@ -206,6 +220,8 @@ def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
                 raise InputError(
                     f"not UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=path, line=number
                 ) from None
+            if number == 1 and line.startswith("\ufeff"):
+                line = line[1:]  # a byte order mark some editors write; CSV and TOML readers skip it too
             if not line.strip():
                 continue
             seen_any = True

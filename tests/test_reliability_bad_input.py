@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -343,3 +345,50 @@ def test_a_file_of_another_kind_is_refused_not_read_as_empty_records(tmp_path, c
     assert code == 2, err
     assert f"{wrong_file}:1:" in err and says in err and err.count("\n") == 1, err
     assert not (tmp_path / "built.jsonl").exists()
+
+
+def _fifo_fed(path: Path, data: bytes) -> threading.Thread:
+    """A named pipe at ``path`` that a thread fills with ``data`` once a reader opens it."""
+    os.mkfifo(path)
+
+    def feed() -> None:
+        with open(path, "wb") as pipe:
+            pipe.write(data)
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_inputs_may_be_pipes_plain_or_gzipped(tmp_path, capsys, gzipped):
+    # `-g <(zcat gens.jsonl.gz)` or a FIFO cannot seek back: it used to be exit 3 "not seekable"
+    encode = gzip.compress if gzipped else (lambda data: data)
+    feeders = [_fifo_fed(tmp_path / "i.pipe", encode((WEATHER / "demo_instances.jsonl").read_bytes())),
+               _fifo_fed(tmp_path / "g.pipe", encode((WEATHER / "demo_nws.jsonl").read_bytes()))]
+    code = run(["score", "-d", "weather", "-i", str(tmp_path / "i.pipe"), "-g", str(tmp_path / "g.pipe"),
+                "-o", str(tmp_path / "out"), "-q", "--no-report"])
+    assert code == 0, capsys.readouterr().err
+    for thread in feeders:
+        thread.join(timeout=10)
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["systems"]
+
+
+def test_a_duplicate_in_a_pipe_is_named_without_reading_the_pipe_again(tmp_path, capsys):
+    data = (WEATHER / "demo_nws.jsonl").read_bytes()
+    _fifo_fed(tmp_path / "g.pipe", data + data)
+    code = run(["extract", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"), "-g", str(tmp_path / "g.pipe")])
+    err = capsys.readouterr().err
+    lines = data.count(b"\n")
+    assert code == 2 and f"g.pipe:{lines + 1}: field 'system': duplicate generation" in err, err
+    assert "(first on an earlier line)" in err and err.count("\n") == 1
+
+
+def test_a_byte_order_mark_before_the_first_line_is_skipped(tmp_path, capsys):
+    bom = tmp_path / "gens.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + (WEATHER / "demo_nws.jsonl").read_bytes())
+    assert run(["extract", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"), "-g", str(bom)]) == 0
+    plain = capsys.readouterr().out
+    assert run(["extract", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"),
+                "-g", str(WEATHER / "demo_nws.jsonl")]) == 0
+    assert capsys.readouterr().out == plain
