@@ -10,7 +10,10 @@ For each example instance (or the ones given) and each language:
    duplicate; ``factcov.validation.perturb``) on the same instances: no metric moves
    the wrong way. One contract, whether a domain author runs it in pytest or a user runs
    it on the command line.
-5. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
+5. every claim the extractor reads on the way has a claim type of the domain, key slots of
+   that type and a value of its ``value_kind`` (a slip there would only ever be counted
+   unverifiable);
+6. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
    claims it must yield): the extractor reads exactly those claims (type, key, value and
    whether out of scope), which the realizer's one-sentence-per-fact text cannot show.
 
@@ -55,6 +58,43 @@ class ContractReport:
     checks: int = 0  # checks of `validate perturb` run, all passed
 
 
+def _value_fits(kind: str, value: object) -> bool:
+    """Whether a claim's value has the shape its claim type's ``value_kind`` says."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return {
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": number,
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+        "list": isinstance(value, list),
+        "range": isinstance(value, list) and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value),
+    }.get(kind, True)
+
+
+def _check_claims(domain: Domain, result: Result) -> None:
+    """Every claim the extractor read is one the domain can verify: a claim type it has, key
+    slots of that type and a value of its kind. Anything else would only ever be counted
+    unverifiable, which looks like a wrong oracle rather than the extractor's slip."""
+    types = {ct.name: ct for ct in domain.claim_types}
+    for verdict in result.verdicts:
+        claim = verdict.claim
+        where = f"extractor read {claim.type} {claim.key} = {claim.value!r} from {claim.text!r} [{result.instance.id}]"
+        assert claim.type in types, (
+            f"{where}: domain '{domain.name}' has no claim type '{claim.type}' (claim types: {', '.join(types)})"
+        )
+        claim_type = types[claim.type]
+        unknown = sorted(set(claim.key) - set(claim_type.key_slots))
+        assert not unknown, (
+            f"{where}: claim type '{claim.type}' has no key slot(s) {', '.join(unknown)} "
+            f"(key slots: {', '.join(claim_type.key_slots) or 'none'})"
+        )
+        assert _value_fits(claim_type.value_kind, claim.value), (
+            f"{where}: claim type '{claim.type}' has value_kind '{claim_type.value_kind}', "
+            f"the extractor gave a {type(claim.value).__name__}"
+        )
+
+
 def _explain(result: Result, what: str) -> str:
     lines = [f"{what} [{result.instance.id}]", f"text: {result.generation.text!r}"]
     for verdict in result.verdicts:
@@ -93,6 +133,7 @@ def check_domain(
         facts = list(instance.facts)
 
         full = evaluator.evaluate_text(instance, domain.realize(facts, instance.language, instance))
+        _check_claims(domain, full)
         report.texts += 1
         metrics = full.metrics
         assert metrics["precision"] == 1.0 and metrics["recall"] == 1.0, _explain(
@@ -105,6 +146,7 @@ def check_domain(
             wrong = domain.perturb(original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
+            _check_claims(domain, result)
             report.texts += 1
             report.perturbations += 1
             about = [v for v in result.verdicts if v.claim.type == original.type and v.label != "supported"]
@@ -131,7 +173,7 @@ def check_domain(
             )
             previous = current["recall"]
     for example in examples:
-        _check_example(evaluator, example)
+        _check_example(domain, evaluator, example)
         report.examples += 1
     assert report.instances or report.examples, f"domain '{domain.name}' gave no instance with facts to check"
     if chosen:
@@ -163,8 +205,9 @@ def _claim_identity(claim: Claim) -> tuple[str, str, bool]:
     return key_id(claim.type, claim.key), canonical_json(claim.value), bool(claim.out_of_scope)
 
 
-def _check_example(evaluator: Evaluator, example: Example) -> None:
+def _check_example(domain: Domain, evaluator: Evaluator, example: Example) -> None:
     result = evaluator.evaluate_text(example.instance, example.text, system="example")
+    _check_claims(domain, result)
     read = sorted(_claim_identity(v.claim) for v in result.verdicts)
     expected = sorted(_claim_identity(c) for c in example.claims)
     missing = [c for c in expected if c not in read]

@@ -126,8 +126,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 3
     except Exception as error:  # the promise: no traceback, a distinct code for our own bug
         _debug_traceback()
-        _print_error(f"internal error: {type(error).__name__}: {error}"[:500]
-                     + "; rerun with FACTCOV_DEBUG=1 for the traceback and report it")
+        from factcov.cli.blame import describe_unexpected
+
+        _print_error(describe_unexpected(error))
         return 3
     return result if isinstance(result, int) else 0
 
