@@ -11,6 +11,7 @@ import pytest
 from factcov import comparators, errors, hookspecs
 from factcov.domain import Domain
 from factcov.extractor import Extractor
+from factcov.extractors.patterns import TableExtractor
 from factcov.model import ClaimType
 
 
@@ -74,7 +75,8 @@ def public_members(cls: type) -> list[str]:
     return sorted(m for m in members if not m.startswith("_"))
 
 
-@pytest.mark.parametrize(("title", "cls"), [("Extractor", Extractor), ("Domain", Domain)])
+@pytest.mark.parametrize(("title", "cls"), [("Extractor", Extractor), ("Domain", Domain),
+                                           ("TableExtractor", TableExtractor)])
 def test_every_public_member_is_documented(doc, title, cls):
     rows = section(doc, title)
     assert sorted(names(rows)) == public_members(cls)
