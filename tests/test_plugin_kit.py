@@ -189,3 +189,22 @@ def test_the_extractor_base_notes_which_extractor_failed_on_which_instance():
     with pytest.raises(ValueError) as raised:
         Broken().extract_batch(["x"], [instance])
     assert raised.value.__notes__ == ["extractor 'broken' reading instance 'm0'"]
+
+
+def test_the_command_line_warns_about_a_broken_plugin_in_one_line(entry_points_dir):
+    import os
+    import subprocess
+    import sys
+
+    make_distribution(entry_points_dir, "broken_dist", "0.1", "brokenline", "brokenline_factcov_plugin",
+                      "raise ImportError('needs a library that is not installed')\n")
+    env = {**os.environ, "PYTHONPATH": str(entry_points_dir), "FACTCOV_PLUGINS": "brokenline"}
+    done = subprocess.run([sys.executable, "-c", "from factcov.cli.app import run; raise SystemExit(run(['demo', 'nope']))"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "factcov: warning: plugin 'brokenline' failed to load and was skipped: ImportError: needs a library that is "
+        "not installed",
+        "factcov: error: unknown domain 'nope'; available: f1, rag, weather; plugin(s) that failed to load: "
+        "'brokenline': ImportError: needs a library that is not installed",
+    ]

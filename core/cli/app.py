@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 
 import typer
@@ -69,6 +70,24 @@ def build_app() -> typer.Typer:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (what ``main`` exits with; tests call this).
+
+    Warnings (a plugin skipped because it failed to load) print as one line
+    ``factcov: warning: ...``, not with the factcov source line that raised them.
+    """
+    format_warning = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning
+    try:
+        return _run(argv)
+    finally:
+        warnings.formatwarning = format_warning
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> str:
+    return f"factcov: warning: {message}\n"
+
+
+def _run(argv: Sequence[str] | None = None) -> int:
+    """The command line's body; see ``run``.
 
     0 ok; 1 a failed gate only; 2 bad input or usage; 3 the environment (disk, network,
     a busy OUTDIR) or an internal error; 130 interrupted. Every error is one line on
