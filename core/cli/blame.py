@@ -51,6 +51,7 @@ def describe_unexpected(error: BaseException) -> str:
     head = f"{type(error).__name__}: {error}"[:400] + notes
     origin = plugin_origin(error)
     if origin is not None:
-        return (f"error in {origin}: {head}; this is a bug in that plugin, not in your input: rerun with "
-                "FACTCOV_DEBUG=1 for the traceback and report it to the plugin's authors")
+        return (f"error in {origin}: {head}; the plugin failed on this input: check the instance against what "
+                "the plugin expects, or rerun with FACTCOV_DEBUG=1 for the traceback and report it to the plugin's "
+                "authors")
     return f"internal error: {head}; rerun with FACTCOV_DEBUG=1 for the traceback and report it"
