@@ -126,6 +126,7 @@ def check_domain(
     skipped = set(skip_perturb)
     chosen = [i for i in (instances if instances is not None else domain.example_instances())
               if i.language in wanted and i.facts]
+    _check_table(domain, evaluator.extractor_name)
     _check_perturbable(domain, chosen, skipped, seed)
     for instance in chosen:
         report.instances += 1
@@ -185,6 +186,30 @@ def check_domain(
         )
         report.checks = len(outcome.checks)
     return report
+
+
+def _check_table(domain: Domain, extractor_name: str) -> None:
+    """A ``TableExtractor``'s table, before any text: each pattern names its entity group and
+    belongs to a claim type of the domain (otherwise a text fails deep in the extractor)."""
+    from factcov.extractors.patterns import TableExtractor
+    from factcov.plugins import extractors
+
+    cls = extractors.get(extractor_name)
+    if not issubclass(cls, TableExtractor):
+        return
+    types = {ct.name for ct in domain.claim_types}
+    slot = cls.entity_slot
+    for claim_type, patterns in cls.patterns.items():
+        assert claim_type in types, (
+            f"{cls.__name__}.patterns has claim type '{claim_type}', which domain '{domain.name}' does not "
+            f"define (claim types: {', '.join(sorted(types))})"
+        )
+        for pattern in patterns:
+            assert f"(?P<{slot}>" in pattern or f"(?P<{slot}s>" in pattern, (
+                f"{cls.__name__}.patterns['{claim_type}'] has a pattern without the entity group "
+                f"(?P<{slot}>...) or (?P<{slot}s>...): {pattern!r}. Every table pattern names its entity; read "
+                "a claim that names none in an extract() override (docs/extractors.md)"
+            )
 
 
 def _check_perturbable(domain: Domain, instances: list[Instance], skipped: set[str], seed: int) -> None:

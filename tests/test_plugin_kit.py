@@ -208,3 +208,28 @@ def test_the_command_line_warns_about_a_broken_plugin_in_one_line(entry_points_d
         "factcov: error: unknown domain 'nope'; available: f1, rag, weather; plugin(s) that failed to load: "
         "'brokenline': ImportError: needs a library that is not installed",
     ]
+
+
+@pytest.mark.parametrize(("patterns", "message"), [
+    ({"count": (r"(?P<item>{item}): (?P<number>{number})", r"it ended level")},
+     r"patterns['count'] has a pattern without the entity group (?P<item>...) or (?P<items>...): 'it ended level'"),
+    ({"weight": (r"(?P<item>{item}) weigh (?P<number>{number})",)}, "has claim type 'weight', which domain 'mini'"),
+])
+def test_check_domain_checks_a_table_extractors_patterns_first(mini_plugin, patterns, message):
+    from factcov.extractors.patterns import Lexicon, TableExtractor
+
+    class Table(TableExtractor):
+        name = "mini-table"
+        domains = ("mini",)
+        entity_slot = "item"
+
+        def lexicon(self, instance):
+            return Lexicon({"apples": "apples"})
+
+        def read(self, claim_type, match, item):
+            return {"item": item}, int(match["number"])
+
+    Table.patterns = patterns
+    plugins.extractors.add(Table, "mini")
+    with pytest.raises(AssertionError, match=re.escape(message)):
+        check_domain(plugins.get_domain("mini"), _mini_instances(1), extractor="mini-table")
