@@ -53,8 +53,19 @@ class Registry(Generic[T]):
     # Class attributes a registered class must set (a domain's default extractor): checked
     # when it registers, so the plugin is named then rather than an AttributeError later.
     required: tuple[str, ...] = ()
+    # The class registered ones derive from, as "module:Class" (imported when checking).
+    base: str = ""
 
     def check(self, cls: type[T], plugin: str) -> None:
+        if self.base:
+            module, _, base_name = self.base.partition(":")
+            base = getattr(importlib.import_module(module), base_name)
+            if not isinstance(cls, type):
+                raise PluginError(f"plugin '{plugin}' registered a {type(cls).__name__} object as a {self.kind}: "
+                                  f"register the class itself, register({type(cls).__name__})")
+            if not issubclass(cls, base):
+                raise PluginError(f"plugin '{plugin}' registered {cls.__module__}.{cls.__qualname__} as a "
+                                  f"{self.kind}: it must subclass {module}.{base_name}")
         name = getattr(cls, "name", cls.__name__)
         for attribute in self.required:
             if not isinstance(getattr(cls, attribute, None), str) or not getattr(cls, attribute):
@@ -93,8 +104,8 @@ class Registry(Generic[T]):
 
 
 _state: dict[str, Any] = {"loaded": False}
-domains: Registry[Any] = Registry("domain", required=("default_extractor",))
-extractors: Registry[Any] = Registry("extractor")
+domains: Registry[Any] = Registry("domain", required=("default_extractor",), base="factcov.domain:Domain")
+extractors: Registry[Any] = Registry("extractor", base="factcov.extractor:Extractor")
 _versions: dict[str, str | None] = {}
 # Plugins skipped with a warning, and why: named again when a name they would have
 # registered is asked for.

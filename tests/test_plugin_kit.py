@@ -233,3 +233,26 @@ def test_check_domain_checks_a_table_extractors_patterns_first(mini_plugin, patt
     plugins.extractors.add(Table, "mini")
     with pytest.raises(AssertionError, match=re.escape(message)):
         check_domain(plugins.get_domain("mini"), _mini_instances(1), extractor="mini-table")
+
+
+@pytest.mark.parametrize(("registered", "message"), [
+    ("Quiet()", r"registered a Quiet object as a domain: register the class itself, register\(Quiet\)"),
+    ("dict", r"registered builtins.dict as a domain: it must subclass factcov.domain.Domain"),
+])
+def test_registering_something_other_than_a_domain_class_names_the_plugin(entry_points_dir, monkeypatch,
+                                                                          registered, message):
+    make_distribution(entry_points_dir, "nodefault_dist", "0.1", "nodefault", f"object_plugin_{len(registered)}", f"""
+        from factcov import hookimpl
+        from factcov.domain import Domain
+
+        class Quiet(Domain):
+            name = "quiet"
+            default_extractor = "llm"
+
+        @hookimpl
+        def register_domains(register):
+            register({registered})
+    """)
+    monkeypatch.setenv("FACTCOV_PLUGINS", "nodefault")
+    with pytest.warns(RuntimeWarning, match=message):
+        plugins.load_plugins()
