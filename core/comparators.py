@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict
 
 
 def _normalize(value: Any) -> Any:
+    kind = type(value)
+    if kind is int or kind is bool or value is None:  # the commonest values, returned as they are
+        return value
     if isinstance(value, str):
         return " ".join(value.casefold().split())
     if isinstance(value, (list, tuple)):
@@ -26,6 +29,13 @@ def _normalize(value: Any) -> Any:
 
 def as_interval(value: Any) -> tuple[float, float] | None:
     """A number or a two-number list as a closed interval; None when not numeric."""
+    kind = type(value)
+    if kind is int or kind is float:  # the common cases first (bool is not int here)
+        return float(value), float(value)
+    if kind is list and len(value) == 2:
+        lo, hi = value
+        if (type(lo) is int or type(lo) is float) and (type(hi) is int or type(hi) is float):
+            return float(min(lo, hi)), float(max(lo, hi))
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -35,6 +45,14 @@ def as_interval(value: Any) -> tuple[float, float] | None:
         if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
             return (float(min(lo, hi)), float(max(lo, hi)))
     return None
+
+
+# Types whose equal values are equal after ``_normalize``: it is a function of the value
+# that keeps numbers equal (an integral float becomes the equal int), and lists and
+# tuples are compared element by element, so equal sequences too, unless compared
+# unordered (by the elements' reprs: [1.0] == [True], but "1" != "True").
+_SAME_WHEN_EQUAL = frozenset({str, int, bool, float})
+_SEQUENCES = frozenset({list, tuple})
 
 
 class Comparator(BaseModel):
@@ -57,6 +75,12 @@ class Exact(Comparator):
     ordered: bool = True
 
     def matches(self, claimed: Any, actual: Any) -> bool:
+        # equal strings or ints normalize equally: most supported claims stop here
+        kind = type(claimed)
+        if kind is type(actual) and claimed == actual and (
+            kind in _SAME_WHEN_EQUAL or (kind in _SEQUENCES and self.ordered)
+        ):
+            return True
         a, b = _normalize(claimed), _normalize(actual)
         if not self.ordered and isinstance(a, tuple) and isinstance(b, tuple):
             return sorted(map(repr, a)) == sorted(map(repr, b))

@@ -19,7 +19,7 @@ from factcov.model import Generation, Instance
 from factcov.plugins import extractors as extractor_registry
 from factcov.plugins import get_extractor, load_plugins
 from factcov.result import Result
-from factcov.scoring import ScoringPolicy, score_generation
+from factcov.scoring import RelevantFacts, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
 KNOWLEDGE_CACHE_SIZE = 4096
@@ -113,6 +113,7 @@ class Evaluator:
         self.factory: ExtractorFactory = factory or ExtractorSpec(self.extractor_name, self.extractor_options)
         self.verifier = Verifier()
         self._knowledge: OrderedDict[str, Knowledge] = OrderedDict()
+        self._relevant: dict[str, RelevantFacts] = {}
 
     def knowledge_of(self, instance: Instance) -> Knowledge:
         """The instance's knowledge, built once: several systems' texts share an instance."""
@@ -124,6 +125,16 @@ class Evaluator:
         else:
             self._knowledge.move_to_end(instance.id)
         return cached
+
+    def _relevant_of(self, instance: Instance) -> RelevantFacts:
+        """The instance's relevant facts prepared for scoring, once: like its knowledge,
+        they serve every system's text (kept as long as the knowledge is)."""
+        prepared = self._relevant.get(instance.id)
+        if prepared is None or prepared.facts is not instance.facts:
+            prepared = self._relevant[instance.id] = RelevantFacts(instance.facts)
+            while len(self._relevant) > KNOWLEDGE_CACHE_SIZE:
+                del self._relevant[next(iter(self._relevant))]
+        return prepared
 
     def extractor_for(self, language: str) -> Extractor:
         if language not in self._extractors:
@@ -142,6 +153,7 @@ class Evaluator:
         if held:
             for instance in instances.values():
                 self.knowledge_of(instance)
+                self._relevant_of(instance)
         built = next(iter(self._extractors.values()), None)
         cls = type(built) if built is not None else extractor_registry.get(self.extractor_name)
         if getattr(cls, "prebuild", False):
@@ -164,6 +176,7 @@ class Evaluator:
         for index, (instance, generation) in enumerate(pairs):
             by_language[generation.language or instance.language].append(index)
         results: list[Result | None] = [None] * len(pairs)
+        verify_all, policy = self.verifier.verify_all, self.policy
         for language, indices in sorted(by_language.items()):
             extractor = self.extractor_for(language)
             instances = [pairs[i][0] for i in indices]
@@ -171,9 +184,9 @@ class Evaluator:
             for index, claims in zip(indices, claims_per_text):
                 instance, generation = pairs[index]
                 knowledge = self.knowledge_of(instance)
-                verdicts = self.verifier.verify_all(claims, knowledge)
+                verdicts = verify_all(claims, knowledge)
                 results[index] = Result(
-                    instance, generation, verdicts, score_generation(instance.facts, verdicts), self.policy,
+                    instance, generation, verdicts, score_generation(self._relevant_of(instance), verdicts), policy,
                     getattr(claims, "reason", None),
                 )
         return [r for r in results if r is not None]

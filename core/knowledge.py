@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -12,6 +12,9 @@ from factcov.model import Claim, ClaimType, Fact, canonical_json
 # Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
 # claim stating more is looked up by its first three (by name), then filtered.
 INDEXED_SLOTS = 3
+# Lookups a layered knowledge remembers (answers shared with its layers, or their merge)
+# before it starts over: ~50 KB per instance at most, while a text states ~7 keys.
+MERGED_LOOKUPS = 128
 
 
 class Knowledge:
@@ -38,6 +41,7 @@ class Knowledge:
         # claim's lookup, partial key or not, is one dict access (built once per block).
         self._by_key: dict[tuple[str, tuple[tuple[str, object], ...]], list[Fact]] = defaultdict(list)
         self._seen: set[Fact] = set()
+        self._merged: dict[tuple[str, tuple[tuple[str, object], ...]], Sequence[Fact]] = {}
         for fact in facts:
             if fact not in self._seen:
                 self._seen.add(fact)
@@ -64,29 +68,63 @@ class Knowledge:
 
     def candidates(self, claim: Claim) -> list[Fact]:
         """Facts of the claim's type whose key agrees with every slot the claim states."""
-        stated = tuple(sorted((slot, _folded(value)) for slot, value in claim.key.items()))
+        return list(self.lookup(claim))
+
+    def lookup(self, claim: Claim) -> Sequence[Fact]:
+        """``candidates(claim)`` without the copy: the verifier's per-claim path. The
+        sequence may be the index's own: read it, never change it."""
+        key = claim.key
+        if not key:
+            stated: tuple[tuple[str, object], ...] = ()
+        elif len(key) == 1:
+            for slot, value in key.items():
+                stated = ((slot, value.casefold() if isinstance(value, str) else value),)
+        elif len(key) == 2:  # slots are distinct: ordering by name is sorting the pairs
+            (a, x), (b, y) = key.items()
+            x = x.casefold() if isinstance(x, str) else x
+            y = y.casefold() if isinstance(y, str) else y
+            stated = ((a, x), (b, y)) if a < b else ((b, y), (a, x))
+        else:
+            stated = tuple(sorted((slot, _folded(value)) for slot, value in key.items()))
+        if self.base is None and len(stated) <= INDEXED_SLOTS:  # _own_candidates, inlined
+            return self._by_key.get((claim.type, stated), ()) if stated else self._by_type.get(claim.type, ())
         return self._candidates(claim.type, stated)
 
-    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
-        own = self._own_candidates(type_, stated)
+    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
         if self.base is None:
-            return own
+            return self._own_candidates(type_, stated)
+        # Layered: the answer is remembered, since an instance's knowledge answers the same
+        # lookups for every system's text (one dict access instead of both layers' and
+        # their merge). At most MERGED_LOOKUPS are kept, so a text stating many keys
+        # costs time, not memory: a full memo starts over.
+        merged = self._merged.get((type_, stated))
+        if merged is None:
+            merged = self._merge(type_, stated)
+            if len(self._merged) >= MERGED_LOOKUPS:
+                self._merged.clear()
+            self._merged[(type_, stated)] = merged
+        return merged
+
+    def _merge(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
+        own = self._own_candidates(type_, stated)
         base = self.base._candidates(type_, stated)
         if not own:  # a base fact equal to an own fact has its key: it would be among own
             return base
+        if not base:
+            return own
         shadowed = {_identity(fact) for fact in own}
-        return own + [fact for fact in base if _identity(fact) not in shadowed]
+        return [*own, *(fact for fact in base if _identity(fact) not in shadowed)]
 
     def _from_base(self, facts: list[Fact]) -> list[Fact]:
         seen = self._seen
         return [fact for fact in facts if fact not in seen] if seen else facts
 
-    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> list[Fact]:
+    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
         if not stated:
-            return list(self._by_type.get(type_, ()))
+            return self._by_type.get(type_, ())
         found = self._by_key.get((type_, stated[:INDEXED_SLOTS]), ())
         if len(stated) <= INDEXED_SLOTS:
-            return list(found)
+            return found
         return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
 
 

@@ -209,3 +209,57 @@ class Verdict(BaseModel):
     fact: Fact | None = None
     matches: tuple[str, ...] = ()
     expected: Any = None
+
+
+
+# Verdicts built by the verifier, whose arguments are already typed (a ``Claim``, a
+# ``Fact`` of the knowledge, a tuple of fact ids): validating them again per claim was a
+# fifth of the weather path's verification, and ``model_construct`` is slower than
+# validating. Each builder makes the object ``Verdict(...)`` makes with the same keywords:
+# the same field values and the same ``model_fields_set``. The fields are written out;
+# should they change, the model's own constructor serves until they are written out again
+# (tests/test_verifier_fast.py fails meanwhile).
+_new = object.__new__
+_set = object.__setattr__
+VERDICT_FAST = (
+    tuple(Verdict.model_fields) == ("claim", "label", "fact", "matches", "expected")
+    and all(Verdict.model_fields[name].get_default() in (None, ()) for name in ("fact", "matches", "expected"))
+    and not Verdict.__pydantic_post_init__
+)
+
+
+def unverifiable_verdict(claim: Claim) -> Verdict:
+    """``Verdict(claim=claim, label="unverifiable")``, trusted."""
+    if not VERDICT_FAST:
+        return Verdict(claim=claim, label="unverifiable")
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "unverifiable", "fact": None, "matches": (), "expected": None})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict
+
+
+def supported_verdict(claim: Claim, fact: Fact, matches: tuple[str, ...]) -> Verdict:
+    """``Verdict(claim=claim, label="supported", fact=fact, matches=matches)``, trusted."""
+    if not VERDICT_FAST:
+        return Verdict(claim=claim, label="supported", fact=fact, matches=matches)
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "supported", "fact": fact, "matches": matches, "expected": None})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "matches"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict
+
+
+def contradicted_verdict(claim: Claim, fact: Fact, expected: Any) -> Verdict:
+    """``Verdict(claim=claim, label="contradicted", fact=fact, expected=expected)``, trusted."""
+    if not VERDICT_FAST:
+        return Verdict(claim=claim, label="contradicted", fact=fact, expected=expected)
+    verdict = _new(Verdict)
+    _set(verdict, "__dict__", {"claim": claim, "label": "contradicted", "fact": fact, "matches": (),
+                               "expected": expected})
+    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "expected"})
+    _set(verdict, "__pydantic_extra__", None)
+    _set(verdict, "__pydantic_private__", None)
+    return verdict

@@ -75,7 +75,7 @@ def f1(p: float | None, r: float | None) -> float | None:
     return 2 * p * r / (p + r)
 
 
-@dataclass
+@dataclass(slots=True)  # one per claim type of every scored text: no instance dict
 class Counts:
     n_claims: int = 0
     supported: int = 0
@@ -144,7 +144,9 @@ class GenerationScore:
     missed_ids: list[str] = field(default_factory=list)
 
     def metrics(self, policy: ScoringPolicy) -> dict[str, float | None]:
-        return {**self.total.metrics(policy), "weighted_f1": self.weighted_f1(policy)}
+        total = self.total.metrics(policy)
+        # without weights the weighted F1 is the overall F1: computed once (every text's scores row)
+        return {**total, "weighted_f1": self.weighted_f1(policy) if policy.type_weights else total["f1"]}
 
     def describe(self, policy: ScoringPolicy) -> str:
         """'precision 1.0, recall 0.111, f1 0.2': the metrics rounded to three decimals for people."""
@@ -187,16 +189,37 @@ def covered_facts(relevant: Sequence[Fact], verdicts: Iterable[Verdict]) -> list
     return [fact for fact in relevant if fact.id in covered]
 
 
-def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> GenerationScore:
+class RelevantFacts:
+    """An instance's relevant facts prepared once for scoring every text written for it:
+    their ids in order, how many facts each id and each claim type has."""
+
+    __slots__ = ("facts", "ids", "type_of", "repeats", "n_by_type")
+
+    def __init__(self, facts: Sequence[Fact]) -> None:
+        self.facts = facts
+        self.ids = [fact.id for fact in facts]
+        self.type_of = {fact.id: fact.type for fact in facts}
+        self.repeats = {}  # ids held by more than one fact (each fact counts)
+        if len(self.type_of) < len(self.ids):
+            for fact_id in self.ids:
+                self.repeats[fact_id] = self.repeats.get(fact_id, 0) + 1
+        self.n_by_type: dict[str, int] = {}
+        for fact in facts:
+            self.n_by_type[fact.type] = self.n_by_type.get(fact.type, 0) + 1
+
+
+def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequence[Verdict]) -> GenerationScore:
     """Count claims by verdict and relevant facts by coverage, overall and per claim type.
 
     Out-of-scope claims are counted apart and neither verdict-counted nor covering
     (``ScoringPolicy.out_of_scope``). Coverage is ``covered_facts``'s, computed in the
-    same single pass over the verdicts (this runs once per generation of every run)."""
+    same single pass over the verdicts. This runs once per generation of every run, so
+    each verdict adds to its type's counts only (the totals are their sums), and a caller
+    scoring many texts of one instance passes its ``RelevantFacts``, prepared once."""
+    prepared = relevant if isinstance(relevant, RelevantFacts) else RelevantFacts(relevant)
+    type_of = prepared.type_of
     by_type: dict[str, Counts] = {}
-    relevant_by_id = {fact.id: fact for fact in relevant}
     covered: set[str] = set()
-    total = Counts(n_facts=len(relevant))
     for verdict in verdicts:
         claim = verdict.claim
         counts = by_type.get(claim.type)
@@ -204,36 +227,41 @@ def score_generation(relevant: Sequence[Fact], verdicts: Sequence[Verdict]) -> G
             counts = by_type[claim.type] = Counts()
         if claim.out_of_scope:
             counts.out_of_scope += 1
-            total.out_of_scope += 1
             continue
-        counts.n_claims += 1
-        total.n_claims += 1
         label = verdict.label
         if label == "supported":
             counts.supported += 1
-            total.supported += 1
             for fact_id in verdict.matches:  # the first relevant fact not already covered
-                if fact_id in relevant_by_id and fact_id not in covered:
+                if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
                     break
         elif label == "contradicted":
             counts.contradicted += 1
-            total.contradicted += 1
         else:
             counts.unverifiable += 1
-            total.unverifiable += 1
-    covered_ids, missed_ids = [], []
-    for fact in relevant:
-        counts = by_type.get(fact.type)
+    for type_, n in prepared.n_by_type.items():
+        counts = by_type.get(type_)
         if counts is None:
-            counts = by_type[fact.type] = Counts()
-        counts.n_facts += 1
-        if fact.id in covered:
-            counts.covered += 1
-            covered_ids.append(fact.id)
-        else:
-            missed_ids.append(fact.id)
-    total.covered = len(covered)
+            counts = by_type[type_] = Counts()
+        counts.n_facts = n
+    ids = prepared.ids
+    if covered:
+        repeats = prepared.repeats
+        for fact_id in covered:
+            by_type[type_of[fact_id]].covered += repeats.get(fact_id, 1) if repeats else 1
+        covered_ids = [fact_id for fact_id in ids if fact_id in covered]
+        missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
+    else:
+        covered_ids, missed_ids = [], list(ids)
+    total = Counts(n_facts=len(ids), covered=len(covered))
+    for counts in by_type.values():
+        counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
+        total.n_claims += counts.n_claims
+        total.supported += counts.supported
+        total.contradicted += counts.contradicted
+        total.unverifiable += counts.unverifiable
+        total.out_of_scope += counts.out_of_scope
     return GenerationScore(
-        total=total, by_type=dict(sorted(by_type.items())), covered_ids=covered_ids, missed_ids=missed_ids,
+        total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
+        covered_ids=covered_ids, missed_ids=missed_ids,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factcov.knowledge import Knowledge
-from factcov.model import Claim, Verdict
+from factcov.model import Claim, Verdict, contradicted_verdict, supported_verdict, unverifiable_verdict
 
 
 class Verifier:
@@ -14,29 +14,44 @@ class Verifier:
     - otherwise ``contradicted`` when the claim type is closed-world (the expected value
       is the compatible fact's value, or the list of values when several are compatible),
       ``unverifiable`` when it is open-world.
+
+    This runs once per claim of every run: verdicts are built trusted (their parts are
+    typed already, see ``factcov.model.supported_verdict``) and the knowledge's index is
+    read without copying.
     """
 
     name = "lookup"
 
     def verify(self, claim: Claim, knowledge: Knowledge) -> Verdict:
-        claim_type = knowledge.claim_types.get(claim.type)
-        candidates = knowledge.candidates(claim) if claim_type is not None else []
-        if not candidates:
-            return Verdict(claim=claim, label="unverifiable")
-        matching = [f for f in candidates if claim_type.comparator.matches(claim.value, f.value)]
-        if matching:
-            return Verdict(
-                claim=claim,
-                label="supported",
-                fact=matching[0],
-                matches=tuple(f.id for f in matching),
-            )
-        if not claim_type.closed_world:
-            return Verdict(claim=claim, label="unverifiable")
-        expected = (
-            candidates[0].value if len(candidates) == 1 else [f.value for f in candidates]
-        )
-        return Verdict(claim=claim, label="contradicted", fact=candidates[0], expected=expected)
+        return self.verify_all([claim], knowledge)[0]
 
     def verify_all(self, claims: list[Claim], knowledge: Knowledge) -> list[Verdict]:
-        return [self.verify(claim, knowledge) for claim in claims]
+        claim_types = knowledge.claim_types
+        lookup = knowledge.lookup
+        verdicts: list[Verdict] = []
+        append = verdicts.append
+        for claim in claims:
+            claim_type = claim_types.get(claim.type)
+            candidates = lookup(claim) if claim_type is not None else ()
+            if not candidates:
+                append(unverifiable_verdict(claim))
+                continue
+            matches = claim_type.comparator.matches
+            value = claim.value
+            if len(candidates) == 1:  # the common case: one fact has the claim's key
+                fact = candidates[0]
+                if matches(value, fact.value):
+                    append(supported_verdict(claim, fact, (fact.id,)))
+                elif claim_type.closed_world:
+                    append(contradicted_verdict(claim, fact, fact.value))
+                else:
+                    append(unverifiable_verdict(claim))
+                continue
+            matching = [f for f in candidates if matches(value, f.value)]
+            if matching:
+                append(supported_verdict(claim, matching[0], tuple(f.id for f in matching)))
+            elif claim_type.closed_world:
+                append(contradicted_verdict(claim, candidates[0], [f.value for f in candidates]))
+            else:
+                append(unverifiable_verdict(claim))
+        return verdicts

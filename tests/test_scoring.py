@@ -124,8 +124,14 @@ def test_canonical_json_is_compact_sorted_json_dumps_for_every_kind_of_value():
     from factcov.model import canonical_json
 
     values = [{"driver": "HAM", "stop": 2}, [1, 2.5, "é", None, True], {"b": {"z": 1, "a": [1e300, -0.0]}, "a": "x\u2028\""},
-              3.0, "str", 7, None, {"n": 10**20}, [], {}, {"nested": [{"k": [1, {"x": False}]}]}]
+              3.0, "str", 7, None, {"n": 10**20}, [], {}, {"nested": [{"k": [1, {"x": False}]}]},
+              # the one- and two-slot keys of claims, including what must be escaped or is left to the encoder
+              {"driver": "VER"}, {"stop": 1, "driver": "HAM"}, {"z": "b", "a": "a"}, {"kind": "é\n\"\\\u0001"},
+              {"\u2028k": -3}, {"a": True}, {"a": 1.5}, {"a": None, "b": 1}, {"a": [1]}, {1: "x"}, {1: "x", 2: 3},
+              {"x": 10**30, "y": -0}]
     for value in values:
         assert canonical_json(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     with pytest.raises(TypeError):
         canonical_json({"x": object()})
+    with pytest.raises(TypeError):  # keys json.dumps cannot sort
+        canonical_json({1: "x", "b": 2})

@@ -10,7 +10,7 @@ from factcov.extractors.claims import trusted_claim
 from factcov.model import Claim, Instance
 
 _START = itemgetter(3)  # Reading.start
-GRAMMAR_VERSION = "2"  # bump when a rule changes what is read: scores are comparable only within one
+GRAMMAR_VERSION = "3"  # bump when a rule changes what is read: scores are comparable only within one
 
 
 class WeatherRegexExtractor(Extractor):

@@ -38,8 +38,13 @@ _SPEED_UNIT = (
 _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "qui": 0.621371,
            "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
 _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
+# "%", "percent", "per cent", "per-cent", "por ciento", "por cento", and the anchor words
+# that open the rules reading them (each spelling needs its own: "per cent" does not
+# contain "percent")
+_PERCENT_WORD = r"(?:%|per[\s-]?cent|por ciento|por cento)"
+_PERCENT_NEEDLES = ("%", "percent", "per cent", "per-cent", "por ciento", "por cento")
 # the lower end of a range of percentages ("30 to 40 percent", "del 30 al 40 %"), group ``lo``
-_PERCENT_FROM = r"(?:(?P<lo>\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
+_PERCENT_FROM = rf"(?:(?P<lo>\d{{1,3}})\s*{_PERCENT_WORD}?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
 # A pattern whose first element is a character or a class of them lets ``re`` jump from
 # candidate to candidate in C; one that starts with a lookbehind, ``\b`` or ``\d+`` is
 # tried at every position of the text (3-4x the time of such a rule on a forecast). So a
@@ -49,7 +54,7 @@ _WORD_START = re.compile(r"^\\b([a-z])(?![?*+{])")  # "\bwinds?" is "w(?<!\w.)in
 # es/pt "(temperaturas) máximas": "\b(?:temperaturas? )?(?P<kind>maximas?|minimas?|max|min)" by first letter
 _MAX_OR_MIN = r"(?P<kind>t(?<!\w.)emperaturas? (?:maximas?|minimas?|max|min)|m(?<!\w.)(?:aximas?|inimas?|ax|in))"
 _PERCENT_N = r"(?P<n>\d(?<![\d.,]\d)\d{0,2})"  # (?<![\d.,])(?P<n>\d{1,3})
-_PERCENT_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:%|percent|por ciento|por cento)?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*$")
+_PERCENT_BEFORE = re.compile(rf"(?<![\d.,])(\d{{1,3}})\s*{_PERCENT_WORD}?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*$")
 _DECADE = r"(?:(?P<part>lower|low|mid|middle|upper|high)[\s-]*)?(?P<dec>\d)0s\b|(?:(?P<tpart>lower|low|mid|middle|upper|high)[\s-]*)?(?P<teens>teens)\b"
 # "10 degrees above normal", "3 grados más bajas que ayer": a difference, not a temperature
 _RELATIVE = (
@@ -58,12 +63,14 @@ _RELATIVE = (
     r"por encima|por debajo|mas (?:altas?|bajas?|calidas?|frias?|frescas?|que)|acima|abaixo|"
     r"mais (?:altas?|baixas?|quentes?|frias?|que)|superiores?|inferiores?)\b)"
 )
+# "lows, 10 to 20 percent": a number or range that is a percentage is no temperature
+_NOT_A_PERCENT = rf"(?![\s-]*(?:(?:to|-|–|a|y|e|ate)\s*\d+\s*)?{_PERCENT_WORD})"
 _TEMP_VALUE = (
     rf"(?:{_DECADE}|(?P<a>{NUM})(?!\d){_DEGREES}{_RANGE_JOIN}(?P<b>{NUM})(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?"
     rf"|(?P<n>{NUM})(?!\d){_DEGREES}(?:(?P<unit2>{_UNIT_NAMES})\b)?"
     rf"(?P<below>\s*below(?:\s+zero)?(?!\s+(?:normal|average|freezing|seasonal))|\s*bajo\s+cero|\s*abaixo\s+de\s+zero|\s*negativos?\b)?)"
     rf"(?:\s*\(\s*{NUM}\s*(?:°|º)?\s*[cf]?\s*\))?"  # "75°F (24°C)": the conversion in brackets is the same claim
-    rf"{_RELATIVE}"
+    rf"{_RELATIVE}{_NOT_A_PERCENT}"
 )
 
 
@@ -267,14 +274,14 @@ class Grammar:
         self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
         self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
         precip = self._precip_list(r"precipitation|measurable precipitation|storms|a shower|a thunderstorm|a storm",
-                                   r"some|light|heavy|a little|a few|occasional", r"and|or")
+                                   r"some|light|heavy|a little|a few|occasional|a passing|passing|a stray|stray", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
-                 rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|percent|per cent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
-        self.add(rf"{_PERCENT_N}[\s-]*(?:%|percent|per cent)\s+(?:chance|probability|likelihood)\b"
-                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|per[\s-]?cent)", self._chance, needles=_PERCENT_NEEDLES)
+        self.add(rf"{_PERCENT_N}[\s-]*(?:%|per[\s-]?cent)\s+(?:chance|probability|likelihood)\b"
+                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number, needles=_PERCENT_NEEDLES)
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?:between\s+)?"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|percent)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|per[\s-]?cent)", self._chance, needles=_PERCENT_NEEDLES)
         self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('gusty',))  # "gusty winds up to 30 mph" are gusts, not the wind speed
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
@@ -323,9 +330,9 @@ class Grammar:
         self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
         precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
         self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=_PERCENT_NEEDLES)
         self.add(rf"{_PERCENT_N}\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
-                 self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 self._chance_at_number, needles=_PERCENT_NEEDLES)
         self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
         self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
@@ -367,9 +374,9 @@ class Grammar:
         self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
         precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
         self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=_PERCENT_NEEDLES)
         self.add(rf"{_PERCENT_N}\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
-                 self._chance_at_number, needles=('%', 'percent', 'por ciento', 'por cento'))
+                 self._chance_at_number, needles=_PERCENT_NEEDLES)
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
                  rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
         self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
@@ -401,8 +408,8 @@ class Grammar:
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
         humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
-        self.add(rf"(?P<n>\d(?<![\d.,]\d)(?<!{humidity} \d)(?<!{humidity} of \d)\d{{0,2}})\s*(?:%|percent|por ciento|por cento)",
-                 self._stray_percent, needles=('%', 'percent', 'por ciento', 'por cento'))
+        self.add(rf"(?P<n>\d(?<![\d.,]\d)(?<!{humidity} \d)(?<!{humidity} of \d)\d{{0,2}})\s*{_PERCENT_WORD}",
+                 self._stray_percent, needles=_PERCENT_NEEDLES)
         skies = _normalized(sky_words(self.language))
         # sky words in other senses: "a fair chance of showers", "it is not clear when", "cubierto de nieve"
         self.add(_NOT_SKY[self.language], lambda m: [], needles={"en": ("fair", "clear"), "es": ("cubiert",), "pt": ("encobert",)}[self.language])
