@@ -12,7 +12,9 @@ grammar reads (mean recall and precision).
 
 Rates are texts per CPU second of this process (``time.process_time``, which other jobs on
 a shared machine do not inflate). "cold" is a fresh ``Evaluator``'s first pass (knowledge
-built, extractors compiled); the others the best of --repeat passes of a warm one.
+built, extractors compiled); the others the best of --repeat passes of a warm one; "µs
+read" is the extractor alone on the same texts (best of --repeat), "µs rest" the warm
+pass's remainder per text (verification and scoring).
     python benchmarks/f1_regex.py --whole     # realized texts of all 175 races: every one P = R = 1?
 """
 
@@ -185,7 +187,8 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     out = sys.stderr if args.json else sys.stdout
     print(f"{len(instances)} instances ({args.season} rounds 1-{args.rounds}); best of {args.repeat} passes",
           file=out)
-    print(f"{'lang':4} {'texts':>6} {'kind':8} {'gen/s':>8} {'cold':>8} {'P':>6} {'R':>6}", file=out)
+    print(f"{'lang':4} {'texts':>6} {'kind':8} {'gen/s':>8} {'cold':>8} {'P':>6} {'R':>6} {'µs read':>9} "
+          f"{'µs rest':>9}", file=out)  # per text: extraction alone, and verification + scoring
     for language in ("en", "es", "pt"):
         chosen = [i for i in instances if i.language == language]
         for kind in ("realized", "varied"):
@@ -204,13 +207,22 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
                 start = time.process_time()
                 results = evaluator.evaluate(pairs)
                 best = min(best, time.process_time() - start)
+            extractor = evaluator.extractor_for(language)  # the same texts read alone: extraction's share
+            alone = float("inf")
+            for _ in range(args.repeat):
+                start = time.process_time()
+                for instance, generation in pairs:
+                    extractor.extract(generation.text, instance)
+                alone = min(alone, time.process_time() - start)
             metrics = [r.score.metrics(evaluator.policy) for r in results]
             p = statistics.mean(m["precision"] for m in metrics if m["precision"] is not None)
             r = statistics.mean(m["recall"] for m in metrics if m["recall"] is not None)
             rates[f"{language} {kind}"] = len(pairs) / best
             rates[f"{language} {kind} cold"] = len(pairs) / cold
+            rates[f"{language} {kind} extraction alone"] = len(pairs) / alone
             print(f"{language:4} {len(pairs):6d} {kind:8} {len(pairs) / best:8,.0f} {len(pairs) / cold:8,.0f} "
-                  f"{p:6.3f} {r:6.3f}", file=out)
+                  f"{p:6.3f} {r:6.3f} {alone / len(pairs) * 1e6:9.0f} {(best - alone) / len(pairs) * 1e6:9.0f}",
+                  file=out)
     return rates
 
 

@@ -20,16 +20,19 @@ text (``Anchors(...).find(text).present(rule, start, end)``).
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]
 import re
 from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import product
+from functools import lru_cache, reduce
+from itertools import compress, product, repeat
+from operator import ge, or_, sub
+from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 
-__all__ = ["Anchors", "Hits", "anchors"]
+__all__ = ["Anchors", "Hits", "anchors", "quick_start"]
 
 # Sets of exact strings larger than this are not expanded (their required literals are
 # used instead): a product of alternations grows fast and each string costs one find.
@@ -186,6 +189,10 @@ class Anchors:
     match inside ``text[start:end]``. A rule with a pattern that has no anchors, or a
     name the anchors were not given, is always present. Names may be any hashable
     (cheap to hash: not a compiled pattern, whose hash covers its whole program).
+
+    Each rule that can be skipped has a bit (``bits``); a hit carries the bits of the
+    rules its literal anchors, so the rules present in a stretch are one integer
+    (``hits.mask(start, end)``), tested with ``&``.
     """
 
     def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]]) -> None:
@@ -206,64 +213,193 @@ class Anchors:
                 by_literal.setdefault(literal, []).append(rule)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
         self.gated = frozenset(self.literals) - self.always
+        self.bits: dict[Hashable, int] = {
+            rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
+        }
         self._automaton = ahocorasick.Automaton()
         for literal, owners in by_literal.items():
-            self._automaton.add_word(literal, (len(literal), tuple(owners)))
+            mask = 0
+            for rule in owners:
+                mask |= self.bits[rule]
+            self._automaton.add_word(literal, (len(literal), mask))
         if by_literal:
             self._automaton.make_automaton()
+        self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
     def find(self, text: str) -> Hits:
-        spans: dict[Hashable, list[tuple[int, int]]] = {}
-        every: list[tuple[int, int, tuple[Hashable, ...]]] = []
-        if len(self._automaton):
-            for last, (length, owners) in self._automaton.iter(text):
-                span = (last + 1 - length, last + 1)
-                every.append((*span, owners))
-                for rule in owners:
-                    found = spans.get(rule)
-                    if found is None:
-                        spans[rule] = [span]
-                    else:
-                        found.append(span)
-        for found in spans.values():
-            found.sort()
-        every.sort(key=lambda hit: hit[0])
-        return Hits(spans, self.gated, every, self.always)
+        found = list(self._automaton.iter(text)) if len(self._automaton) else []
+        if not found:
+            return Hits(self, (), (), ())
+        lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
+        lengths, masks = zip(*values)
+        return Hits(self, lasts, lengths, masks)
 
 
-@dataclass(frozen=True)
 class Hits:
-    """Where each rule's anchors occur in one text (spans sorted by start)."""
+    """Where the rules' anchors occur in one text: for each hit, its last character, its
+    length and the bits of the rules it anchors, in the order of their last characters
+    (columns built by the automaton and ``zip``: no Python work per hit)."""
 
-    spans: dict[Hashable, list[tuple[int, int]]]
-    gated: frozenset[Hashable]
-    every: list[tuple[int, int, tuple[Hashable, ...]]]  # (start, end, rules), by start
-    always: frozenset[Hashable] = frozenset()  # rules without anchors
+    __slots__ = ("anchors", "_lasts", "_lengths", "_masks")
+
+    def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
+                 masks: tuple[int, ...]) -> None:
+        self.anchors = anchors
+        self._lasts, self._lengths, self._masks = lasts, lengths, masks
+
+    @property
+    def every(self) -> list[tuple[int, int, int]]:
+        """Every hit as (start, end, bits), sorted by start."""
+        return sorted((last + 1 - length, last + 1, mask)
+                      for last, length, mask in zip(self._lasts, self._lengths, self._masks))
+
+    def spans(self, rule: Hashable) -> list[tuple[int, int]]:
+        """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
+        bit = self.anchors.bits.get(rule, 0)
+        return [(last + 1 - length, last + 1)
+                for last, length, mask in zip(self._lasts, self._lengths, self._masks) if mask & bit]
+
+    @property
+    def gated(self) -> frozenset[Hashable]:
+        """The rules that can be skipped (those with anchors)."""
+        return self.anchors.gated
+
+    @property
+    def always(self) -> frozenset[Hashable]:
+        """The rules without anchors (never skipped)."""
+        return self.anchors.always
+
+    def mask(self, start: int, end: int) -> int:
+        """The bits of the rules with an anchor wholly inside ``[start, end)``."""
+        lasts = self._lasts
+        upto = bisect_left(lasts, end)  # the hits that end by ``end``
+        # of those, the ones ending a longest anchor or more after ``start`` start after
+        # it: or-ed in one call; those ending sooner are or-ed where they start in the stretch
+        sure = bisect_left(lasts, start + self.anchors.longest - 1, 0, upto)
+        found = reduce(or_, self._masks[sure:upto], 0)
+        near = bisect_left(lasts, start, 0, sure)
+        if near == sure:
+            return found
+        # a hit starts at ``last + 1 - length``: in the stretch when ``last - length >= start - 1``
+        inside = map(ge, map(sub, lasts[near:sure], self._lengths[near:sure]), repeat(start - 1))
+        return reduce(or_, compress(self._masks[near:sure], inside), found)
 
     def within(self, start: int, end: int) -> set[Hashable]:
         """The rules (of those the anchors were given) present in ``[start, end)``: those
-        with an anchor wholly inside, and every rule without anchors (one call per
-        stretch instead of one per rule)."""
-        found = set(self.always)
-        every = self.every
-        for index in range(bisect_left(every, start, key=lambda hit: hit[0]), len(every)):
-            anchor_start, anchor_end, owners = every[index]
-            if anchor_start >= end:
-                break
-            if anchor_end <= end:
-                found.update(owners)
-        return found
+        with an anchor wholly inside, and every rule without anchors."""
+        mask = self.mask(start, end)
+        return set(self.anchors.always) | {rule for rule, bit in self.anchors.bits.items() if mask & bit}
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
         True for a rule without anchors or unknown to the anchors)."""
-        spans = self.spans.get(rule)
-        if not spans:
-            return rule not in self.gated
-        for index in range(bisect_left(spans, (start, start)), len(spans)):
-            anchor_start, anchor_end = spans[index]
-            if anchor_start >= end:
-                return False
-            if anchor_end <= end:
-                return True
-        return False
+        bit = self.anchors.bits.get(rule)
+        return True if bit is None else self.present_bit(bit, start, end)
+
+    def present_bit(self, bit: int, start: int, end: int) -> bool:
+        """``present`` of the rule whose bit is ``bit``."""
+        return bool(self.mask(start, end) & bit)
+
+
+# --- quick starts ---------------------------------------------------------------------
+# Python's regex engine skips ahead to a possible first character only when a pattern
+# opens with a character, a class or alternatives that each open with a character; a
+# pattern that opens with ``\b`` ("\b(?:pit|stop)", "\bwhile\b|\bbut\b") is instead tried
+# at every position of the text, several times slower. ``quick_start`` moves such an
+# opening ``\b`` past the first character, as a look-behind: ``\bstop`` becomes
+# ``s(?<=\bs)top``. The look-behind tests the same boundary against the same characters
+# (before the start of a search too, as ``\b`` does), so the pattern matches exactly
+# what it matched, with the same groups.
+
+
+# More possible first characters than this (or a class of them) and most of a text's
+# letters are among them.
+_MAX_FIRST = 8
+
+
+def quick_start(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` compiled so the engine can skip to its possible first characters
+    (same source, flags, groups and matches); ``pattern`` itself when nothing changes."""
+    return _quick_start(pattern.pattern, pattern.flags) or pattern
+
+
+@lru_cache(maxsize=2048)
+def _quick_start(source: str, flags: int) -> re.Pattern[str] | None:
+    if not isinstance(source, str):
+        return None
+    try:
+        tree = P.parse(source, flags)
+        items = _opened(tree.data, tree.state)
+        if items is None:
+            return None
+        tree.data = items
+        first = _compiler._get_charset_prefix(tree, flags) if tree.getwidth()[0] else None
+        if not first or len(set(first)) > _MAX_FIRST or any(op is not C.LITERAL for op, _ in first):
+            return None  # the engine would still stop at most positions: the look-behinds only cost
+        code = _compiler._code(tree, flags)
+        groupindex = tree.state.groupdict
+        indexgroup = [None] * tree.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        return _sre.compile(source, flags | tree.state.flags, code, tree.state.groups - 1, groupindex,
+                            tuple(indexgroup))
+    except Exception:  # an engine this does not know: the pattern as compiled serves
+        return None
+
+
+def _opened(items: list[tuple[object, object]], state: object) -> list[tuple[object, object]] | None:
+    """The sequence ``items`` with each opening ``\b`` moved past the first character
+    (None when nothing moved)."""
+    if not items:
+        return None
+    op, av = items[0]
+    if op is C.AT and av is C.AT_BOUNDARY and len(items) > 1:
+        return _after_boundary(items[1:], state)
+    if op is C.BRANCH:
+        alternatives = _flat(av[1])  # type: ignore[index]
+        opened = [_opened(alternative.data, state) for alternative in alternatives]
+        if all(o is None for o in opened) and len(alternatives) == len(av[1]):  # type: ignore[index]
+            return None
+        new = [P.SubPattern(state, o if o is not None else a.data) for o, a in zip(opened, alternatives)]
+        return [(C.BRANCH, (None, new)), *items[1:]]
+    return None
+
+
+def _flat(alternatives: list[P.SubPattern]) -> list[P.SubPattern]:
+    """Alternatives with an alternative that is only a group of alternatives spliced in
+    ("(?:(?:a|b)|c)" is "(?:a|b|c)": tried in the same order)."""
+    out = []
+    for alternative in alternatives:
+        data = alternative.data
+        if len(data) == 1 and data[0][0] is C.BRANCH:
+            out += _flat(data[0][1][1])
+        else:
+            out.append(alternative)
+    return out
+
+
+def _after_boundary(items: list[tuple[object, object]], state: object) -> list[tuple[object, object]] | None:
+    """``\b`` followed by ``items``, written to open with a character (None: not possible)."""
+    if not items:
+        return None
+    op, av = items[0]
+    if op is C.LITERAL or op is C.IN:
+        behind = P.SubPattern(state, [(C.AT, C.AT_BOUNDARY), (op, av)])
+        return [(op, av), (C.ASSERT, (-1, behind)), *items[1:]]
+    if op is C.BRANCH:
+        alternatives = []
+        for alternative in _flat(av[1]):  # type: ignore[index]
+            opened = _after_boundary(alternative.data, state)
+            if opened is None:
+                return None
+            alternatives.append(P.SubPattern(state, opened))
+        return [(C.BRANCH, (None, alternatives)), *items[1:]]
+    if op is C.SUBPATTERN:
+        group, add_flags, del_flags, sub = av  # type: ignore[misc]
+        if add_flags or del_flags:
+            return None
+        opened = _after_boundary(sub.data, state)
+        if opened is None:
+            return None
+        return [(C.SUBPATTERN, (group, add_flags, del_flags, P.SubPattern(state, opened))), *items[1:]]
+    return None

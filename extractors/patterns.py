@@ -315,7 +315,9 @@ class ClaimSet:
         self.text = text
         self.extractor = extractor
         self.claims: list[Claim] = []
-        self._read: dict[tuple[Any, ...], SpanSet] = {}  # claim -> where it was read
+        # claim -> where it was read: the one span of a claim read once (most are), a
+        # SpanSet once it is read again
+        self._read: dict[tuple[Any, ...], tuple[int, int] | SpanSet] = {}
 
     def add(self, claim_type: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
         """Keep the claim read from ``text[start:end]``; False when it was read already from
@@ -323,9 +325,12 @@ class ClaimSet:
         signature = (claim_type, tuple(sorted(key.items())), repr(value))
         read = self._read.get(signature)
         if read is None:
-            read = self._read[signature] = SpanSet()
-        if not read.add(start, end):
-            return False
+            self._read[signature] = (start, end)
+        else:
+            if isinstance(read, tuple):
+                read = self._read[signature] = SpanSet([read])
+            if not read.add(start, end):
+                return False
         self.claims.append(trusted_claim(claim_type, key, value, (start, end), self.text[start:end], self.extractor))
         return True
 

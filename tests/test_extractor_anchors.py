@@ -15,7 +15,7 @@ from factcov.domains.f1.extract import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race
-from factcov.extractors.anchors import Anchors, anchors
+from factcov.extractors.anchors import Anchors, anchors, quick_start
 from factcov.language import fold
 from factcov.plugins import get_domain
 
@@ -165,3 +165,94 @@ def test_every_rule_is_gated_by_its_own_triggers_in_reading_order() -> None:
     for language in ("en", "es", "pt"):
         assert tuple(rule_triggers(lexicon(language))) == RULES
         assert set(RULES) <= set(grammar_anchors(language).literals)
+
+
+def _same_matches(fast: re.Pattern[str], slow: re.Pattern[str], text: str, pos: int, endpos: int) -> None:
+    found = [(m.span(), m.groups(), m.groupdict()) for m in fast.finditer(text, pos, endpos)]
+    expected = [(m.span(), m.groups(), m.groupdict()) for m in slow.finditer(text, pos, endpos)]
+    assert found == expected, (slow.pattern, text, pos, endpos)
+    assert bool(fast.match(text, pos, endpos)) == bool(slow.match(text, pos, endpos))
+
+
+@pytest.mark.parametrize(("pattern", "changed"), [
+    (r"\bwhile\b|\bbut\b|;", True),
+    (r"\b(?:pit|stop)(?:s|ped)?\b", True),
+    (r"\b(?P<n>a|bc)\b", True),  # a named group keeps its name and number
+    (r"\b\w+", False),  # no character to skip to
+    (r"\b(?:a|\w)", False),  # one alternative opens with a category
+    (r"\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa)\b", False),  # too many first characters
+])
+def test_quick_start_moves_only_an_opening_boundary(pattern: str, changed: bool) -> None:
+    slow = re.compile(pattern)
+    fast = quick_start(slow)
+    assert (fast is not slow) == changed
+    assert fast.pattern == slow.pattern and fast.flags == slow.flags and fast.groupindex == slow.groupindex
+
+
+def test_quick_start_matches_what_the_pattern_matches_on_random_patterns_and_stretches() -> None:
+    """Random patterns opened with \\b over random texts, searched from and to random
+    offsets (a boundary at the start of a stretch looks at the character before it)."""
+    rng = random.Random(5)
+    texts = ["".join(rng.choice("abc  .") for _ in range(rng.randint(0, 30))) for _ in range(40)]
+    changed = 0
+    for _ in range(1500):
+        slow = re.compile(r"\b" + _random_pattern(rng) if rng.random() < 0.7 else
+                          "|".join(r"\b" + _random_pattern(rng, 2) for _ in range(rng.randint(2, 3))))
+        fast = quick_start(slow)
+        changed += fast is not slow
+        for text in texts:
+            pos = rng.randint(0, len(text))
+            _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
+            _same_matches(fast, slow, text, 0, len(text))
+    assert changed > 300  # the rewrite was put to the test
+
+
+def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list[tuple[object, str]]) -> None:
+    """Every pattern of the f1 lexicon (compiled with ``quick_start``) against the same
+    source compiled plainly, over real texts, whole and from a random offset to another."""
+    from factcov.domains.f1 import reading, rules_race, rules_strategy
+
+    rng = random.Random(8)
+    quick = 0
+    rules_own = [value for module in (reading, rules_race, rules_strategy) for value in vars(module).values()
+                 if isinstance(value, re.Pattern)]  # the rules' own patterns, some quick-started too
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        folded = [fold(text) for instance, text in texts if instance.language == language][:200]
+        for field in [*dataclasses.fields(lex), *rules_own]:
+            value = field if isinstance(field, re.Pattern) else getattr(lex, field.name)
+            for fast in value if isinstance(value, tuple) else (value,):
+                if not isinstance(fast, re.Pattern):
+                    continue
+                slow = re.compile(fast.pattern, fast.flags)
+                quick += fast is not slow
+                for text in folded:
+                    pos = rng.randint(0, len(text))
+                    _same_matches(fast, slow, text, 0, len(text))
+                    _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
+    assert quick > 60
+
+
+def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:
+    """``Hits.mask`` (the hits far from the stretch's end or-ed at once, those near it one
+    by one) against every hit checked one by one, on random texts and stretches."""
+    rng = random.Random(9)
+    gate = Anchors({
+        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
+    })
+    for _ in range(400):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        hits = gate.find(text)
+        for rule in gate.bits:  # every occurrence of every anchor, overlapping ones too
+            assert sorted(hits.spans(rule)) == sorted(
+                {(i, i + len(literal)) for literal in gate.literals[rule] for i in range(len(text))
+                 if text.startswith(literal, i)})
+        for _ in range(10):
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            # an anchor wholly inside the stretch, found by str.find
+            expected = {rule for rule in gate.bits if any(text.find(literal, start, end) != -1
+                                                          for literal in gate.literals[rule])}
+            assert hits.within(start, end) == expected, (text, start, end)
+            for rule in gate.bits:
+                assert hits.present(rule, start, end) == (rule in expected)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
+from functools import cache, lru_cache
 from typing import ClassVar
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
@@ -52,12 +53,39 @@ class _Reader(StrategyRules, RaceRules):
         """``gated=False`` runs every rule on every sentence and every scan over all its
         stretch (the same claims, slower)."""
         self.gated = gated
-        rules: list[tuple[str, Callable[[Sentence], None]]] = [(rule, getattr(self, rule)) for rule in RULES]
+        methods: dict[str, Callable[[Sentence], None]] = {name: getattr(self, name) for name in _STEPS}
+        language, rule_mask = self.lex.language, _rule_mask(self.lex.language)
         for sentence in self.sentences():
-            present = self.enter(sentence)
-            for name, rule in rules:
-                if not gated or name in present:
-                    rule(sentence)
-                elif name == "moves":  # no move here: one left pending may be settled
-                    self.move_verdict_after(sentence)
+            mask = self.enter(sentence)
+            for name in _plan(language, mask & rule_mask) if gated else RULES:
+                methods[name](sentence)
         return self.read_claims.in_text_order()
+
+
+_STEPS = (*RULES, "move_verdict_after")
+
+
+@cache
+def _rule_mask(language: str) -> int:
+    """The bits of the rules (of the grammar's anchor names)."""
+    bits = grammar_anchors(language).bits
+    mask = 0
+    for rule in RULES:
+        mask |= bits.get(rule, 0)
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def _plan(language: str, mask: int) -> tuple[str, ...]:
+    """The rules to run, in order, on a sentence holding the anchors of ``mask``: a rule
+    whose anchors are absent is skipped (no match to act on), but where no move is read,
+    one left pending by the previous sentence may be settled."""
+    bits = grammar_anchors(language).bits
+    plan = []
+    for rule in RULES:
+        bit = bits.get(rule)
+        if bit is None or mask & bit:
+            plan.append(rule)
+        elif rule == "moves":
+            plan.append("move_verdict_after")
+    return tuple(plan)

@@ -4,17 +4,20 @@ sentences, and who a claim is about (see docs/domains/f1.md, "Extraction")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterator
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
-from factcov.extractors.anchors import Anchors
+from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
-from factcov.language import fold, parse_number, parse_ordinal
+from factcov.language import fold
+from factcov.language import parse_number as _parse_number
+from factcov.language import parse_ordinal as _parse_ordinal
 from factcov.model import Claim
 
 _RELATIVE = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b")
@@ -23,9 +26,27 @@ _GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)(?:se|lo|la|le)?\b")
 # "Verstappen, with fresh softs, ...": words set off after a driver are about him
 _APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
 # "behind him, who was 18th": a relative clause about the other driver of the pair
-_PRONOUN_RELATIVE = re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$")
+_PRONOUN_RELATIVE = quick_start(re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$"))
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
+
+
+# the same few words ("13", "second", "two") are parsed again and again, text after text
+@lru_cache(maxsize=4096)
+def parse_number(text: str, language: str) -> float | int | None:
+    """``factcov.language.parse_number``, remembered."""
+    return _parse_number(text, language)
+
+
+@lru_cache(maxsize=4096)
+def parse_ordinal(text: str, language: str) -> int | None:
+    """``factcov.language.parse_ordinal``, remembered."""
+    return _parse_ordinal(text, language)
+
+
+_COLON = re.compile(r"[:;]")
+_COMMA_BEFORE_WORDS = re.compile(r",(?!\s*$)")
+_DIGITS = re.compile(r"\d+")
 
 
 def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
@@ -77,6 +98,9 @@ def grammar_anchors(language: str) -> Anchors:
     return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
 
 
+_NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
+
+
 @dataclass
 class Sentence:
     start: int
@@ -94,8 +118,8 @@ class TextReader:
         self.text = text
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
-        self.gated = True  # rules and scans skipped where their anchors are absent (False: never)
-        self._here: tuple[int, int, set[Hashable]] = (-1, -1, set())  # see ``enter``
+        self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
+        self._here = (-1, -1, 0)  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -111,6 +135,16 @@ class TextReader:
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
         self._objects: dict[tuple[int, int, int], bool] = {}
+        self._clause_starts: dict[tuple[int, int], int] = {}
+
+    @property
+    def gated(self) -> bool:
+        """Rules and scans skipped where their anchors are absent (False: never)."""
+        return bool(self._bits)
+
+    @gated.setter
+    def gated(self, gated: bool) -> None:
+        self._bits = self.hits.anchors.bits if gated else {}
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -119,30 +153,23 @@ class TextReader:
         start = 0
         mentions = sorted(self.mentions, key=lambda m: m.start)
         unresolved = sorted(self.unresolved)
-        first = first_unresolved = 0
+        mention_starts = [m.start for m in mentions]
+        unresolved_starts = [u[0] for u in unresolved]
         for end in bounded_sentence_ends(self.folded, self.lex.sentence_end):
             if end <= start:
                 continue
-            while first < len(mentions) and mentions[first].start < start:
-                first += 1
-            last = first
-            while last < len(mentions) and mentions[last].start < end:
-                last += 1
-            inside = mentions[first:last]
-            while first_unresolved < len(unresolved) and unresolved[first_unresolved][0] < start:
-                first_unresolved += 1
-            last_unresolved = first_unresolved
-            while last_unresolved < len(unresolved) and unresolved[last_unresolved][0] < end:
-                last_unresolved += 1
-            self._unresolved_here = unresolved[first_unresolved:last_unresolved]
+            inside = mentions[bisect_left(mention_starts, start): bisect_left(mention_starts, end)]
+            self._unresolved_here = unresolved[
+                bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+            ]
             self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
             sentence = Sentence(start, end, inside, topic)
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone)
-            acting = [m for m in inside if not self.is_object(m, sentence)]
-            if acting:
-                topic = acting[0].code
+            acting = next((m for m in inside if not self.is_object(m, sentence)), None)
+            if acting is not None:
+                topic = acting.code
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
@@ -169,26 +196,51 @@ class TextReader:
     def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
         """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
         anchors stands there); always True when reading ungated."""
-        if not self.gated:
+        bit = self._bits.get(id(pattern))
+        if bit is None:  # a pattern without anchors (or reading ungated): never skipped
             return True
-        if start == self._here[0] and end == self._here[1]:  # the whole sentence: its names are known
-            name = id(pattern)
-            return name in self._here[2] or name not in self.hits.gated
-        return self.hits.present(id(pattern), start, end)
+        here = self._here
+        if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
+            return bool(here[2] & bit)
+        return self.hits.present_bit(bit, start, end)
 
-    def enter(self, sentence: Sentence) -> set[Hashable]:
-        """The names (rules, patterns) with an anchor in ``sentence``, kept for ``may_match``."""
-        present = self.hits.within(sentence.start, sentence.end)
-        self._here = (sentence.start, sentence.end, present)
-        return present
+    def enter(self, sentence: Sentence) -> int:
+        """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
+        ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
+        mask = self.hits.mask(sentence.start, sentence.end)
+        self._here = (sentence.start, sentence.end, mask)
+        return mask
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
-        return pattern.finditer(self.folded, start, end) if self.may_match(pattern, start, end) else iter(())
+        # ``may_match`` written out (the rules ask this some seventy times a text): a stretch
+        # of the current sentence is skipped when the sentence holds none of its anchors
+        bit = self._bits.get(id(pattern))
+        if bit is not None:
+            here = self._here
+            if here[0] <= start and end <= here[1]:
+                return pattern.finditer(self.folded, start, end) if here[2] & bit else _NONE
+            if not self.hits.present_bit(bit, start, end):
+                return _NONE
+        return pattern.finditer(self.folded, start, end)
+
+    def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
+        """Those of ``patterns`` that may match in the current sentence (one of their
+        anchors stands there): the rest are not scanned."""
+        mask = self._here[2]
+        bits = self._bits
+        return [p for p in patterns if (bit := bits.get(id(p))) is None or mask & bit]
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
-        return pattern.search(self.folded, start, end) if self.may_match(pattern, start, end) else None
+        bit = self._bits.get(id(pattern))  # ``may_match`` written out, as in ``finditer``
+        if bit is not None:
+            here = self._here
+            if here[0] <= start and end <= here[1]:
+                return pattern.search(self.folded, start, end) if here[2] & bit else None
+            if not self.hits.present_bit(bit, start, end):
+                return None
+        return pattern.search(self.folded, start, end)
 
     def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> None:
         self.read_claims.add(type_, key, value, start, end)  # the same claim from overlapping words: once
@@ -236,9 +288,9 @@ class TextReader:
             following is None
             or following.start - position > 60
             or self.lex.subject_pronoun.search(self.folded, sentence.start, position)
-            or re.search(r"[:;]", self.folded[position: following.start])
+            or _COLON.search(self.folded, position, following.start)
             # "Starting on mediums, Lewis" (the comma just before the driver), not "Hard, covering Verstappen's"
-            or re.search(r",(?!\s*$)", self.folded[position: following.start])
+            or _COMMA_BEFORE_WORDS.search(self.folded[position: following.start])
             or self.search(self.lex.clause_break, position, following.start)
             or self.is_object(following, sentence)
         ):
@@ -282,9 +334,15 @@ class TextReader:
         return self._consumed.overlaps((start, end))
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
-        start = sentence.start
-        for match in self.finditer(self.lex.clause_break, sentence.start, position):
-            start = match.end()
+        """Where the clause holding ``position`` opens (asked by several rules of the same
+        words: worked out once)."""
+        key = (sentence.start, position)
+        start = self._clause_starts.get(key)
+        if start is None:
+            start = sentence.start
+            for match in self.finditer(self.lex.clause_break, sentence.start, position):
+                start = match.end()
+            self._clause_starts[key] = start
         return start
 
     def driver_record(self, code: str | None) -> dict[str, Any] | None:
@@ -320,7 +378,7 @@ class TextReader:
                     if isinstance(value, int):
                         found.append((value, number.start(), number.end()))
             elif match.group("bare") and bare:
-                for number in re.finditer(r"\d+", match.group("bare")):
+                for number in _DIGITS.finditer(match.group("bare")):
                     found.append((int(number.group(0)), match.start("bare") + number.start(),
                                   match.start("bare") + number.end()))
             elif match.group("ord"):

@@ -6,14 +6,14 @@ import re
 from typing import Any
 
 from factcov.domains.f1.mentions import Mention
-from factcov.domains.f1.reading import Sentence, TextReader
-from factcov.language import parse_ordinal
+from factcov.domains.f1.reading import Sentence, TextReader, parse_ordinal
+from factcov.extractors.anchors import quick_start
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
 _RELATIVE_AFTER = re.compile(r"^\s*,?\s*(?:who|que|quien|quem)\b[^,;:]*$")
-_NEGATED_WIN = re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$")
+_NEGATED_WIN = quick_start(re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$"))
 
 
 class RaceRules(TextReader):
@@ -134,6 +134,8 @@ class RaceRules(TextReader):
 
     def podium_list(self, sentence: Sentence) -> bool:
         """'The podium was Verstappen, Pérez and Alonso': first, second and third."""
+        if not self.may_match(self.lex.podium_list, sentence.start, sentence.end):
+            return False  # nor before any of its drivers
         for mention in sentence.mentions:
             if self.search(self.lex.podium_list, sentence.start, mention.start):
                 following = [m for m in sentence.mentions if m.start >= mention.start]

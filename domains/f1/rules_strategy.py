@@ -6,14 +6,17 @@ import re
 from typing import Any
 
 from factcov.domains.f1.reading import Sentence, TextReader
+from factcov.extractors.anchors import quick_start
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
-_ONE_STOP_CONTEXT = re.compile(
+_ONE_STOP_CONTEXT = quick_start(re.compile(
     r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
     r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
-)
+))
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
+_ARROW_AFTER = re.compile(r"\s*(?:[-–/>→]|->)\s*\w")
+_ARROW_BEFORE = re.compile(r"\w\s*(?:[-–/>→]|->)\s*$")
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
@@ -21,10 +24,10 @@ _POSSESSIVE_LAP = re.compile(r"^['’]s\s+(?:in-?\s*)?lap\s+$")
 _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
-_SEQUENCE_CUE = re.compile(
+_SEQUENCE_CUE = quick_start(re.compile(
     r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
     r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
-)
+))
 
 
 class StrategyRules(TextReader):
@@ -112,8 +115,8 @@ class StrategyRules(TextReader):
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
-        for pattern in self.lex.stop_count:
-            for match in self.finditer(pattern, sentence.start, sentence.end):
+        for pattern in self.scans(self.lex.stop_count):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 words = [g for g in match.groups() if g]
                 if words:
                     word = words[0]
@@ -142,7 +145,7 @@ class StrategyRules(TextReader):
             return None  # "without the softs", "soft-free"
         if word not in self.lex.ambiguous:
             return value
-        if re.match(r"\s*(?:[-–/>→]|->)\s*\w", after) or re.search(r"\w\s*(?:[-–/>→]|->)\s*$", before):
+        if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
             return value if self.lex.tyre_noun_after.match(after) else None
@@ -155,8 +158,8 @@ class StrategyRules(TextReader):
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
         used: list[tuple[int, int]] = []
-        for pattern in (*lex.change, *lex.same_set):
-            for match in self.finditer(pattern, sentence.start, sentence.end):
+        for pattern in self.scans((*lex.change, *lex.same_set)):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.groupdict().get("c2")
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
