@@ -25,3 +25,12 @@ REPORT_TEXT_CHARS = 20_000
 CHUNK_TEXT_CHARS = 2_000_000
 # Bytes of one HTTP answer (weather fetch, llm extractor).
 MAX_HTTP_BODY_BYTES = 32 * 1024 * 1024
+# Requests in flight at once and attempts per request (generate, refine): past these a typo
+# (--concurrency 1000000000, --retries 10**9 against a dead server) runs without end.
+MAX_CONCURRENCY = 256
+MAX_RETRIES = 100
+# --rounds of refine.
+MAX_ROUNDS = 100
+# Worker processes of --jobs: each is a whole Python with the domain loaded (~200 MB);
+# --jobs 100000 started processes until the machine stalled.
+MAX_JOBS = 256

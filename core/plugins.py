@@ -185,7 +185,7 @@ def add_commands(app: Any) -> None:
         taken = set(_command_names(app))
         try:
             impl.function(**_accepted(impl, {"app": app}))
-        except Exception as exc:
+        except BaseException as exc:  # as at import: a hook's sys.exit(0) made every command exit 0 unrun
             _broken(impl.plugin_name, exc)
             continue
         added = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands[before[0]:]]
@@ -207,7 +207,7 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
             impl.function(**_accepted(impl, {"register": staged.append}))
             for cls in staged:
                 registry.check(cls, plugin)
-        except Exception as exc:
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as at import
             _broken(plugin, exc)
             continue
         for cls in staged:

@@ -94,6 +94,8 @@ class RefineOutcome:
     outdir: Path
     rounds: list[dict[str, Any]]
     failed: int = 0
+    # Why the loop stopped before its last round (the server answered no request of a round), else None.
+    unanswered: str | None = None
 
 
 def _metrics(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
@@ -126,6 +128,7 @@ def refine_files(
     outdir = Path(outdir)
     table: list[dict[str, Any]] = []
     failed_total = 0
+    unanswered: str | None = None
 
     def score(chosen: list[Track]) -> None:
         results = evaluator.evaluate([(t.instance, Generation(instance_id=t.instance.id, system=t.system,
@@ -147,10 +150,17 @@ def refine_files(
             score([t for t in tracks if t.key in revised])
             failed_total += len(failures)
         table += _write_round(outdir / f"round-{number}", number, tracks, revised, failures, notes, policy)
+        if failures and len(failures) == len(notes):
+            # Not one answer in a whole round: the server is down or refuses every request, so the
+            # next round would only ask the same again (--rounds 1000 against a dead server never ended).
+            first = sorted(failures.items())[0]
+            unanswered = (f"round {number}: none of {len(failures)} request(s) got an answer "
+                          f"(first: {first[0][0]}: {first[1]})")
+            break
     _write_table(outdir / "rounds.csv", table)
     if report:
         _score_rounds(domain_name, instances_path, outdir, extractor, policy, table)
-    return RefineOutcome(outdir=outdir, rounds=table, failed=failed_total)
+    return RefineOutcome(outdir=outdir, rounds=table, failed=failed_total, unanswered=unanswered)
 
 
 def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int, parameters: dict[str, Any],

@@ -243,7 +243,7 @@ def test_rag_citations_past_the_answer_are_refused(tmp_path, capsys, citation, f
     path = _write(tmp_path / "cited.jsonl", [json.dumps(answer)])
     assert run(["rag", "score", "-i", str(path), "-o", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
-    assert f"{path}: field '{field}'" in err and err.count("\n") == 1
+    assert f"{path}:1: field '{field}'" in err and err.count("\n") == 1
     assert not (tmp_path / "out" / "summary.json").exists()
 
 

@@ -100,6 +100,9 @@ def _run(argv: Sequence[str] | None = None) -> int:
         command = typer.main.get_command(app)
         hide_flag_types(command)
         args = spread_multiple_values(command, list(argv) if argv is not None else sys.argv[1:])
+        from factcov.cli.paths import check_command_line
+
+        check_command_line(command, args)
         result = command.main(args=args, prog_name="factcov", standalone_mode=False)
     except FactcovError as error:
         _print_error(str(error))
@@ -126,8 +129,10 @@ def _run(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 141
-    except SystemExit:
-        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to EPIPE is sys.exit(1)
+    except SystemExit as error:
+        # click's answer to EPIPE is sys.exit(1), rich's (a table or --help into `| head`)
+        # SystemExit(1) from Console.on_broken_pipe: either way a closed stdout, not a gate.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper" or _raised_by_rich_broken_pipe(error):
             _silence_stdout()
             return 141
         raise
@@ -165,6 +170,13 @@ def describe_os_error(error: OSError) -> tuple[int, str]:
         reason += " (disk full; nothing half-written was left in place)" if where else " (disk full)"
     line = f"{where}: {reason}" if where is not None else reason
     return (2 if error.errno in _USAGE_ERRNOS else 3), line
+
+
+def _raised_by_rich_broken_pipe(error: SystemExit) -> bool:
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_name == "on_broken_pipe"
 
 
 def _debug_traceback() -> None:

@@ -36,11 +36,16 @@ def config_table(name: str, directory: Path | None = None) -> tuple[dict[str, An
     directory = directory or Path.cwd()
     for filename, prefix in FILES:
         path = directory / filename
-        if not path.is_file():
+        if not path.exists():
             continue
+        if not path.is_file():  # a folder or a pipe named factcov.toml is not ignored in silence, nor read forever
+            raise InputError("is not a regular file; factcov reads its settings from it", path=path)
         data: Any = _read(path)
-        if filename == "factcov.toml":
-            _check_tables(data, path)
+        tables = data
+        for key in prefix:
+            tables = tables.get(key, {}) if isinstance(tables, dict) else {}
+        if isinstance(tables, dict):
+            _check_tables(tables, path, prefix)
         keys = (*prefix, name)
         for depth, key in enumerate(keys):
             data = data.get(key, {}) if isinstance(data, dict) else {}
@@ -54,7 +59,7 @@ def config_table(name: str, directory: Path | None = None) -> tuple[dict[str, An
 
 def _read(path: Path) -> Any:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))  # editors on Windows write a BOM
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"not valid TOML: {exc}", path=path) from None
     except UnicodeDecodeError as exc:
@@ -63,15 +68,18 @@ def _read(path: Path) -> Any:
         raise InputError(f"cannot read: {exc}", path=path) from None
 
 
-def _check_tables(data: dict[str, Any], path: Path) -> None:
-    """A misspelled table ([ragg]) would otherwise be ignored in silence."""
+def _check_tables(data: dict[str, Any], path: Path, prefix: tuple[str, ...] = ()) -> None:
+    """A misspelled table ([ragg], [tool.factcov.ragg]) would otherwise be ignored in silence."""
+    if not data:
+        return
     from factcov.plugins import domains, load_plugins
 
     load_plugins()
     known = {"score", *domains.names()}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise InputError(f"unknown table(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}", path=path)
+        names = ", ".join(".".join((*prefix, name)) for name in unknown)
+        raise InputError(f"unknown table(s) {names}; known: {', '.join(sorted(known))}", path=path)
 
 
 def validated(model: type[BaseModel], name: str, overrides: dict[str, Any], directory: Path | None = None) -> Any:

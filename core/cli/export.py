@@ -23,7 +23,7 @@ def sft(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL to write (atomically).", dir_okay=False),
     split: str | None = typer.Option(None, "--split", help="Only instances of this split (e.g. train)."),
     form: str = typer.Option("chat", "--format", help="'chat' (messages) or 'preference' (prompt/chosen/rejected)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the perturbations of rejected texts."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the perturbations of rejected texts."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
 ) -> None:
     """One record per instance: the prompt the model sees and the silver text it should write."""

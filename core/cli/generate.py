@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 import typer
 
 from factcov.cli import options
+from factcov.limits import MAX_CONCURRENCY, MAX_RETRIES
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +31,9 @@ def chat_client(model: str, base_url: str | None, api_key_env: str, cache: Path 
     url = base_url or os.environ.get("FACTCOV_LLM_BASE_URL", "")
     if not url:
         raise InputError("give --base-url (an OpenAI-compatible /v1 URL) or set FACTCOV_LLM_BASE_URL")
+    check_url(url, "--base-url" if base_url else "FACTCOV_LLM_BASE_URL")
+    if not math.isfinite(timeout):
+        raise InputError(f"--timeout must be a finite number of seconds, got {timeout}")
     return ChatClient(url, model, api_key_env=api_key_env, cache_dir=None if no_cache else (cache or default_cache()),
                       timeout=timeout, retries=retries, concurrency=concurrency)
 
@@ -40,14 +45,33 @@ API_KEY_ENV = typer.Option("FACTCOV_LLM_API_KEY", "--api-key-env",
 CACHE = typer.Option(None, "--cache", help="Response cache directory; default $FACTCOV_LLM_CACHE or ~/.cache/factcov/chat.",
                      file_okay=False)
 NO_CACHE = typer.Option(False, "--no-cache", help="Ask the server even for requests answered before.")
-CONCURRENCY = typer.Option(4, "--concurrency", "-c", min=1, help="Requests in flight at once.")
-RETRIES = typer.Option(4, "--retries", min=1, help="Attempts per request (429/5xx/timeouts/bad answers).")
+CONCURRENCY = typer.Option(4, "--concurrency", "-c", min=1, max=MAX_CONCURRENCY, help="Requests in flight at once.")
+RETRIES = typer.Option(4, "--retries", min=1, max=MAX_RETRIES, help="Attempts per request (429/5xx/timeouts/bad answers).")
 TIMEOUT = typer.Option(120.0, "--timeout", min=0.1, help="Seconds per request.")
 TEMPERATURE = typer.Option(0.0, "--temperature", help="Sampling temperature.")
 MAX_TOKENS = typer.Option(None, "--max-tokens", min=1, help="Longest answer in tokens; default the server's.")
 
 
+def check_url(url: str, where: str) -> None:
+    """An http(s) URL with a host, or exit 2 (``file:///…`` or a typo would fail every request, slowly)."""
+    from urllib.parse import urlsplit
+
+    from factcov.errors import InputError
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises on a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"{where} must be an http:// or https:// URL with a host, got {url!r}")
+
+
 def parameters(temperature: float, max_tokens: int | None) -> dict:
+    if not math.isfinite(temperature) or temperature < 0:
+        from factcov.errors import InputError
+
+        raise InputError(f"--temperature must be a finite number of 0 or more, got {temperature}")
     chosen: dict = {"temperature": temperature}
     if max_tokens is not None:
         chosen["max_tokens"] = max_tokens

@@ -8,6 +8,7 @@ import typer
 
 from factcov.cli import generate as chat_options
 from factcov.cli import options
+from factcov.limits import MAX_ROUNDS
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +21,8 @@ def refine(
     generations: Path = options.GENERATIONS,
     model: str = chat_options.MODEL,
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
-    rounds: int = typer.Option(2, "--rounds", "-n", min=1, help="Rounds of feedback and revision."),
+    rounds: int = typer.Option(2, "--rounds", "-n", min=1, max=MAX_ROUNDS,
+                                help=f"Rounds of feedback and revision (1-{MAX_ROUNDS})."),
     base_url: str | None = chat_options.BASE_URL,
     extractor: str | None = options.EXTRACTOR,
     temperature: float = chat_options.TEMPERATURE,
@@ -44,6 +46,11 @@ def refine(
                                report=report, quiet=quiet)
     except KeyboardInterrupt:  # finished rounds stay written; a rerun gets answers from the cache
         raise typer.Abort() from None
+    if outcome.unanswered is not None:  # the environment failed: exit 3, the rounds written stay
+        from factcov.chat import ChatError
+
+        raise ChatError(f"the model server answered nothing in {outcome.unanswered}; rounds so far are in "
+                        f"{outdir}; rerun the same command when the server answers")
     if quiet:
         return
     from rich.console import Console

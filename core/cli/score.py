@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from factcov.cli import options
+from factcov.limits import MAX_JOBS
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +27,8 @@ def score(
     seed: int | None = options.SEED,
     bootstrap: int | None = options.BOOTSTRAP,
     fail_under: list[str] | None = options.FAIL_UNDER,
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (same output bytes as 1)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=MAX_JOBS,
+                             help=f"Worker processes, 1-{MAX_JOBS} (same output bytes as 1)."),
     dask: str | None = typer.Option(None, "--dask", help="Score on a Dask cluster: scheduler address, or 'local'."),
     report: bool = typer.Option(True, "--report/--no-report", help="Also write report.html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
@@ -44,6 +46,11 @@ def score(
         from factcov.errors import InputError
 
         raise InputError(f"--format must be 'table' or 'json', got '{output_format}'")
+    if dask is not None and jobs != 1:  # one of them would be ignored in silence
+        from factcov.errors import InputError
+
+        raise InputError("--jobs and --dask exclude each other: --jobs runs local worker processes, "
+                         "--dask a cluster's workers (use --dask local for an in-process one)")
     # The name is looked up here, once; the run gets the domain, configured by its own
     # table of factcov.toml ([rag] for rag; none for f1 and weather).
     plugin = get_domain(domain)

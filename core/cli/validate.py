@@ -246,7 +246,7 @@ def errors(
     ),
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
-    misses: int = typer.Option(10, "--misses", help="How many missed errors to list (with their cause)."),
+    misses: int = typer.Option(10, "--misses", min=0, help="How many missed errors to list (with their cause)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Recall and precision of flagged claims against annotated error spans, lenient and strict."""

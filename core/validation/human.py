@@ -18,6 +18,7 @@ the drawn instances, so the systems stay paired); at segment level it resamples
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -90,8 +91,9 @@ def csv_records(path: Path, columns: tuple[str, ...], what: str) -> Iterator[tup
     """(line, record) of a UTF-8 CSV whose header has ``columns``; values stripped, the
     text columns (all but the last) non-empty. Errors name the file, line and field."""
     count = 0
+    line = 1
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
+        with path.open(newline="", encoding="utf-8-sig") as handle:  # spreadsheets often write a BOM
             reader = csv.DictReader(handle)
             missing = [c for c in columns if c not in (reader.fieldnames or [])]
             if missing:
@@ -106,9 +108,12 @@ def csv_records(path: Path, columns: tuple[str, ...], what: str) -> Iterator[tup
                     if not values[column]:
                         raise InputError("empty value", path=path, line=reader.line_num, field=column)
                 count += 1
+                line = reader.line_num + 1
                 yield reader.line_num, values
     except UnicodeDecodeError:
         raise InputError("not UTF-8; re-encode the file as UTF-8", path=path) from None
+    except csv.Error as exc:  # a field past csv's size limit (an unclosed quote reads on to the end)
+        raise InputError(f"not a readable CSV: {exc}", path=path, line=line) from None
     if not count:
         raise InputError(f"no {what} in the file (only a header?)", path=path)
 
@@ -126,9 +131,10 @@ def _number(value: Any, *, path: Path, field: str, line: int | None = None, wher
         number = float(value)
     except (TypeError, ValueError):
         number = float("nan")
-    if isinstance(value, bool) or np.isnan(number):
+    if isinstance(value, bool) or not math.isfinite(number):  # inf, 1e400 and 10**5000 included
         prefix = f"{where}: " if where else ""
-        raise InputError(f"{prefix}expected a number, got {value!r}", path=path, line=line, field=field)
+        shown = value if not isinstance(value, str) or len(value) <= 40 else value[:40] + "…"
+        raise InputError(f"{prefix}expected a finite number, got {shown!r}", path=path, line=line, field=field)
     return number
 
 

@@ -36,9 +36,9 @@ POSITIVE_WORDS = ("true", "yes", "1", "correct", "faithful", "supported", "good"
 def is_label_file(path: str | Path) -> bool:
     """A CSV whose header has a ``label`` column (and no ``score`` column)."""
     try:
-        with Path(path).open(newline="", encoding="utf-8") as handle:
+        with Path(path).open(newline="", encoding="utf-8-sig") as handle:
             header = next(csv.reader(handle), [])
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, csv.Error):  # the reader that follows names the problem
         return False
     return "label" in header and "score" not in header
 

@@ -54,9 +54,15 @@ def score(
     options.check_weights(policy, [ct.name for ct in domain.claim_types])
     extractor = get_extractor(domain.default_extractor, "en", **domain.extractor_options)
     instances: dict = {}
+    lines: dict[str, int | None] = {}  # answer id -> its line, for errors found while scoring
+
+    def numbered(answers):
+        for answer in answers:
+            lines[answer.id] = answer._line
+            yield answer
 
     def pairs():
-        for instance, generation in iter_pairs(iter_answers(input), extractor, settings.batch_size):
+        for instance, generation in iter_pairs(numbered(iter_answers(input)), extractor, settings.batch_size):
             instances[instance.id] = instance
             yield instance, generation
 
@@ -68,7 +74,8 @@ def score(
     except InputError as error:  # checks made while scoring (citation targets) name the answer, not the file
         if error.path is not None:
             raise
-        raise InputError(error.message, path=input, field=error.field) from None
+        line = error.line if error.line is not None else lines.get(getattr(error, "answer_id", ""))
+        raise InputError(error.message, path=input, line=line, field=error.field) from None
     if not quiet:
         print_outcome(outcome, f"rag ({'GAA-ERP-G' if settings.grounded else 'GAA-ERP'}, alpha {settings.alpha:g})")
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, model_validator
 
 from factcov.errors import InputError
 from factcov.jsonl import iter_models
@@ -35,16 +35,17 @@ class Context(BaseModel):
 
     id: str
     text: str
-    retrieved: bool = True
-    relevant: bool | None = None
+    # strict: pydantic would read "yes", "no", 1 or 0 as booleans and true as sentence 1
+    retrieved: StrictBool = True
+    relevant: StrictBool | None = None
 
 
 class Citation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     context_id: str
-    sentence: int | None = Field(default=None, ge=0)
-    claim: int | None = Field(default=None, ge=0)
+    sentence: StrictInt | None = Field(default=None, ge=0)
+    claim: StrictInt | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _one_target(self) -> Citation:
@@ -65,6 +66,8 @@ class Answer(BaseModel):
     required_facts: list[str] = Field(default_factory=list)
     reference_triples: list[tuple[str, str, str]] | None = None
     system: str = "answer"
+    # The answer's line in its file, so checks made while scoring (citation targets) name it.
+    _line: int | None = PrivateAttr(default=None)
 
 
 def check_answer(answer: Answer, path: str | Path, line: int) -> None:
@@ -101,7 +104,17 @@ def iter_answers(path: str | Path) -> Iterator[Answer]:
             raise InputError(f"duplicate answer id '{answer.id}' (first on line {first_line[answer.id]})",
                              path=path, line=line, field="id")
         first_line[answer.id] = line
+        answer._line = line
         yield answer
+
+
+class CitationError(InputError):
+    """A citation past the answer's sentences or claims, found while scoring (where the answer
+    may have been rebuilt from its instance): carries the answer's id so the command names its line."""
+
+    def __init__(self, message: str, *, answer_id: str, line: int | None, field: str) -> None:
+        self.answer_id = answer_id
+        super().__init__(message, line=line, field=field)
 
 
 def check_citation_targets(answer: Answer, n_sentences: int, n_claims: int) -> None:
@@ -109,12 +122,12 @@ def check_citation_targets(answer: Answer, n_sentences: int, n_claims: int) -> N
     one past the end is an error in the input, not a citation that supports nothing."""
     for index, citation in enumerate(answer.citations):
         if citation.sentence is not None and citation.sentence >= n_sentences:
-            raise InputError(
+            raise CitationError(
                 f"answer '{answer.id}' cites sentence {citation.sentence}, but it has {n_sentences} "
-                "sentence(s) (0-based)", field=f"citations.{index}.sentence",
+                "sentence(s) (0-based)", answer_id=answer.id, line=answer._line, field=f"citations.{index}.sentence",
             )
         if citation.claim is not None and citation.claim >= n_claims:
-            raise InputError(
+            raise CitationError(
                 f"answer '{answer.id}' cites claim {citation.claim}, but {n_claims} claim(s) were read from it "
-                "(0-based)", field=f"citations.{index}.claim",
+                "(0-based)", answer_id=answer.id, line=answer._line, field=f"citations.{index}.claim",
             )
