@@ -30,7 +30,8 @@ def load_instances(path: str | Path, domain: Domain, compact: bool | None = None
     if compact is None:
         size = Path(path).stat().st_size if Path(path).is_file() else 0
         compact = size * (8 if str(path).endswith(".gz") else 1) > COMPACT_ABOVE_BYTES
-    known_types = {ct.name for ct in domain.claim_types}
+    claim_types = {ct.name: ct for ct in domain.claim_types}
+    known_types = claim_types.keys()
     blocks: dict[str, Any] = {}
     instances: dict[str, Instance] | InstanceStore = InstanceStore(blocks) if compact else {}
     first_line: dict[str, int] = {}
@@ -59,6 +60,10 @@ def load_instances(path: str | Path, domain: Domain, compact: bool | None = None
                     f"{', '.join(sorted(known_types))}",
                     path=path, line=line, field=f"facts.{index}.type",
                 )
+            misfit = claim_types[fact.type].misfit(fact.value)
+            if misfit is not None:
+                raise InputError(f"claim type '{fact.type}' needs {misfit}, not {fact.value!r:.60}",
+                                 path=path, line=line, field=f"facts.{index}.value")
             if fact.id in seen_facts:
                 raise InputError(f"duplicate fact '{fact.id}'", path=path, line=line, field=f"facts.{index}")
             seen_facts.add(fact.id)

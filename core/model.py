@@ -8,6 +8,7 @@ stable ``id`` derived from its type and key, so the same fact built twice is the
 from __future__ import annotations
 
 import json
+import math
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
 
@@ -164,6 +165,30 @@ class ClaimType(BaseModel):
     closed_world: bool = True
     templates: dict[str, str] = Field(default_factory=dict)
     choices: tuple[Scalar, ...] = ()
+
+    def misfit(self, value: Any) -> str | None:
+        """Why ``value`` is not of this type's declared ``value_kind``, or None when it is
+        (or when the type left ``value_kind`` at its default: a plugin that never said
+        what its values are is not held to "str"). Numbers must be finite."""
+        if "value_kind" not in self.model_fields_set:
+            return None
+        return None if _VALUE_KINDS[self.value_kind](value) else f"{_KIND_WORDS[self.value_kind]} (value_kind {self.value_kind})"
+
+
+def _finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+_VALUE_KINDS = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "float": _finite_number,
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "list": lambda v: isinstance(v, (list, tuple)),
+    "range": lambda v: isinstance(v, (list, tuple)) and len(v) == 2 and all(_finite_number(x) for x in v),
+}
+_KIND_WORDS = {"int": "an integer", "float": "a finite number", "str": "a string", "bool": "true or false",
+               "list": "a list", "range": "a two-number list [low, high]"}
 
 
 class Instance(BaseModel):

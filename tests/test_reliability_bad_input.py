@@ -290,3 +290,56 @@ def test_weather_build_refuses_values_no_forecast_gives_so_score_never_meets_the
     assert run(["weather", "build", "-f", str(forecasts), "-o", str(out), "-q"]) == 2
     err = capsys.readouterr().err
     assert f"{forecasts}:1: field '{field}" in err and not out.exists()
+
+
+def _with_fact_value(instance: dict, claim_type: str, value: object) -> tuple[dict, int]:
+    facts = [dict(f) for f in instance["facts"]]
+    index = next(i for i, f in enumerate(facts) if f["type"] == claim_type)
+    facts[index]["value"] = value
+    return {**instance, "facts": facts}, index
+
+
+@pytest.mark.parametrize(("claim_type", "value", "words"), [
+    ("temperature", "NaN", "an integer"),         # a number as a string
+    ("temperature", 71.5, "an integer"),
+    ("temperature", True, "an integer"),          # JSON true is not the number 1 here
+    ("precip_chance", [20, 30], "an integer"),
+    ("wind_speed", [5, 10, 15], "two-number list"),
+    ("wind_speed", [5, "ten"], "two-number list"),
+])
+def test_a_fact_value_of_the_wrong_kind_is_refused_naming_its_field(tmp_path, capsys, claim_type, value, words):
+    instance = next(i for i in _lines(WEATHER / "demo_instances.jsonl", 30)
+                    if any(f["type"] == claim_type for f in i["facts"]))
+    broken, index = _with_fact_value(instance, claim_type, value)
+    instances = _write(tmp_path / "i.jsonl", [json.dumps(broken)])
+    generations = _write(tmp_path / "g.jsonl", [json.dumps({"instance_id": instance["id"], "system": "s", "text": "x"})])
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"i.jsonl:1: field 'facts.{index}.value': claim type '{claim_type}' needs" in err and words in err, err
+    assert err.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_value_kinds_hold_only_where_a_claim_type_declares_one():
+    from factcov.model import ClaimType
+
+    declared = ClaimType(name="n", description="", value_kind="float")
+    assert declared.misfit(3) is None and declared.misfit(2.5) is None
+    assert declared.misfit(float("inf")) and declared.misfit("2.5") and declared.misfit(False)
+    # a third-party type that never said what its values are keeps accepting any value
+    assert ClaimType(name="s", description="").misfit(42) is None
+    assert ClaimType(name="s", description="", value_kind="str").misfit(42)
+
+
+@pytest.mark.parametrize(("args", "wrong_file", "says"), [
+    (["weather", "build", "-f"], WEATHER / "demo_nws.jsonl", "not an NWS forecast period"),        # generations
+    (["weather", "build", "-f"], WEATHER / "demo_instances.jsonl", "not an NWS forecast period"),  # instances
+    (["f1", "stats"], WEATHER / "demo_instances.jsonl", "field 'domain': not an f1 instance"),
+])
+def test_a_file_of_another_kind_is_refused_not_read_as_empty_records(tmp_path, capsys, args, wrong_file, says):
+    out = ["-o", str(tmp_path / "built.jsonl"), "-q"] if args[0] == "weather" else []
+    code = run([*args, str(wrong_file), *out])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"{wrong_file}:1:" in err and says in err and err.count("\n") == 1, err
+    assert not (tmp_path / "built.jsonl").exists()

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from factcov.errors import InputError
 from factcov.instance_files import HEADER_KEY
 from factcov.jsonl import iter_json_lines
 
@@ -29,16 +30,21 @@ class InstanceCounts:
 def count_instances(path: str | Path) -> InstanceCounts:
     """Stream the file (plain or gzipped JSON lines) once."""
     counts = InstanceCounts()
-    for _, row in iter_json_lines(path):
+    for line, row in iter_json_lines(path):
         if HEADER_KEY in row or ("block" in row and "id" not in row):
             continue  # a format-2 file's header or shared block: not an instance
+        if row.get("domain") != "f1":
+            raise InputError(f"not an f1 instance (domain {row.get('domain')!r}); give a file of `factcov f1 build`",
+                             path=path, line=line, field="domain")
+        facts = row.get("facts", [])
+        if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
+            raise InputError("expected a list of fact objects", path=path, line=line, field="facts")
         task, split = row.get("task", "?"), row.get("split") or "none"
         counts.total += 1
         counts.by_task[task] += 1
         counts.by_language[row.get("language", "?")] += 1
         counts.by_split[split] += 1
         counts.by_task_split[(task, split)] += 1
-        facts = row.get("facts", [])
         counts.facts_by_task[task] += len(facts)
         counts.facts_by_type.update(f.get("type", "?") for f in facts)
         parts = str(row.get("id", "")).split(":")

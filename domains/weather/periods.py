@@ -259,6 +259,11 @@ def _is_json_document(path: Path) -> bool:
         return True
 
 
+# What makes a JSON line a forecast period: at least one of these keys (null allowed:
+# NWS writes empty periods with every key null).
+PERIOD_FIELDS = frozenset({"temperature", "windSpeed", "shortForecast", "detailedForecast", "probabilityOfPrecipitation"})
+
+
 def iter_file_periods(path: str | Path) -> Iterator[Period]:
     """Every period of one file, in file order, streamed for JSON lines."""
     path = Path(path)
@@ -275,6 +280,11 @@ def iter_file_periods(path: str | Path) -> Iterator[Period]:
         if "properties" in obj:
             yield from _periods_of_response(obj, source_of_response(obj, f"{_stem(path)}@L{line}"), where)
             continue
+        if not PERIOD_FIELDS & obj.keys():
+            # a line of another file (a generations or instances JSONL) would otherwise
+            # build an empty period, and an instance with no facts
+            raise InputError(f"not an NWS forecast period or response: it has none of {', '.join(sorted(PERIOD_FIELDS))} "
+                             f"(its fields: {', '.join(sorted(obj)[:6]) or 'none'})", path=path, line=line)
         meta = obj.get("source") if isinstance(obj.get("source"), dict) else {}
         grid = grid_source(meta.get("grid")) or _repo_slug(meta.get("repo")) or _stem(path)
         issued = compact_time(meta.get("generatedAt"))
