@@ -256,3 +256,22 @@ def test_registering_something_other_than_a_domain_class_names_the_plugin(entry_
     monkeypatch.setenv("FACTCOV_PLUGINS", "nodefault")
     with pytest.warns(RuntimeWarning, match=message):
         plugins.load_plugins()
+
+
+def test_a_claim_type_that_declares_no_value_kind_is_not_checked_for_it(mini_plugin):
+    # As instance files: a plugin that never said what its values are keeps working.
+    loose = ClaimType(name="tally", description="a count, kind not declared", key_slots=("item",))
+
+    class Loose(mini_plugin.MiniDomain):
+        claim_types = (*mini_plugin.CLAIM_TYPES, loose)
+
+    class Tallying(mini_plugin.MiniExtractor):
+        name = "tallying"
+
+        def extract(self, text, instance):
+            return [*super().extract(text, instance), Claim(type="tally", key={"item": "apples"}, value=3)]
+
+    plugins.extractors.add(Tallying, "mini")
+    with pytest.raises(AssertionError) as raised:  # it fails the contract (P<1), not the kind check
+        check_domain(Loose(), _mini_instances(1), extractor="tallying")
+    assert "value_kind" not in str(raised.value)
