@@ -18,7 +18,13 @@ what it would take with extraction at ``--texts-per-s`` (default 5,000):
     python benchmarks/core_throughput.py --domain f1 --claims 1000000 --files --baseline main
 
 ``--baseline REF`` scores the same files with REF's code too, in the same run, and
-checks that both runs wrote the same bytes.
+checks that both runs wrote the same bytes. ``--jobs N`` also scores them with
+``--jobs N`` (after each code's one-process run): wall time, the parent's and the
+workers' CPU (``RUSAGE_CHILDREN``), the wall-time speed-up over the same code's one
+process and whether the bytes are the same. An extraction-bound run for ``--jobs``: its
+extraction share of one process's CPU is printed.
+
+    python benchmarks/core_throughput.py --domain f1 --claims 1000000 --files --jobs 2 --baseline main
 """
 
 from __future__ import annotations
@@ -79,9 +85,11 @@ timed(extractors.get(get_domain(sys.argv[4]).default_extractor), "extract_batch"
 timed(Verifier, "verify_all", "verification")
 timed(Evaluator, "knowledge_of", "verification")
 start, wall = time.process_time(), time.perf_counter()
-outcome = score_files(sys.argv[4], sys.argv[1], sys.argv[2], sys.argv[3], report=False)
+outcome = score_files(sys.argv[4], sys.argv[1], sys.argv[2], sys.argv[3], report=False, jobs=int(sys.argv[5]))
 cpu, wall = time.process_time() - start, time.perf_counter() - wall
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"cpu": cpu, "wall": wall, **spent, "generations": outcome.summary["n_generations"],
+                  "workers": children.ru_utime + children.ru_stime,
                   "claims": sum(row["n_claims"] for row in outcome.summary["systems"]),
                   "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
@@ -109,7 +117,7 @@ def write_files(domain, instances, target_claims: int, folder) -> int:
     return systems
 
 
-def score_in_process(tree, folder, domain_name: str, name: str) -> dict:
+def score_in_process(tree, folder, domain_name: str, name: str, jobs: int = 1) -> dict:
     import json
     import subprocess
 
@@ -117,7 +125,7 @@ def score_in_process(tree, folder, domain_name: str, name: str) -> dict:
 
     out = folder / f"out-{name}"
     done = subprocess.run(command(tree, "-c", RUN, str(folder / "instances.jsonl"), str(folder / "generations.jsonl"),
-                                  str(out), domain_name), capture_output=True, text=True)
+                                  str(out), domain_name, str(jobs)), capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{name}: {done.stderr[-3000:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -126,7 +134,7 @@ def score_in_process(tree, folder, domain_name: str, name: str) -> dict:
     return result
 
 
-def run_files(domain, instances, target_claims: int, baseline: str | None, texts_per_s: float) -> None:
+def run_files(domain, instances, target_claims: int, baseline: str | None, texts_per_s: float, jobs: int = 1) -> None:
     import os
     import tempfile
     from pathlib import Path
@@ -143,7 +151,11 @@ def run_files(domain, instances, target_claims: int, baseline: str | None, texts
             from baseline import checkout
 
             trees.insert(0, (baseline, checkout(baseline)))
-        results = {name: score_in_process(tree, folder, domain.name, name.replace(" ", "-")) for name, tree in trees}
+        results, parallel = {}, {}
+        for name, tree in trees:  # each code's one process and --jobs run back to back, under the same load
+            results[name] = score_in_process(tree, folder, domain.name, name.replace(" ", "-"))
+            if jobs > 1:
+                parallel[name] = score_in_process(tree, folder, domain.name, name.replace(" ", "-") + "-jobs", jobs)
     print(f"{'code':14} {'texts':>9} {'claims':>10} {'run CPU s':>10} {'extraction':>11} {'verification':>13} "
           f"{'rest':>7} {'wall s':>7} {'peak MiB':>9} {'at ' + format(texts_per_s, ',.0f') + ' texts/s':>16}")
     for name, r in results.items():
@@ -155,6 +167,15 @@ def run_files(domain, instances, target_claims: int, baseline: str | None, texts
         same = before["outputs"] == after["outputs"]
         print(f"after/before: run CPU {after['cpu'] / before['cpu']:.2f}x, rest {after['rest'] / before['rest']:.2f}x; "
               f"output files byte-identical: {same}")
+    if parallel:
+        print(f"\n{'code':14} {'jobs':>4} {'wall s':>7} {'CPU s':>7} {'workers CPU s':>14} {'speed-up':>9} "
+              f"{'extraction share (1 process)':>29} {'same bytes':>10}")
+        for name, r in parallel.items():
+            one = results[name]
+            print(f"{name:14} {1:>4} {one['wall']:7.1f} {one['cpu']:7.1f} {'-':>14} {1:8.2f}x "
+                  f"{one['extraction'] / one['cpu']:28.0%} {'-':>10}")
+            print(f"{name:14} {jobs:>4} {r['wall']:7.1f} {r['cpu']:7.1f} {r['workers']:14.1f} "
+                  f"{one['wall'] / r['wall']:8.2f}x {'':>29} {str(r['outputs'] == one['outputs']):>10}")
     print(f"load average after: {os.getloadavg()[0]:.1f}; 'at N texts/s' = the run with extraction at that "
           "rate and everything else as measured")
 
@@ -165,6 +186,8 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=1_000_000)
     parser.add_argument("--files", action="store_true", help="a whole score run with output files")
     parser.add_argument("--baseline", help="with --files: also run the score with this commit's code, same inputs")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="with --files: also score with --jobs N, wall and CPU beside one process")
     parser.add_argument("--texts-per-s", type=float, default=5000.0,
                         help="with --files: project the run's CPU with extraction at this many texts/s")
     args = parser.parse_args()
@@ -172,7 +195,7 @@ def main() -> None:
     domain = get_domain(args.domain)
     instances = [i for i in domain.demo_instances() if i.facts]
     if args.files:
-        run_files(domain, instances, args.claims, args.baseline, args.texts_per_s)
+        run_files(domain, instances, args.claims, args.baseline, args.texts_per_s, args.jobs)
         return
     rng = random.Random(0)
     prepared = [(instance, domain.knowledge(instance), claims_for(domain, instance.facts, rng)) for instance in instances]

@@ -13,8 +13,11 @@ worktree's code, whose installed package the Dask worker processes import).
     python benchmarks/jobs_scaling.py [--season 2021] [--rounds 22] [--dask] [--chunk-size 500] [--baseline main]
 
 On a shared machine wall time depends on what else runs: the load average is printed;
-"CPU-bound speed-up" = one-process CPU / the busiest process's CPU (parent or the
-average worker), what two free cores would give.
+"2-core bound" = one-process CPU / the least wall time two free cores allow: the
+busiest process's CPU (the parent, or the average worker) or, when the parent works
+while the workers do, all their CPU shared over the two cores, whichever is longer.
+It ignores the parent's serial start (reading the instances, building what the workers
+inherit before forking), so the wall time on two free cores stays below it.
 """
 
 from __future__ import annotations
@@ -134,13 +137,13 @@ def main(argv: list[str] | None = None) -> int:
             results[name] = result
     base = results["one process"]
     print(f"{'configuration':26} {'wall s':>7} {'CPU s':>7} {'workers CPU s':>14} {'speed-up':>9} "
-          f"{'CPU-bound speed-up':>19} {'same bytes':>10}")
+          f"{'2-core bound':>13} {'same bytes':>10}")
     for name, result in results.items():
         own = results[name.split(": ")[0] + ": one process"] if ": " in name else base  # each code's own one process
         workers = result["workers"]
-        busiest = max(result["cpu"], workers / 2) if workers else result["cpu"]
+        busiest = max(result["cpu"], workers / 2, (result["cpu"] + workers) / 2) if workers else result["cpu"]
         print(f"{name:26} {result['wall']:7.1f} {result['cpu']:7.1f} {workers:14.1f} "
-              f"{own['wall'] / result['wall']:8.2f}x {own['cpu'] / busiest:18.2f}x "
+              f"{own['wall'] / result['wall']:8.2f}x {own['cpu'] / busiest:12.2f}x "
               f"{str(result['digest'] == base['digest']):>10}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     return 0

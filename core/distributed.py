@@ -3,19 +3,20 @@
 Workers rebuild the evaluator from a small pickled spec (the configured domain, the
 evaluator's extractor factory, its policy and extractor options), so only the spec and
 the chunks travel, and a worker extracts with the same factory as one process or
-``--jobs``. A bounded window of chunks is in flight and results are taken in submission
-order, so the output files are the same bytes as a local run.
+``--jobs``. A bounded window of pieces (``factcov.parallel``: two per worker thread of
+the cluster, at least 8) is in flight and results are taken in submission order, so the
+output files are the same bytes as a local run.
 """
 
 from __future__ import annotations
 
 import pickle
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from factcov.errors import FactcovError
+from factcov.errors import EnvironmentFailure, FactcovError
+from factcov.parallel import in_order
 
 _evaluators: dict[bytes, Any] = {}
 
@@ -44,10 +45,12 @@ def score_chunk_on_worker(spec: bytes, chunk: list, score_chunk: Callable[[Any, 
 
 @contextmanager
 def dask_chunk_scorer(
-    evaluator: Any, address: str, score_chunk: Callable[[Any, list], Any], window: int = 8
+    evaluator: Any, address: str, score_chunk: Callable[[Any, list], Any],
+    while_waiting: Callable[[], None] | None = None,
 ) -> Iterator[Callable[[Iterable[list]], Iterator[Any]]]:
     """``score_chunk(evaluator, chunk)`` run on the cluster (the runner passes its own, so
-    this module needs nothing from the runner; the function travels by reference)."""
+    this module needs nothing from the runner; the function travels by reference);
+    ``while_waiting`` as in ``factcov.parallel.in_order``."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -56,16 +59,13 @@ def dask_chunk_scorer(
     try:
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
-        raise FactcovError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise EnvironmentFailure(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+    window = max(8, 2 * sum(client.nthreads().values()))  # every worker thread busy, one piece queued each
 
     def score(chunks: Iterable[list]) -> Iterator[Any]:
-        in_flight: deque = deque()
-        for chunk in chunks:
-            in_flight.append(client.submit(score_chunk_on_worker, spec, chunk, score_chunk, pure=False))
-            if len(in_flight) >= window:
-                yield in_flight.popleft().result()
-        while in_flight:
-            yield in_flight.popleft().result()
+        return in_order(lambda chunk: client.submit(score_chunk_on_worker, spec, chunk, score_chunk, pure=False),
+                        lambda future: future.result(), chunks, window, while_waiting)
 
     try:
         yield score

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from factcov import __version__
-from factcov.aggregate import SystemTotals, ranking_summary
+from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
 from factcov.cli.console import progress as console_progress
 from factcov.domain import Domain
 from factcov.errors import InputError
@@ -34,6 +34,7 @@ from factcov.outputs import (
     write_summary,
     write_systems_csv,
 )
+from factcov.parallel import forked_scorer, joined, piece_size, pieces
 from factcov.plugins import get_domain
 from factcov.scoring import Counts, ScoringPolicy
 
@@ -121,7 +122,7 @@ def score_run(
         claims_out = ParquetStream(staging / "claims.parquet", CLAIM_SCHEMA)
         scores_out = ParquetStream(staging / "scores.parquet", score_schema(extras, tuple(domain.lists)))
         with (console_progress("scoring", "generations", progress) as advance,
-              _chunk_scorer(evaluator, jobs, dask, instances) as score_chunks,
+              _chunk_scorer(evaluator, jobs, dask, instances, chunk_size) as score_chunks,
               fewer_collections()):  # the rows of every chunk are as many short-lived containers
             for rows in score_chunks(chunks):
                 claims_out.write_columns(rows.claims)
@@ -184,6 +185,34 @@ class ChunkRows:
     type_counts: dict[str, dict[str, Counts]]
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # (instance, system, reason)
 
+    @staticmethod
+    def join(parts: list[ChunkRows]) -> ChunkRows:
+        """Consecutive pieces' rows as the rows of the chunk they were cut from: the rows
+        one ``rows_of_chunk`` call over the whole chunk gives (a column some piece lacks,
+        a domain's optional extra, is None in that piece's rows)."""
+        return ChunkRows(_joined_columns([p.claims for p in parts]), _joined_columns([p.scores for p in parts]),
+                         _joined_type_counts([p.type_counts for p in parts]),
+                         [failure for part in parts for failure in part.failures])
+
+
+def _joined_columns(parts: list[dict[str, list]]) -> dict[str, list]:
+    names = list(dict.fromkeys(name for part in parts for name in part))
+    joined: dict[str, list] = {name: [] for name in names}
+    for part in parts:
+        rows = len(next(iter(part.values()))) if part else 0
+        for name, column in joined.items():
+            column.extend(part[name] if name in part else [None] * rows)
+    return joined
+
+
+def _joined_type_counts(parts: list[dict[str, dict[str, Counts]]]) -> dict[str, dict[str, Counts]]:
+    joined: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
+    for part in parts:
+        for system, types in part.items():
+            for type_, counts in types.items():
+                joined[system][type_].add(counts)
+    return {system: dict(types) for system, types in joined.items()}
+
 
 def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     results = evaluator.evaluate(chunk)
@@ -230,59 +259,32 @@ def _metric(value: Any, domain: str, name: str) -> float | None:
     return float(value)
 
 
-_worker: dict[str, Any] = {}
-
-
-def _init_worker(evaluator: Evaluator, instances: Mapping[str, Instance]) -> None:
-    import signal
-
-    # The command line's SIGTERM handler unwinds the parent (its staging directory); a
-    # forked worker holds nothing to clean up and must simply end when the pool ends it,
-    # or a worker blocked on the task queue's lock can outlive the run and hang its exit.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _worker["evaluator"] = evaluator
-    _worker["instances"] = instances
-
-
-def _score_in_worker(chunk: list) -> ChunkRows:
-    """A chunk of (instance or instance id, generation): an instance the parent held when
-    it forked travels as its id and is looked up in the worker's inherited copy."""
-    instances = _worker["instances"]
-    pairs = [(instances[ref] if isinstance(ref, str) else ref, generation) for ref, generation in chunk]
-    return rows_of_chunk(_worker["evaluator"], pairs)
-
-
 @contextmanager
 def _chunk_scorer(
-    evaluator: Evaluator, jobs: int, dask: str | None = None, instances: Mapping[str, Instance] | None = None
+    evaluator: Evaluator, jobs: int, dask: str | None = None, instances: Mapping[str, Instance] | None = None,
+    chunk_size: int = 2000,
 ) -> Iterator[Callable[[Iterable[list]], Iterator[ChunkRows]]]:
-    """Score chunks here, in ``jobs`` forked processes, or on a Dask cluster (in order, so output bytes match)."""
+    """Score chunks here, in ``jobs`` forked processes, or on a Dask cluster (in order, so output bytes match).
+
+    In parallel, chunks are scored as pieces (``factcov.parallel``) joined back per chunk;
+    while the first pieces are scored the parent loads what the summary needs."""
+    if jobs <= 1 and not dask:
+        yield lambda chunks: (rows_of_chunk(evaluator, chunk) for chunk in chunks)
+        return
     if dask:
         from factcov.distributed import dask_chunk_scorer
 
-        with dask_chunk_scorer(evaluator, dask, rows_of_chunk) as score:
-            yield score
-        return
-    if jobs <= 1:
-        yield lambda chunks: (rows_of_chunk(evaluator, chunk) for chunk in chunks)
-        return
-    import multiprocessing
+        scorer = dask_chunk_scorer(evaluator, dask, rows_of_chunk, while_waiting=prepare_summary)
+    else:
+        scorer = forked_scorer(evaluator, jobs, instances if instances is not None else {}, rows_of_chunk,
+                               while_waiting=prepare_summary)
+    size = piece_size(chunk_size, max(jobs, 2))
+    with scorer as score_pieces:
+        def score(chunks: Iterable[list]) -> Iterator[ChunkRows]:
+            counts: deque = deque()
+            return joined(score_pieces(pieces(chunks, size, counts)), counts, ChunkRows.join)
 
-    instances = instances if instances is not None else {}
-    evaluator.prebuild(instances)  # inherited by every worker, built once
-    gc.freeze()  # what was just built, out of the workers' collections too (see score_run)
-    forked = frozenset(instances)  # (an adapter may add instances while the run streams)
-
-    def by_reference(chunk: list) -> list:
-        return [(instance.id if instance.id in forked else instance, generation) for instance, generation in chunk]
-
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(evaluator, instances))
-    try:
-        yield lambda chunks: pool.imap(_score_in_worker, map(by_reference, chunks))
-        pool.close()  # every chunk was scored: the workers finish and exit on their own
-        pool.join()
-    finally:
-        pool.terminate()  # an error or an interrupted run: end them now
+        yield score
 
 
 def _write_report(outdir: Path) -> None:

@@ -318,11 +318,11 @@ def test_jobs_score_instances_an_adapter_adds_while_the_run_streams(mini_plugin,
 def test_a_jobs_worker_ends_on_sigterm_instead_of_running_the_command_lines_handler():
     import signal
 
-    from factcov.runner import _init_worker
+    from factcov.parallel import init_worker
 
     saved = signal.signal(signal.SIGTERM, lambda *_: None)  # as `factcov` installs its unwinding one
     try:
-        _init_worker(None, {})
+        init_worker(None, None, {})
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # Pool.terminate ends it even mid-wait
     finally:
         signal.signal(signal.SIGTERM, saved)
