@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from factcov.errors import UnknownNameError
+from factcov.errors import PluginError, UnknownNameError
 from factcov.knowledge import Knowledge
 from factcov.model import ClaimType, Fact, Generation, Instance
 
@@ -28,7 +28,7 @@ class Domain:
     - ``realize(facts, language, instance)``: facts -> text (the silver-template system
       and what ``factcov.testing.check_domain`` uses). The default joins each claim
       type's template.
-    - ``perturb(fact, rng)``: the same fact with a wrong value (for contract tests and
+    - ``perturb(fact, rng, instance)``: the same fact with a wrong value (for contract tests and
       ``validate perturb``). The default handles ints, floats, bools, ranges, lists and
       categorical types with ``choices``.
     - ``example_instances()``: a few real instances, for contract tests and demos.
@@ -87,12 +87,14 @@ class Domain:
         return " ".join(self.realize_fact(fact, language) for fact in facts)
 
     def realize_fact(self, fact: Fact, language: str) -> str:
-        template = self.claim_type(fact.type).templates.get(language)
+        templates = self.claim_type(fact.type).templates
+        template = templates.get(language)
         if template is None:
-            raise UnknownNameError(
-                f"template language of claim type '{fact.type}'",
-                language,
-                list(self.claim_type(fact.type).templates),
+            have = ", ".join(sorted(templates)) or "none"
+            raise PluginError(
+                f"domain '{self.name}' cannot realize a {fact.type} fact in '{language}': its claim type has no "
+                f"template for that language (templates: {have}); give the ClaimType "
+                f"templates={{'{language}': '...{{value}}...'}} or override {type(self).__name__}.realize"
             )
         value = fact.value
         if isinstance(value, list):
@@ -101,9 +103,12 @@ class Domain:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        perturb = cls.__dict__.get("perturb")
-        if perturb is not None and "instance" not in inspect.signature(perturb).parameters:
-            cls.perturb = _with_instance(cls, perturb)  # type: ignore[method-assign]
+        # Overrides written without the ``instance`` parameter every caller now passes
+        # keep working, with a DeprecationWarning naming the class.
+        for method in ("perturb", "realize"):
+            override = cls.__dict__.get(method)
+            if override is not None and "instance" not in inspect.signature(override).parameters:
+                setattr(cls, method, _with_instance(cls, method, override))
 
     def perturb(self, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
         """``instance`` (None when the caller has none) lets a domain pick a plausible
@@ -152,19 +157,23 @@ class Domain:
         return [{} for _ in results]
 
 
-def _with_instance(cls: type, perturb: Any) -> Any:
-    """A 0.1-style ``perturb(fact, rng)`` override, callable as ``perturb(fact, rng, instance)``."""
+_WITHOUT_INSTANCE = {"perturb": "perturb(fact, rng)", "realize": "realize(facts, language)"}
+
+
+def _with_instance(cls: type, method: str, override: Any) -> Any:
+    """A 0.1-style ``perturb(fact, rng)`` or ``realize(facts, language)`` override, callable
+    with the ``instance`` the core passes as the third argument."""
     warnings.warn(
-        f"{cls.__module__}.{cls.__qualname__}.perturb(fact, rng) is deprecated: add the parameter "
-        "'instance: Instance | None = None' (factcov 0.3 will call perturb(fact, rng, instance) only)",
-        DeprecationWarning, stacklevel=3,
+        f"{cls.__module__}.{cls.__qualname__}.{_WITHOUT_INSTANCE[method]} is deprecated: add the parameter "
+        f"'instance: Instance | None = None' (factcov 0.3 will call {method}(..., instance) only)",
+        DeprecationWarning, stacklevel=4,
     )
 
-    @functools.wraps(perturb)
-    def perturb_with_instance(self: Domain, fact: Fact, rng: random.Random, instance: Instance | None = None) -> Fact:
-        return perturb(self, fact, rng)
+    @functools.wraps(override)
+    def with_instance(self: Domain, first: Any, second: Any, instance: Instance | None = None) -> Any:
+        return override(self, first, second)
 
-    return perturb_with_instance
+    return with_instance
 
 
 def perturbed_value(claim_type: ClaimType, value: Any, rng: random.Random) -> Any:

@@ -9,6 +9,7 @@ environment (disk, network, a busy OUTDIR) or an internal error; 130 interrupted
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -54,7 +55,16 @@ class UnknownNameError(FactcovError):
         self.name = name
         self.available = sorted(available)
         choices = ", ".join(self.available) if self.available else "(none registered)"
-        super().__init__(f"unknown {kind} '{name}'; available: {choices}")
+        # "extractor for domain 'f1'" + "x" reads "unknown extractor 'x' for domain 'f1'":
+        # the name right after what it names, the qualifier after it.
+        noun, qualifier = _split_kind(kind)
+        super().__init__(f"unknown {noun} '{name}'{qualifier}; available: {choices}")
+
+
+def _split_kind(kind: str) -> tuple[str, str]:
+    """``"option of extractor 'x' (-X)"`` -> ``("option", " of extractor 'x' (-X)")``."""
+    match = re.match(r"(.+?)( (?:of|for|in) .+)$", kind)
+    return (match.group(1), match.group(2)) if match else (kind, "")
 
 
 class PluginError(FactcovError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from factcov.errors import ExtractionFailed
+from factcov.errors import ExtractionFailed, FactcovError
 from factcov.model import Claim, Instance
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -83,6 +83,11 @@ class Extractor:
                 results.append(self.extract(text, instance))
             except ExtractionFailed as error:
                 results.append(FailedExtraction(str(error)))
+            except Exception as error:
+                # A bug in an extractor (a plugin's, usually): say which one and on what.
+                if not isinstance(error, FactcovError):
+                    error.add_note(f"extractor '{self.name}' reading instance '{instance.id}'")
+                raise
         return results
 
 

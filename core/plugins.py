@@ -50,6 +50,29 @@ class Registry(Generic[T]):
 
     kind: str
     entries: dict[str, tuple[type[T], str]] = field(default_factory=dict)
+    # Class attributes a registered class must set (a domain's default extractor): checked
+    # when it registers, so the plugin is named then rather than an AttributeError later.
+    required: tuple[str, ...] = ()
+    # The class registered ones derive from, as "module:Class" (imported when checking).
+    base: str = ""
+
+    def check(self, cls: type[T], plugin: str) -> None:
+        if self.base:
+            module, _, base_name = self.base.partition(":")
+            base = getattr(importlib.import_module(module), base_name)
+            if not isinstance(cls, type):
+                raise PluginError(f"plugin '{plugin}' registered a {type(cls).__name__} object as a {self.kind}: "
+                                  f"register the class itself, register({type(cls).__name__})")
+            if not issubclass(cls, base):
+                raise PluginError(f"plugin '{plugin}' registered {cls.__module__}.{cls.__qualname__} as a "
+                                  f"{self.kind}: it must subclass {module}.{base_name}")
+        name = getattr(cls, "name", cls.__name__)
+        for attribute in self.required:
+            if not isinstance(getattr(cls, attribute, None), str) or not getattr(cls, attribute):
+                raise PluginError(
+                    f"plugin '{plugin}' registered {self.kind} '{name}' ({cls.__module__}.{cls.__qualname__}) "
+                    f"without `{attribute}`: set the class attribute (see docs/plugin-reference.md)"
+                )
 
     def add(self, cls: type[T], plugin: str) -> None:
         name = getattr(cls, "name", None)
@@ -65,7 +88,11 @@ class Registry(Generic[T]):
 
     def get(self, name: str) -> type[T]:
         if name not in self.entries:
-            raise UnknownNameError(self.kind, name, list(self.entries))
+            error = UnknownNameError(self.kind, name, list(self.entries))
+            if _failed:  # the name may be one a plugin that did not load would have registered
+                failed = "; ".join(f"'{plugin}': {why}" for plugin, why in sorted(_failed.items()))
+                error.args = (f"{error}; plugin(s) that failed to load: {failed}",)
+            raise error
         return self.entries[name][0]
 
     def plugin_of(self, name: str) -> str:
@@ -77,9 +104,12 @@ class Registry(Generic[T]):
 
 
 _state: dict[str, Any] = {"loaded": False}
-domains: Registry[Any] = Registry("domain")
-extractors: Registry[Any] = Registry("extractor")
+domains: Registry[Any] = Registry("domain", required=("default_extractor",), base="factcov.domain:Domain")
+extractors: Registry[Any] = Registry("extractor", base="factcov.extractor:Extractor")
 _versions: dict[str, str | None] = {}
+# Plugins skipped with a warning, and why: named again when a name they would have
+# registered is asked for.
+_failed: dict[str, str] = {}
 
 
 def _strict() -> bool:
@@ -88,6 +118,7 @@ def _strict() -> bool:
 
 def _broken(plugin: str, exc: BaseException) -> None:
     message = f"plugin '{plugin}' failed to load and was skipped: {type(exc).__name__}: {exc}"
+    _failed[plugin] = f"{type(exc).__name__}: {exc}"
     if _strict():
         raise PluginError(message + " (FACTCOV_STRICT_PLUGINS is set)") from exc
     warnings.warn(message, RuntimeWarning, stacklevel=3)
@@ -174,6 +205,8 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
         staged: list[type] = []
         try:
             impl.function(**_accepted(impl, {"register": staged.append}))
+            for cls in staged:
+                registry.check(cls, plugin)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as at import
             _broken(plugin, exc)
             continue
@@ -190,6 +223,7 @@ def _accepted(impl: pluggy.HookImpl, arguments: dict[str, Any]) -> dict[str, Any
 def reset() -> None:
     """Forget the registries so the next access loads again (tests use it)."""
     _state["loaded"] = False
+    _failed.clear()
     domains.entries.clear()
     extractors.entries.clear()
 

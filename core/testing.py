@@ -10,7 +10,10 @@ For each example instance (or the ones given) and each language:
    duplicate; ``factcov.validation.perturb``) on the same instances: no metric moves
    the wrong way. One contract, whether a domain author runs it in pytest or a user runs
    it on the command line.
-5. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
+5. every claim the extractor reads on the way has a claim type of the domain, key slots of
+   that type and a value of its ``value_kind`` (a slip there would only ever be counted
+   unverifiable);
+6. optionally, hand-written ``examples`` (an instance, a text in real phrasing, the
    claims it must yield): the extractor reads exactly those claims (type, key, value and
    whether out of scope), which the realizer's one-sentence-per-fact text cannot show.
 
@@ -55,6 +58,46 @@ class ContractReport:
     checks: int = 0  # checks of `validate perturb` run, all passed
 
 
+def _value_fits(kind: str, value: object) -> bool:
+    """Whether a claim's value has the shape its claim type's ``value_kind`` says."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return {
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": number,
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+        "list": isinstance(value, list),
+        "range": isinstance(value, list) and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value),
+    }.get(kind, True)
+
+
+def _check_claims(domain: Domain, result: Result) -> None:
+    """Every claim the extractor read is one the domain can verify: a claim type it has, key
+    slots of that type and a value of its kind. Anything else would only ever be counted
+    unverifiable, which looks like a wrong oracle rather than the extractor's slip."""
+    types = {ct.name: ct for ct in domain.claim_types}
+    for verdict in result.verdicts:
+        claim = verdict.claim
+        where = f"extractor read {claim.type} {claim.key} = {claim.value!r} from {claim.text!r} [{result.instance.id}]"
+        assert claim.type in types, (
+            f"{where}: domain '{domain.name}' has no claim type '{claim.type}' (claim types: {', '.join(types)})"
+        )
+        claim_type = types[claim.type]
+        unknown = sorted(set(claim.key) - set(claim_type.key_slots))
+        assert not unknown, (
+            f"{where}: claim type '{claim.type}' has no key slot(s) {', '.join(unknown)} "
+            f"(key slots: {', '.join(claim_type.key_slots) or 'none'})"
+        )
+        # A type that left value_kind at its default never said what its values are (as
+        # instance files, factcov.model.ClaimType): only a declared kind is checked.
+        declared = "value_kind" in claim_type.model_fields_set
+        assert not declared or _value_fits(claim_type.value_kind, claim.value), (
+            f"{where}: claim type '{claim.type}' has value_kind '{claim_type.value_kind}', "
+            f"the extractor gave a {type(claim.value).__name__}"
+        )
+
+
 def _explain(result: Result, what: str) -> str:
     lines = [f"{what} [{result.instance.id}]", f"text: {result.generation.text!r}"]
     for verdict in result.verdicts:
@@ -86,6 +129,7 @@ def check_domain(
     skipped = set(skip_perturb)
     chosen = [i for i in (instances if instances is not None else domain.example_instances())
               if i.language in wanted and i.facts]
+    _check_table(domain, evaluator.extractor_name)
     _check_perturbable(domain, chosen, skipped, seed)
     for instance in chosen:
         report.instances += 1
@@ -93,6 +137,7 @@ def check_domain(
         facts = list(instance.facts)
 
         full = evaluator.evaluate_text(instance, domain.realize(facts, instance.language, instance))
+        _check_claims(domain, full)
         report.texts += 1
         metrics = full.metrics
         assert metrics["precision"] == 1.0 and metrics["recall"] == 1.0, _explain(
@@ -105,6 +150,7 @@ def check_domain(
             wrong = domain.perturb(original, rng, instance)
             text = domain.realize([*facts[:index], wrong, *facts[index + 1 :]], instance.language, instance)
             result = evaluator.evaluate_text(instance, text)
+            _check_claims(domain, result)
             report.texts += 1
             report.perturbations += 1
             about = [v for v in result.verdicts if v.claim.type == original.type and v.label != "supported"]
@@ -131,7 +177,7 @@ def check_domain(
             )
             previous = current["recall"]
     for example in examples:
-        _check_example(evaluator, example)
+        _check_example(domain, evaluator, example)
         report.examples += 1
     assert report.instances or report.examples, f"domain '{domain.name}' gave no instance with facts to check"
     if chosen:
@@ -143,6 +189,30 @@ def check_domain(
         )
         report.checks = len(outcome.checks)
     return report
+
+
+def _check_table(domain: Domain, extractor_name: str) -> None:
+    """A ``TableExtractor``'s table, before any text: each pattern names its entity group and
+    belongs to a claim type of the domain (otherwise a text fails deep in the extractor)."""
+    from factcov.extractors.patterns import TableExtractor
+    from factcov.plugins import extractors
+
+    cls = extractors.get(extractor_name)
+    if not issubclass(cls, TableExtractor):
+        return
+    types = {ct.name for ct in domain.claim_types}
+    slot = cls.entity_slot
+    for claim_type, patterns in cls.patterns.items():
+        assert claim_type in types, (
+            f"{cls.__name__}.patterns has claim type '{claim_type}', which domain '{domain.name}' does not "
+            f"define (claim types: {', '.join(sorted(types))})"
+        )
+        for pattern in patterns:
+            assert f"(?P<{slot}>" in pattern or f"(?P<{slot}s>" in pattern, (
+                f"{cls.__name__}.patterns['{claim_type}'] has a pattern without the entity group "
+                f"(?P<{slot}>...) or (?P<{slot}s>...): {pattern!r}. Every table pattern names its entity; read "
+                "a claim that names none in an extract() override (docs/extractors.md)"
+            )
 
 
 def _check_perturbable(domain: Domain, instances: list[Instance], skipped: set[str], seed: int) -> None:
@@ -163,8 +233,9 @@ def _claim_identity(claim: Claim) -> tuple[str, str, bool]:
     return key_id(claim.type, claim.key), canonical_json(claim.value), bool(claim.out_of_scope)
 
 
-def _check_example(evaluator: Evaluator, example: Example) -> None:
+def _check_example(domain: Domain, evaluator: Evaluator, example: Example) -> None:
     result = evaluator.evaluate_text(example.instance, example.text, system="example")
+    _check_claims(domain, result)
     read = sorted(_claim_identity(v.claim) for v in result.verdicts)
     expected = sorted(_claim_identity(c) for c in example.claims)
     missing = [c for c in expected if c not in read]

@@ -72,7 +72,7 @@ def test_bad_options_exit_2_with_one_line(files, tmp_path, capsys, pair):  # noq
 
 def test_validate_perturb_takes_the_option(mini_plugin, capsys):
     assert run(["validate", "perturb", "-d", "mini", "-X", "nope=1"]) == 2
-    assert "option of extractor 'mini-regex'" in capsys.readouterr().err
+    assert "unknown option 'nope' of extractor 'mini-regex'" in capsys.readouterr().err
 
 
 def test_only_declared_options_are_signed(mini_plugin):

@@ -57,3 +57,25 @@ def test_an_existing_package_is_not_overwritten(tmp_path, capsys):
     (tmp_path / "factcov-pantry" / "README.md").write_text("mine")
     assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 2
     assert (tmp_path / "factcov-pantry" / "README.md").read_text() == "mine"
+
+
+def test_the_next_step_installs_the_folder_not_a_name_on_pypi(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert run(["new-domain", "pantry"]) == 0
+    assert "next: pip install ./factcov-pantry && python -m pytest ./factcov-pantry/tests" in capsys.readouterr().err
+
+
+def test_the_package_data_ships_without_a_setuptools_warning(tmp_path):
+    # data/ is importable: unlisted in `packages`, setuptools warns that it "would be ignored".
+    import zipfile
+
+    assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation", "--no-index",
+         "-w", str(tmp_path / "wheel"), str(tmp_path / "factcov-pantry")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert build.returncode == 0, build.stderr
+    assert "would be ignored" not in build.stdout + build.stderr
+    wheel = next((tmp_path / "wheel").glob("*.whl"))
+    assert "factcov_pantry/data/instances.jsonl" in zipfile.ZipFile(wheel).namelist()

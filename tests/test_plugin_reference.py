@@ -11,6 +11,7 @@ import pytest
 from factcov import comparators, errors, hookspecs
 from factcov.domain import Domain
 from factcov.extractor import Extractor
+from factcov.extractors.patterns import TableExtractor
 from factcov.model import ClaimType
 
 
@@ -74,7 +75,8 @@ def public_members(cls: type) -> list[str]:
     return sorted(m for m in members if not m.startswith("_"))
 
 
-@pytest.mark.parametrize(("title", "cls"), [("Extractor", Extractor), ("Domain", Domain)])
+@pytest.mark.parametrize(("title", "cls"), [("Extractor", Extractor), ("Domain", Domain),
+                                           ("TableExtractor", TableExtractor)])
 def test_every_public_member_is_documented(doc, title, cls):
     rows = section(doc, title)
     assert sorted(names(rows)) == public_members(cls)
@@ -106,3 +108,21 @@ def test_every_error_is_documented_with_its_exit_code(doc):
     assert sorted(names(rows)) == sorted(classes)
     for row in rows:
         assert int(row[1]) == classes[names([row])[0]].exit_code, row
+
+
+def test_every_building_block_is_documented_with_its_parameters(doc):
+    import importlib
+
+    rows = section(doc, "Building blocks")
+    documented = set()
+    for row in rows:
+        name, params = re.fullmatch(r"`(\w+)\(([^)]*)\)`", row[0]).groups()
+        module = importlib.import_module(row[1].strip("`"))
+        actual = [p for p in inspect.signature(getattr(module, name)).parameters if p != "self"]
+        assert (params.split(", ") if params else []) == actual, row
+        documented.add(name)
+    from factcov.extractors import patterns
+
+    own = {n for n, o in vars(patterns).items() if not n.startswith("_") and callable(o)
+           and getattr(o, "__module__", "") == patterns.__name__ and n != "TableExtractor"}
+    assert own <= documented, f"undocumented building blocks: {sorted(own - documented)}"

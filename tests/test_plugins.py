@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 import warnings
 from pathlib import Path
@@ -185,3 +186,13 @@ def test_every_hookspec_is_documented_with_its_signature(repo_root):
         params = ", ".join(inspect.signature(spec).parameters)
         assert f"{name}({params})" in doc, f"docs/plugins.md must document {name}({params})"
         assert spec.__doc__ and "Added in" in spec.__doc__
+
+
+def test_the_plugin_test_example_of_the_docs_passes(repo_root, pytester):
+    # docs/plugins.md shows how a plugin's own tests load it from its entry point.
+    pytest.importorskip("factcov_quali", reason="the example plugin is installed by CI (./examples/factcov-quali)")
+    doc = (repo_root / "docs" / "plugins.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(import pytest\nfrom factcov import plugins\n.*?)\n```", doc, re.S).group(1)
+    pytester.makepyfile(test_from_the_docs=block)
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)

@@ -110,5 +110,5 @@ def test_an_unknown_system_lists_the_runs_systems(tmp_path):
     from factcov.errors import UnknownNameError
 
     instance = next(iter(get_domain("f1").example_instances()))
-    with pytest.raises(UnknownNameError, match="unknown system of this run 'gpt'; available: text"):
+    with pytest.raises(UnknownNameError, match="unknown system 'gpt' of this run; available: text"):
         assert_scores([(instance, "Hamilton won.")], f1=0.1, system="gpt", thresholds_from=tmp_path)

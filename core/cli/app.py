@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 
 import typer
@@ -69,6 +70,24 @@ def build_app() -> typer.Typer:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (what ``main`` exits with; tests call this).
+
+    Warnings (a plugin skipped because it failed to load) print as one line
+    ``factcov: warning: ...``, not with the factcov source line that raised them.
+    """
+    format_warning = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning
+    try:
+        return _run(argv)
+    finally:
+        warnings.formatwarning = format_warning
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> str:
+    return f"factcov: warning: {message}\n"
+
+
+def _run(argv: Sequence[str] | None = None) -> int:
+    """The command line's body; see ``run``.
 
     0 ok; 1 a failed gate only; 2 bad input or usage; 3 the environment (disk, network,
     a busy OUTDIR) or an internal error; 130 interrupted. Every error is one line on
@@ -131,8 +150,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 3
     except Exception as error:  # the promise: no traceback, a distinct code for our own bug
         _debug_traceback()
-        _print_error(f"internal error: {type(error).__name__}: {error}"[:500]
-                     + "; rerun with FACTCOV_DEBUG=1 for the traceback and report it")
+        from factcov.cli.blame import describe_unexpected
+
+        _print_error(describe_unexpected(error))
         return 3
     return result if isinstance(result, int) else 0
 

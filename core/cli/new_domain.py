@@ -20,4 +20,6 @@ def new_domain(
     from factcov.scaffold import write_domain_package
 
     root = write_domain_package(name, destination)
-    typer.echo(f"wrote {root}/ — next: pip install {root} && python -m pytest {root}/tests", err=True)
+    # A bare "factcov-x" would make pip look for a distribution of that name on PyPI.
+    path = root.as_posix() if root.is_absolute() or root.as_posix().startswith(".") else f"./{root.as_posix()}"
+    typer.echo(f"wrote {path}/ — next: pip install {path} && python -m pytest {path}/tests", err=True)
