@@ -46,6 +46,11 @@ def load_instances(path: str | Path, domain: Domain, compact: bool | None = None
                 f"instance of domain '{instance.domain}' in a run of domain '{domain.name}'",
                 path=path, line=line, field="domain",
             )
+        if domain.tasks and instance.task not in domain.tasks:
+            raise InputError(
+                f"unknown task '{instance.task}'; domain '{domain.name}' has {', '.join(domain.tasks)}",
+                path=path, line=line, field="task",
+            )
         if instance.language not in domain.languages:
             raise InputError(
                 f"unknown language '{instance.language}'; domain '{domain.name}' supports "

@@ -283,6 +283,7 @@ class RunDirectory:
         self.outdir = check_output_dir(Path(outdir))
         if self.outdir.is_symlink():  # swap the directory it points to; the user's link stays a link
             self.outdir = self.outdir.resolve()
+        self._created = not self.outdir.exists()  # a run that fails removes the OUTDIR it made
         self.outdir.mkdir(parents=True, exist_ok=True)
         if not os.access(self.outdir, os.W_OK):  # a read-only OUTDIR is kept, not swapped for a writable one
             raise EnvironmentFailure("OUTDIR is not writable (read-only); nothing was changed", path=self.outdir)
@@ -324,6 +325,9 @@ class RunDirectory:
         try:
             shutil.rmtree(self.staging, ignore_errors=True)
             self._remove_own_staging()
+            if self._created and not self.committed:
+                with contextlib.suppress(OSError):  # only if still empty: nothing of anyone's is removed
+                    self.outdir.rmdir()
         finally:
             self._lock.__exit__(None, None, None)
 

@@ -392,3 +392,28 @@ def test_a_byte_order_mark_before_the_first_line_is_skipped(tmp_path, capsys):
     assert run(["extract", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"),
                 "-g", str(WEATHER / "demo_nws.jsonl")]) == 0
     assert capsys.readouterr().out == plain
+
+
+def test_an_instance_of_a_task_the_domain_does_not_have_is_refused(tmp_path, capsys):
+    instance = {**_lines(WEATHER / "demo_instances.jsonl", 1)[0], "task": "nope"}
+    instances = _write(tmp_path / "i.jsonl", [json.dumps(instance)])
+    generations = _write(tmp_path / "g.jsonl", [json.dumps({"instance_id": instance["id"], "system": "s", "text": "x"})])
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and "i.jsonl:1: field 'task': unknown task 'nope'" in err, err
+
+
+def test_a_failed_first_run_leaves_no_outdir_behind(tmp_path, capsys):
+    # bad input found while scoring (after OUTDIR was opened): the OUTDIR the run made goes too
+    lines = (WEATHER / "demo_nws.jsonl").read_text(encoding="utf-8").splitlines()
+    generations = _write(tmp_path / "g.jsonl", [*lines, '{"instance_id": "nowhere", "system": "s", "text": "x"}'])
+    out = tmp_path / "fresh" / "out"
+    code = run(["score", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"), "-g", str(generations),
+                "-o", str(out), "-q"])
+    assert code == 2, capsys.readouterr().err
+    assert not out.exists() and list(tmp_path.glob("fresh/.*")) == []
+    # an OUTDIR that existed before stays, even empty
+    out.mkdir(parents=True)
+    assert run(["score", "-d", "weather", "-i", str(WEATHER / "demo_instances.jsonl"), "-g", str(generations),
+                "-o", str(out), "-q"]) == 2
+    assert out.is_dir() and list(out.iterdir()) == []
