@@ -31,7 +31,7 @@ class MiniDomain(Domain):
     description = "tiny test domain"
     version = "9.9.9"
     languages = ("en",)
-    tasks = ("count",)
+    tasks = ("count", "colour")
     claim_types = CLAIM_TYPES
     default_extractor = "mini-regex"
 
