@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
+from factcov.domains.f1.lexicon import LAP_WORD
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import quick_start
 
@@ -21,6 +23,7 @@ _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
 _POSSESSIVE_LAP = re.compile(r"^['’]s\s+(?:in-?\s*)?lap\s+$")
+_APOSTROPHES = ("'", "’")
 _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
@@ -30,22 +33,33 @@ _SEQUENCE_CUE = quick_start(re.compile(
 ))
 
 
+@cache
+def _may_hold_lap(language: str) -> re.Pattern[str]:
+    """Found wherever ``TextReader.lap_numbers`` can find a lap: each of its references
+    holds a lap word ("lap 13", "second lap") or a digit ("pitted on 17")."""
+    return re.compile(rf"\d|(?:{LAP_WORD[language]})")
+
+
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
     def pit_laps(self, sentence: Sentence) -> None:
+        folded = self.folded
+        if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
+            return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
         for index, verb in enumerate(verbs):
+            verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
             for limit in (self.lex.scope_break, self.lex.clause_break):
-                cut = self.search(limit, verb.end(), stop)
+                cut = self.search(limit, verb_end, stop)
                 if cut:
                     stop = cut.start()
-            laps = self.lap_numbers(verb.end(), stop)
+            laps = self.lap_numbers(verb_end, stop)
+            clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
-                clause = self.clause_start(sentence, verb.start())
                 previous_verb = verbs[index - 1].end() if index else clause
-                until = verb.start()
+                until = verb_start
                 # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
                 neutral = self.search(self.lex.neutralization, max(clause, previous_verb), until)
                 if neutral:
@@ -53,12 +67,12 @@ class StrategyRules(TextReader):
                 laps = self.lap_numbers(max(clause, previous_verb), until)
             if not laps:
                 continue  # no lap said: nothing to read, whoever stopped
-            owner = self.previous_mention(sentence, verb.start())
-            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
-            if self.search(self.lex.neutralization, since, verb.start()):
+            owner = self.previous_mention(sentence, verb_start)
+            since = max(owner.end if owner else sentence.start, clause)
+            if self.search(self.lex.neutralization, since, verb_start):
                 continue  # "the safety car came in": not a pit stop
-            subject = self.subject(sentence, verb.start())
-            named = [m for m in sentence.mentions if verb.start() <= m.start and m.end <= verb.end()]
+            subject = self.subject(sentence, verb_start)
+            named = [m for m in sentence.mentions if verb_start <= m.start and m.end <= verb_end]
             if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
                 subject = named[-1].code
             for lap, start, end in laps:
@@ -66,28 +80,29 @@ class StrategyRules(TextReader):
                     continue
                 driver = subject
                 inside = [m for m in sentence.mentions  # not "uma volta antes de Ricciardo, na 12"
-                          if verb.end() <= m.start and m.end <= start and not self.is_object(m, sentence)]
+                          if verb_end <= m.start and m.end <= start and not self.is_object(m, sentence)]
                 if inside:
                     driver = inside[-1].code
-                owner = next((m for m in sentence.mentions if _POSSESSIVE_LAP.match(self.folded[m.end: start])), None)
-                if owner is not None:  # "against Sargeant's lap 12"
+                # "against Sargeant's lap 12" (only a mention followed by an apostrophe can own it)
+                owner = next((m for m in sentence.mentions if folded[m.end: m.end + 1] in _APOSTROPHES
+                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None)
+                if owner is not None:
                     driver = owner.code
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.lex.stop_ordinal.finditer(
-                        self.folded, self.clause_start(sentence, verb.start()), start
-                    ):
+                    for match in self.lex.stop_ordinal.finditer(folded, clause, start):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-                    numbered = _STOP_NUMBER.match(self.folded, verb.start())  # "Stop 2, lap 33"
-                    if ordinal is None and numbered is not None:
-                        ordinal = int(numbered.group(1))
+                    if ordinal is None:
+                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
+                        if numbered is not None:
+                            ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
                 self._consumed.take((start, end))
-                self.emit("pit_lap", key, lap, min(verb.start(), start), end)
+                self.emit("pit_lap", key, lap, min(verb_start, start), end)
 
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
