@@ -152,14 +152,21 @@ class StrategyRules(TextReader):
                     self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
 
     def compound_at(self, match: re.Match[str]) -> str | None:
-        word = " ".join(match.group(0).split())
-        value = self.lex.compound_values.get(word)
-        before = self.folded[max(0, match.start() - 30): match.start()]
-        after = self.folded[match.end(): match.end() + 30]
-        if value is None or self.lex.negated_compound.search(before) or after.startswith("-free"):
+        lex = self.lex
+        word = match.group(0)
+        value = lex.compound_values.get(word)
+        if value is None:  # "full  wets" over a line break: the words as listed
+            word = " ".join(word.split())
+            value = lex.compound_values.get(word)
+            if value is None:
+                return None
+        start, end = match.span()
+        before = self.folded[max(0, start - 30): start]
+        if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
-        if word not in self.lex.ambiguous:
+        if word not in lex.ambiguous:
             return value
+        after = self.folded[end: end + 30]
         if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
@@ -186,10 +193,12 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
                 if ordinal is None:
-                    owned = self.stops_owned_by_compounds(sentence, match.start())
+                    owned = None  # worked out at the first stop named before the change
                     for stop in lex.stop_ordinal.finditer(
                         self.folded, self.clause_start(sentence, match.start()), match.start()
                     ):
+                        if owned is None:
+                            owned = self.stops_owned_by_compounds(sentence, match.start())
                         if not any(s <= stop.start() < e for s, e in owned):
                             ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
                 if ordinal is None:
@@ -207,12 +216,21 @@ class StrategyRules(TextReader):
                     if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
-        tokens = [
-            (m.start(), m.end(), value)
-            for m in self.finditer(lex.compound, sentence.start, sentence.end)
-            if (value := self.compound_at(m)) is not None
-            and not any(s <= m.start() < e for s, e in used)
-        ]
+        tokens: list[tuple[int, int, str]] = []
+        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
+        values = lex.compound_values
+        for m in self.finditer(lex.compound, sentence.start, sentence.end):
+            start = m.start()
+            if used and any(s <= start < e for s, e in used):
+                continue
+            word = m.group(0)
+            plain = values.get(word) or values.get(" ".join(word.split()))
+            if plain is None:
+                continue  # compound_at reads it as nothing either
+            words.append((start, m.end(), plain))
+            value = self.compound_at(m)
+            if value is not None:
+                tokens.append((start, m.end(), value))
         groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
             if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
@@ -221,7 +239,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, used)
+        listed = self.listed_sequences(sentence, words)
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -255,15 +273,13 @@ class StrategyRules(TextReader):
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
 
-    def listed_sequences(self, sentence: Sentence, used: list[tuple[int, int]]) -> list[list[tuple[int, int, str]]]:
+    def listed_sequences(self, sentence: Sentence,
+                         words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
         """Three or more sets listed with commas after a sequence cue ("Zhou's race was
-        soft, hard, soft, soft"): one sequence, bare words included."""
-        if "," not in self.folded[sentence.start: sentence.end]:
+        soft, hard, soft, soft"): one sequence, bare words included (``words``: the
+        sentence's compound words outside a change read, in order)."""
+        if len(words) < 3 or self.folded.find(",", sentence.start, sentence.end) < 0:
             return []  # a list of three or more has a comma
-        words = [(m.start(), m.end(), self.lex.compound_values[" ".join(m.group(0).split())])
-                 for m in self.finditer(self.lex.compound, sentence.start, sentence.end)
-                 if " ".join(m.group(0).split()) in self.lex.compound_values
-                 and not any(s <= m.start() < e for s, e in used)]
         sequences, index = [], 0
         while index < len(words):
             chain = [words[index]]
@@ -347,9 +363,9 @@ class StrategyRules(TextReader):
         lex = self.lex
         clause = self.clause_start(sentence, start)
         window_start = max(clause, start - 45, previous)
-        near = [m for m in self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30))]
+        near = list(self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30)))
         if near:
-            closest = min(near, key=lambda m: abs(m.start() - start))
+            closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
         # a match inside ``before`` holds an anchor there: no anchor, no scan
