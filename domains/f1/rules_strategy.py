@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any
 
-from factcov.domains.f1.lexicon import LAP_WORD
+from factcov.domains.f1.lexicon import LAP_WORD, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import quick_start
 
@@ -38,6 +38,13 @@ def _may_hold_lap(language: str) -> re.Pattern[str]:
     """Found wherever ``TextReader.lap_numbers`` can find a lap: each of its references
     holds a lap word ("lap 13", "second lap") or a digit ("pitted on 17")."""
     return re.compile(rf"\d|(?:{LAP_WORD[language]})")
+
+
+@cache
+def _changes(language: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a compound change: "from mediums to hards", "another set of hards"."""
+    lex = lexicon(language)
+    return (*lex.change, *lex.same_set)
 
 
 class StrategyRules(TextReader):
@@ -180,10 +187,10 @@ class StrategyRules(TextReader):
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
         used: list[tuple[int, int]] = []
-        for pattern in self.scans((*lex.change, *lex.same_set)):
+        for pattern in self.scans(_changes(lex.language)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
-                c2_text = match.groupdict().get("c2")
+                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
                 if c1 is None or c2 is None:
                     continue
@@ -218,6 +225,7 @@ class StrategyRules(TextReader):
                                   lap, match.start(), lap_end)
         tokens: list[tuple[int, int, str]] = []
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
+        listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
         values = lex.compound_values
         for m in self.finditer(lex.compound, sentence.start, sentence.end):
             start = m.start()
@@ -227,7 +235,8 @@ class StrategyRules(TextReader):
             plain = values.get(word) or values.get(" ".join(word.split()))
             if plain is None:
                 continue  # compound_at reads it as nothing either
-            words.append((start, m.end(), plain))
+            if listing:
+                words.append((start, m.end(), plain))
             value = self.compound_at(m)
             if value is not None:
                 tokens.append((start, m.end(), value))
