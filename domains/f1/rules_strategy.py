@@ -186,6 +186,8 @@ class StrategyRules(TextReader):
 
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
+        if not self.may_match(lex.compound, sentence.start, sentence.end):
+            return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
         for pattern in self.scans(_changes(lex.language)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
