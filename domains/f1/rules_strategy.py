@@ -100,7 +100,7 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.lex.stop_ordinal.finditer(folded, clause, start):
+                    for match in self.finditer(self.lex.stop_ordinal, clause, start):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
                     if ordinal is None:
                         numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
@@ -203,9 +203,8 @@ class StrategyRules(TextReader):
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
                 if ordinal is None:
                     owned = None  # worked out at the first stop named before the change
-                    for stop in lex.stop_ordinal.finditer(
-                        self.folded, self.clause_start(sentence, match.start()), match.start()
-                    ):
+                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
+                                              match.start()):
                         if owned is None:
                             owned = self.stops_owned_by_compounds(sentence, match.start())
                         if not any(s <= stop.start() < e for s, e in owned):
