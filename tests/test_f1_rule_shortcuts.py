@@ -107,3 +107,17 @@ def test_the_hostile_texts_read_their_laps(texts: list[tuple[object, str]]) -> N
     assert sorted(c.value for c in claims if c.type == "pit_lap") == [13, 28]
     claims = extractor.extract(HOSTILE["en"][1], instance)
     assert {c.value for c in claims if c.type == "pit_lap"} == {17, 20}
+
+
+def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[tuple[object, str]]) -> None:
+    """The rules' own use of the anchors (a sentence without a compound word, the place
+    patterns scanned) reads what every rule on every sentence reads, hostile texts included."""
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    read = 0
+    for instance, text in texts:
+        extractor = extractors[instance.language]
+        gated = _Reader(extractor.name, extractor.lex, text, instance.context).read()
+        every = _Reader(extractor.name, extractor.lex, text, instance.context).read(gated=False)
+        assert gated == every, text
+        read += len(gated)
+    assert read > 3000
