@@ -27,6 +27,8 @@ HOSTILE = {
         "Bottas made 2 stops, pitting on lap thirteen and lap twenty-eight.",
         "A VSC between laps 36 and 38, then Verstappen stopped on lap 39 against Sargeant's lap 12.",
         "Ricciardo ran soft, hard, soft, soft; he never used the full\nwets and pitted on 17 stops.",
+        "Gasly swapped the inters for softs on lap 37.",  # the lap after a change
+        "Gasly went soft to hard on ٢٠, then switched from the medium to the hard tyres on LAP 41.",
     ],
     "es": [
         "Hamilton paró en la vuelta ١٣ y Verstappen en la 28.",
@@ -107,6 +109,8 @@ def test_the_hostile_texts_read_their_laps(texts: list[tuple[object, str]]) -> N
     assert sorted(c.value for c in claims if c.type == "pit_lap") == [13, 28]
     claims = extractor.extract(HOSTILE["en"][1], instance)
     assert {c.value for c in claims if c.type == "pit_lap"} == {17, 20}
+    claims = extractor.extract(HOSTILE["en"][9], instance)
+    assert [(c.type, c.value) for c in claims if c.type == "pit_lap"] == [("pit_lap", 20), ("pit_lap", 41)]
 
 
 def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[tuple[object, str]]) -> None:

@@ -219,6 +219,8 @@ class StrategyRules(TextReader):
                 self.emit("compound_change", key, [c1, c2], match.start(), match.end())
                 # "swapped inters for inters on lap 37": the change names its stop's lap
                 window_end = min(sentence.end, match.end() + 25)
+                if not _may_hold_lap(lex.language).search(self.folded, match.end(), window_end):
+                    continue  # no lap word or digit after it ("... to the hard tyres.")
                 cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
                     if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
