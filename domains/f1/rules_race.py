@@ -76,23 +76,14 @@ class RaceRules(TextReader):
 
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
-        # the rule runs on most sentences ("is" of "his" anchors "was second"): the patterns
-        # whose anchors stand are found in one look, and only those scan the sentence
-        present = self.scans((lex.win, lex.finish, lex.copula_place, lex.podium_third))
-        if not present:
-            wins: list[re.Match[str]] = []
-            finishes: list[re.Match[str]] = []
-        else:
-            folded, start, end = self.folded, sentence.start, sentence.end
-            wins = [
-                m for m in lex.win.finditer(folded, start, end)
-                if not lex.win_not_followed.match(folded, m.end())
-                and not _NEGATED_WIN.search(folded[max(start, m.start() - 25): m.start()])
-            ] if lex.win in present else []
-            finishes = list(lex.finish.finditer(folded, start, end)) if lex.finish in present else []
-            if lex.copula_place in present:
-                finishes += [m for m in lex.copula_place.finditer(folded, start, end)
-                             if not any(f.start() <= m.start() < f.end() for f in finishes)]
+        wins = [
+            m for m in self.finditer(lex.win, sentence.start, sentence.end)
+            if not lex.win_not_followed.match(self.folded, m.end())
+            and not _NEGATED_WIN.search(self.folded[max(sentence.start, m.start() - 25): m.start()])
+        ]
+        finishes = list(self.finditer(lex.finish, sentence.start, sentence.end))
+        finishes += [m for m in self.finditer(lex.copula_place, sentence.start, sentence.end)
+                     if not any(f.start() <= m.start() < f.end() for f in finishes)]
         for match in wins:
             following = self.next_mention(sentence, match.end())
             if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
@@ -119,8 +110,7 @@ class RaceRules(TextReader):
             if driver is None:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
-        for match in (lex.podium_third.finditer(self.folded, sentence.start, sentence.end)
-                      if lex.podium_third in present else ()):
+        for match in self.finditer(lex.podium_third, sentence.start, sentence.end):
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())
