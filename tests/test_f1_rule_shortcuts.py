@@ -114,8 +114,8 @@ def test_the_hostile_texts_read_their_laps(texts: list[tuple[object, str]]) -> N
 
 
 def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[tuple[object, str]]) -> None:
-    """The rules' own use of the anchors (a sentence without a compound word, the place
-    patterns scanned) reads what every rule on every sentence reads, hostile texts included."""
+    """The rules' own use of the anchors (a sentence without a compound word is left at
+    once) reads what every rule on every sentence reads, hostile texts included."""
     extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
     read = 0
     for instance, text in texts:
