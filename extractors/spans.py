@@ -13,8 +13,16 @@ class SpanSet:
     """Half-open spans ``[start, end)`` that do not overlap one another."""
 
     def __init__(self, spans: list[tuple[int, int]] | None = None) -> None:
-        self._spans: list[tuple[int, int]] = []
-        for start, end in sorted(spans or ()):
+        ordered = sorted(spans or ())
+        # spans that are already disjoint (mentions, matches of one scan: the usual case) are
+        # taken as they are; otherwise each is added, an overlapping one dropped
+        if all(start < end for start, end in ordered) and all(
+            previous[1] <= following[0] for previous, following in zip(ordered, ordered[1:])
+        ):
+            self._spans: list[tuple[int, int]] = ordered
+            return
+        self._spans = []
+        for start, end in ordered:
             self.add(start, end)
 
     def overlaps(self, start: int, end: int) -> bool:

@@ -256,3 +256,18 @@ def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None
             assert hits.within(start, end) == expected, (text, start, end)
             for rule in gate.bits:
                 assert hits.present(rule, start, end) == (rule in expected)
+
+
+def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
+    """``Hits.masks`` (one pass over the hits for every sentence of a text) against
+    ``Hits.mask`` of each stretch, on random texts cut at random places."""
+    rng = random.Random(12)
+    gate = Anchors({
+        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
+    })
+    for _ in range(600):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(1, 40)))
+        hits = gate.find(text)
+        ends = sorted(set(rng.sample(range(1, len(text) + 1), rng.randint(0, min(6, len(text))))) | {len(text)})
+        starts = [0, *ends[:-1]]
+        assert hits.masks(ends) == [hits.mask(s, e) for s, e in zip(starts, ends)], (text, ends)

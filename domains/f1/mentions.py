@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -81,6 +82,9 @@ class Mention(NamedTuple):
     start: int
     end: int
     code: str
+
+
+_START = attrgetter("start")  # a mention's sort key
 
 
 @lru_cache(maxsize=1)
@@ -172,22 +176,32 @@ class DriverIndex:
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
-        found = [Mention(start, end, code) for code, (start, end) in self.names.find(folded, text)]
+        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
+        names, lexicon = self.names.names, self.names
+        found = []
+        for match in lexicon.compiled.finditer(folded):
+            start, end = match.span()
+            code = names.get(" ".join(match.group().split())) or lexicon.resolve(match.group(), text[start:end])
+            if code is not None:
+                found.append(Mention(start, end, code))
         hits = hits or self.rare_anchors.find(folded)
-        whole = len(folded)
+        present = hits.mask(0, len(folded))  # the rare kinds' anchors anywhere in the text
+        bits = hits.anchors.bits
         if self._code_anchor is None or self._code_anchor.search(text):  # codes: upper case in the original text
             taken = SpanSet([(m.start, m.end) for m in found])
             found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
                       if not taken.covers(start)]
-        if self.first_name_lexicon is not None and hits.present("first", 0, whole):
+        first = bits.get("first")
+        if self.first_name_lexicon is not None and (first is None or present & first):
             taken = SpanSet([(m.start, m.end) for m in found])
             # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
             # scanned only when one of the first names' anchors stands outside every name found
-            if "first" not in hits.anchors.bits or any(not taken.overlaps(*span) for span in hits.spans("first")):
+            if first is None or any(not taken.overlaps(*span) for span in hits.spans("first")):
                 # capitalized: "Max", not "max speed"
                 found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
                           if text[start].isupper() and not taken.overlaps(start, end)]
-        if self.demonym_pattern is not None and hits.present("demonym", 0, whole):
+        demonym = bits.get("demonym")
+        if self.demonym_pattern is not None and (demonym is None or present & demonym):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -195,7 +209,7 @@ class DriverIndex:
                     match.start(), match.end()
                 ):
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
-        return sorted(found, key=lambda m: m.start)
+        return sorted(found, key=_START)
 
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"

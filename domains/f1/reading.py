@@ -101,12 +101,13 @@ def grammar_anchors(language: str) -> Anchors:
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-@dataclass
+@dataclass(slots=True)
 class Sentence:
     start: int
     end: int
     mentions: list[Mention]
     topic: str | None  # who a sentence without a driver is about
+    mask: int | None = None  # the bits of the anchor names in it (None: not yet known)
 
 
 class TextReader:
@@ -151,25 +152,31 @@ class TextReader:
         a space), so every rule's work per sentence is bounded and a text reads in linear time."""
         topic = self.focus_driver
         start = 0
-        mentions = sorted(self.mentions, key=lambda m: m.start)
-        unresolved = sorted(self.unresolved)
+        mentions = self.mentions  # sorted by start (``DriverIndex.find``, ``with_teammates``)
         mention_starts = [m.start for m in mentions]
+        unresolved = sorted(self.unresolved)
         unresolved_starts = [u[0] for u in unresolved]
-        for end in bounded_sentence_ends(self.folded, self.lex.sentence_end):
-            if end <= start:
-                continue
-            inside = mentions[bisect_left(mention_starts, start): bisect_left(mention_starts, end)]
-            self._unresolved_here = unresolved[
-                bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
-            ]
-            self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
-            sentence = Sentence(start, end, inside, topic)
+        first = 0  # the first mention not in an earlier sentence
+        ends = list(bounded_sentence_ends(self.folded, self.lex.sentence_end))  # increasing, the last len(folded)
+        masks = self.hits.masks(ends) if ends else []
+        for end, mask in zip(ends, masks):
+            last = bisect_left(mention_starts, end, first)
+            inside = mentions[first:last]
+            first = last
+            if unresolved:  # most texts have none
+                self._unresolved_here = unresolved[
+                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+                ]
+            if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
+                self._consumed = SpanMask()
+            sentence = Sentence(start, end, inside, topic, mask)
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone)
-            acting = next((m for m in inside if not self.is_object(m, sentence)), None)
-            if acting is not None:
-                topic = acting.code
+            for mention in inside:
+                if not self.is_object(mention, sentence):
+                    topic = mention.code
+                    break
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
@@ -207,7 +214,9 @@ class TextReader:
     def enter(self, sentence: Sentence) -> int:
         """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
         ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
-        mask = self.hits.mask(sentence.start, sentence.end)
+        mask = sentence.mask
+        if mask is None:
+            mask = sentence.mask = self.hits.mask(sentence.start, sentence.end)
         self._here = (sentence.start, sentence.end, mask)
         return mask
 
