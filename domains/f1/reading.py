@@ -259,30 +259,38 @@ class TextReader:
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
         sentence's first driver."""
         before = [m for m in sentence.mentions if m.end <= position]
-        since = before[-1].end if before else sentence.start
-        if any(since <= s and e <= position for s, e in self._unresolved_here):
+        unresolved = self._unresolved_here
+        if not before:
+            if unresolved and any(sentence.start <= s and e <= position for s, e in unresolved):
+                return None
+            return self.subject_after(sentence, position)
+        last = before[-1]
+        if unresolved and any(last.end <= s and e <= position for s, e in unresolved):
             return None  # "... and the Finn finished sixth" with two Finns in the race
-        if before and _PRONOUN_RELATIVE.search(self.folded, before[-1].end, position):
+        folded = self.folded
+        if _PRONOUN_RELATIVE.search(folded, last.end, position):
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
             acting = [m for m in before if not self.is_object(m, sentence)]
             return self.other_driver(acting[0].code if acting else sentence.topic)
-        if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
-            return before[-1].code  # "..., who came in on lap 17"
-        if before and not self.folded[before[-1].end: position].strip() and not _GERUND.match(self.folded, position):
-            return before[-1].code  # right before the verb: "four laps before Verstappen came in"
+        between = folded[last.end: position]
+        if _RELATIVE_OPEN.match(between):
+            return last.code  # "..., who came in on lap 17"
+        if not between.strip() and not _GERUND.match(folded, position):
+            return last.code  # right before the verb: "four laps before Verstappen came in"
         acting = [m for m in before if not self.is_object(m, sentence)]
-        if not acting and any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
-            before = []  # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
-        before = acting or before
-        if not before:
+        if acting:
+            before = acting
+            if acting[-1] is not last:
+                between = folded[acting[-1].end: position]
+        elif any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
+            # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
             return self.subject_after(sentence, position)
-        between = self.folded[before[-1].end: position]
         if _APPOSITION.match(between):
             return before[-1].code  # "Verstappen, con blandos nuevos, le adelantó"
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
-            opening = self.lex.subordinate_opening.match(self.folded, sentence.start)
+            opening = self.lex.subordinate_opening.match(folded, sentence.start)
             if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis
-                comma = self.folded.find(",", opening.end(), position)
+                comma = folded.find(",", opening.end(), position)
                 main = [m for m in before if comma != -1 and m.start > comma]
                 return main[0].code if main else None
             return before[0].code
@@ -315,7 +323,8 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
         again and again of the same mention by the rules: answered once)."""
-        marker = marker or self.lex.object_marker
+        if marker is None:
+            marker = self.lex.object_marker
         key = (mention.start, sentence.start, id(marker))
         known = self._objects.get(key)
         if known is None:
@@ -323,21 +332,31 @@ class TextReader:
         return known
 
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
-        start = max(sentence.start, mention.start - 30)
-        # a match inside the window holds one of the marker's anchors there
-        if self.may_match(marker, start, mention.start) and marker.search(self.folded[start: mention.start]):
+        stop = mention.start
+        start = stop - 30 if stop - 30 > sentence.start else sentence.start
+        # a match inside the window holds one of the marker's anchors there (a marker
+        # without anchors, as the object markers are, is searched for at once)
+        if (self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)) and marker.search(
+            self.folded[start: stop]
+        ):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
-        previous = self.previous_mention(sentence, mention.start)
-        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: mention.start]))
+        previous = self.previous_mention(sentence, stop)
+        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: stop]))
                 and self.is_object(previous, sentence, marker))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
-        return next((m for m in sentence.mentions if m.start >= position), None)
+        for mention in sentence.mentions:
+            if mention.start >= position:
+                return mention
+        return None
 
     def previous_mention(self, sentence: Sentence, position: int) -> Mention | None:
-        before = [m for m in sentence.mentions if m.end <= position]
-        return before[-1] if before else None
+        found = None
+        for mention in sentence.mentions:
+            if mention.end <= position:
+                found = mention
+        return found
 
     def consumed(self, start: int, end: int) -> bool:
         return self._consumed.overlaps((start, end))
