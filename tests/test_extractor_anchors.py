@@ -82,6 +82,43 @@ def test_every_match_of_random_patterns_contains_an_anchor() -> None:
     assert checked > 1000  # the property was put to the test, not skipped
 
 
+def test_every_match_of_random_patterns_holds_an_anchor_at_a_word_start_where_one_is_required() -> None:
+    """``word_start_anchors``: a literal marked as opening at a word boundary stands, in
+    every match (the whole text scanned from and to random offsets), where ``\\b`` holds."""
+    from factcov.extractors.anchors import word_start, word_start_anchors
+
+    rng = random.Random(21)
+    texts = ["".join(rng.choice("abc  .") for _ in range(rng.randint(0, 40))) for _ in range(60)]
+    checked = marked = 0
+    for _ in range(2000):
+        source = _random_pattern(rng)
+        pattern = re.compile(r"\b" + source if rng.random() < 0.6 else source)
+        found = word_start_anchors(pattern)
+        if found is None:
+            assert anchors(pattern) is None
+            continue
+        marked += any(found.values())
+        for text in texts:
+            pos = rng.randint(0, len(text))
+            for match in pattern.finditer(text, pos, rng.randint(pos, len(text))):
+                start, end = match.span()
+                assert any(
+                    text.startswith(literal, i) and (not at_word or word_start(text, i))
+                    for literal, at_word in found.items() for i in range(start, end - len(literal) + 1)
+                ), (pattern.pattern, text, match.group(0), found)
+                checked += 1
+    assert checked > 1000 and marked > 100  # the property was put to the test, not skipped
+
+
+def test_a_rule_scanning_the_whole_text_wakes_only_at_a_word_start() -> None:
+    gate = Anchors({"copula": [re.compile(r"\b(?:is|was)\s+\w+")], "plain": [re.compile(r"\b(?:is|was)\s+\w+")]},
+                   word_start={"copula"})
+    his, it_is = gate.find("made his stop"), gate.find("it is third")
+    assert not his.present("copula", 0, 13) and his.present("plain", 0, 13)  # "is" in "his"
+    assert it_is.present("copula", 0, 11) and it_is.present("plain", 0, 11)
+    assert gate.find("is third").present("copula", 0, 8)  # the text's start is a word's
+
+
 @pytest.fixture(scope="module")
 def texts(shared_data: Path) -> list[tuple[object, str]]:
     """Realized and hand-varied texts of two real races in three languages, plus the same

@@ -95,7 +95,15 @@ def grammar_anchors(language: str) -> Anchors:
         lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
     }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
     # a pattern is named by its id: hashing a compiled pattern hashes its whole program
-    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
+    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}}, word_start=WHOLE_TEXT_RULES)
+
+
+# The rules that find their triggers only by scanning the folded text from and to offsets
+# (``finditer``/``search`` with the sentence's bounds, never a slice): a trigger word that
+# opens with ``\b`` ("\bis", "\bwon") wakes them only where a word starts ("is" in "his"
+# does not), as it is the one place the engine could match it. ``defenses`` searches
+# slices before each driver, where a word cut by the slice's start is a word start too.
+WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
 
 
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
