@@ -133,7 +133,7 @@ def _join(left: _Set, right: _Set) -> _Set | None:
 
 def _opening_boundary_only(string: str) -> str:
     """``string`` with a boundary kept only where it opens it (the only one looked for:
-    the others would make strings that differ only by them, "\x00won" and "\x00won\x00")."""
+    the others would make strings that differ only by them, "\\x00won" and "\\x00won\\x00")."""
     if _B not in string[1:]:
         return string
     return (_B if string.startswith(_B) else "") + string.replace(_B, "")
@@ -197,7 +197,7 @@ def _anchors(source: str, flags: int, marks: bool = False) -> _Set | None:
 
 def word_start_anchors(pattern: re.Pattern[str]) -> dict[str, bool] | None:
     """``anchors(pattern)``, each literal with whether the pattern requires a word boundary
-    (``\b``) right before it: literal -> True when every match that holds it holds it
+    (``\\b``) right before it: literal -> True when every match that holds it holds it
     where a word starts or ends (the characters on both sides of its start differ in
     being word characters). None when the pattern may match without any literal.
 
@@ -219,10 +219,12 @@ def word_start_anchors(pattern: re.Pattern[str]) -> dict[str, bool] | None:
 
 
 def word_start(text: str, start: int) -> bool:
-    """Whether ``\b`` holds at ``text[start]`` (a word character on one side only; before
-    the text is no word character), as the engine tests it."""
-    before = start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")
-    return before != (start < len(text) and (text[start].isalnum() or text[start] == "_"))
+    """Whether ``\\b`` holds at ``text[start]`` (a word character on one side only; before
+    the text is no word character): the engine's own test."""
+    return _AT_BOUNDARY(text, start) is not None
+
+
+_AT_BOUNDARY = re.compile(r"\b").match
 
 
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
@@ -250,8 +252,8 @@ class Anchors:
                  word_start: Collection[Hashable] = ()) -> None:
         """``word_start``: names whose patterns are only ever scanned over the whole text
         (``pattern.finditer(text, pos, endpos)``, never a slice): a literal such a pattern
-        requires a word boundary before (``\bwon``) counts for them only where one stands
-        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\bis"."""
+        requires a word boundary before (``\\bwon``) counts for them only where one stands
+        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis"."""
         import ahocorasick  # a C automaton; imported here so the module loads without it
 
         self.literals: dict[Hashable, frozenset[str] | None] = {}
@@ -308,7 +310,7 @@ class Anchors:
         if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
             masks = list(masks)
             for index in compress(range(len(at_word)), at_word):
-                if word_start(text, lasts[index] + 1 - lengths[index]):
+                if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
                     masks[index] |= at_word[index]
         return Hits(self, lasts, lengths, tuple(masks))
 

@@ -128,6 +128,7 @@ class TextReader:
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
+        self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
         self._here = (-1, -1, 0)  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
@@ -154,6 +155,7 @@ class TextReader:
     @gated.setter
     def gated(self, gated: bool) -> None:
         self._bits = self.hits.anchors.bits if gated else {}
+        self._clause_bit = self._bits.get(id(self.lex.clause_break))
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -372,6 +374,11 @@ class TextReader:
     def clause_start(self, sentence: Sentence, position: int) -> int:
         """Where the clause holding ``position`` opens (asked by several rules of the same
         words: worked out once)."""
+        here = self._here
+        if here[0] == sentence.start and position <= here[1] and self._clause_bit is not None and (
+            not here[2] & self._clause_bit
+        ):
+            return sentence.start  # no clause break in the sentence (``finditer`` would skip the scan)
         key = (sentence.start, position)
         start = self._clause_starts.get(key)
         if start is None:
