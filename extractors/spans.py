@@ -55,8 +55,17 @@ MAX_SENTENCE_CHARS = 2000
 def bounded_sentence_ends(text: str, sentence_end: re.Pattern[str], limit: int = MAX_SENTENCE_CHARS) -> Iterator[int]:
     """End offsets of the sentences of ``text`` (``sentence_end`` matches a sentence's last
     characters), a sentence longer than ``limit`` cut at its last space before the limit."""
+    ends = [m.end() for m in sentence_end.finditer(text)]  # increasing: a sentence end takes a character
+    if len(text) <= limit:  # no sentence to cut (the usual text): the ends found, and the text's end
+        if text and (not ends or ends[-1] != len(text)):
+            ends.append(len(text))
+        return iter(ends)
+    return _cut_sentence_ends(text, [*ends, len(text)], limit)
+
+
+def _cut_sentence_ends(text: str, ends: list[int], limit: int) -> Iterator[int]:
     start = 0
-    for end in [m.end() for m in sentence_end.finditer(text)] + [len(text)]:
+    for end in ends:
         while end - start > limit:
             cut = text.rfind(" ", start + limit // 2, start + limit)
             cut = cut + 1 if cut != -1 else start + limit
