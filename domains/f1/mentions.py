@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -85,6 +85,8 @@ class Mention(NamedTuple):
 
 
 _START = attrgetter("start")  # a mention's sort key
+_mention = partial(tuple.__new__, Mention)  # ``Mention(*fields)`` without a call of Python
+_TWO_CAPITALS = re.compile("[A-Z][A-Z]")
 
 
 @lru_cache(maxsize=1)
@@ -173,6 +175,11 @@ class DriverIndex:
         self._code_anchor = (
             None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
         )
+        # every code anchor holds two capitals in a row ("VER"): a text without any (most
+        # prose) is not searched for the anchors (a scan that jumps from capital to capital)
+        self._capitals = (
+            _TWO_CAPITALS if literals is not None and all(_TWO_CAPITALS.search(a) for a in literals) else None
+        )
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
@@ -183,11 +190,13 @@ class DriverIndex:
             start, end = match.span()
             code = names.get(" ".join(match.group().split())) or lexicon.resolve(match.group(), text[start:end])
             if code is not None:
-                found.append(Mention(start, end, code))
+                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
         hits = hits or self.rare_anchors.find(folded)
         present = hits.mask(0, len(folded))  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
-        if self._code_anchor is None or self._code_anchor.search(text):  # codes: upper case in the original text
+        if self._code_anchor is None or (  # codes: upper case in the original text
+            (self._capitals is None or self._capitals.search(text)) and self._code_anchor.search(text)
+        ):
             taken = SpanSet([(m.start, m.end) for m in found])
             found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
                       if not taken.covers(start)]

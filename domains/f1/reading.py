@@ -268,7 +268,11 @@ class TextReader:
         """The last driver named before ``position`` in the sentence, else the topic; when
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
         sentence's first driver."""
-        before = [m for m in sentence.mentions if m.end <= position]
+        mentions = sentence.mentions
+        if len(mentions) == 1:  # the usual sentence: one driver
+            before = mentions if mentions[0].end <= position else []
+        else:
+            before = [m for m in mentions if m.end <= position]
         unresolved = self._unresolved_here
         if not before:
             if unresolved and any(sentence.start <= s and e <= position for s, e in unresolved):
@@ -287,7 +291,10 @@ class TextReader:
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):
             return last.code  # right before the verb: "four laps before Verstappen came in"
-        acting = [m for m in before if not self.is_object(m, sentence)]
+        if len(before) == 1:
+            acting = [] if self.is_object(last, sentence) else before
+        else:
+            acting = [m for m in before if not self.is_object(m, sentence)]
         if acting:
             before = acting
             if acting[-1] is not last:
