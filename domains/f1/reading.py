@@ -282,11 +282,12 @@ class TextReader:
         if unresolved and any(last.end <= s and e <= position for s, e in unresolved):
             return None  # "... and the Finn finished sixth" with two Finns in the race
         folded = self.folded
-        if _PRONOUN_RELATIVE.search(folded, last.end, position):
+        between = folded[last.end: position]
+        has_comma = "," in between  # _PRONOUN_RELATIVE and _APPOSITION match only across a comma
+        if has_comma and _PRONOUN_RELATIVE.search(folded, last.end, position):
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
             acting = [m for m in before if not self.is_object(m, sentence)]
             return self.other_driver(acting[0].code if acting else sentence.topic)
-        between = folded[last.end: position]
         if _RELATIVE_OPEN.match(between):
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):
@@ -299,10 +300,11 @@ class TextReader:
             before = acting
             if acting[-1] is not last:
                 between = folded[acting[-1].end: position]
+                has_comma = "," in between
         elif any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
             # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
             return self.subject_after(sentence, position)
-        if _APPOSITION.match(between):
+        if has_comma and _APPOSITION.match(between):
             return before[-1].code  # "Verstappen, con blandos nuevos, le adelantó"
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
             opening = self.lex.subordinate_opening.match(folded, sentence.start)
