@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any
+from functools import cache, lru_cache, partial
+from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
@@ -109,13 +108,17 @@ WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-@dataclass(slots=True)
-class Sentence:
+class Sentence(NamedTuple):
+    """A sentence of the text being read (a tuple: a text has a few dozen, built fast)."""
+
     start: int
     end: int
     mentions: list[Mention]
     topic: str | None  # who a sentence without a driver is about
-    mask: int | None = None  # the bits of the anchor names in it (None: not yet known)
+    mask: int | None = None  # the bits of the anchor names in it (None: worked out by ``enter``)
+
+
+_sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a call of Python
 
 
 class TextReader:
@@ -179,7 +182,7 @@ class TextReader:
                 ]
             if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
                 self._consumed = SpanMask()
-            sentence = Sentence(start, end, inside, topic, mask)
+            sentence = _sentence((start, end, inside, topic, mask))
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone)
@@ -226,7 +229,7 @@ class TextReader:
         ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
         mask = sentence.mask
         if mask is None:
-            mask = sentence.mask = self.hits.mask(sentence.start, sentence.end)
+            mask = self.hits.mask(sentence.start, sentence.end)
         self._here = (sentence.start, sentence.end, mask)
         return mask
 
