@@ -188,7 +188,9 @@ class DriverIndex:
         found = []
         for match in lexicon.compiled.finditer(folded):
             start, end = match.span()
-            code = names.get(" ".join(match.group().split())) or lexicon.resolve(match.group(), text[start:end])
+            name = match.group()  # one word of letters is its own key; else its spaces made single
+            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
+                name, text[start:end])
             if code is not None:
                 found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
         hits = hits or self.rare_anchors.find(folded)

@@ -7,6 +7,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from functools import cache, lru_cache, partial
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
@@ -105,6 +106,7 @@ def grammar_anchors(language: str) -> Anchors:
 WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
 
 
+_MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
@@ -166,7 +168,7 @@ class TextReader:
         topic = self.focus_driver
         start = 0
         mentions = self.mentions  # sorted by start (``DriverIndex.find``, ``with_teammates``)
-        mention_starts = [m.start for m in mentions]
+        mention_starts = list(map(_MENTION_START, mentions))
         unresolved = sorted(self.unresolved)
         unresolved_starts = [u[0] for u in unresolved]
         first = 0  # the first mention not in an earlier sentence
