@@ -385,6 +385,10 @@ class Hits:
         mask = self.mask(start, end)
         return set(self.anchors.always) | {rule for rule, bit in self.anchors.bits.items() if mask & bit}
 
+    def everywhere(self) -> int:
+        """``mask`` of the whole text: the bits of every hit (each lies wholly inside it)."""
+        return reduce(or_, self._masks, 0)
+
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always
         True for a rule without anchors or unknown to the anchors)."""

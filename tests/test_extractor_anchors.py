@@ -308,3 +308,12 @@ def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
         ends = sorted(set(rng.sample(range(1, len(text) + 1), rng.randint(0, min(6, len(text))))) | {len(text)})
         starts = [0, *ends[:-1]]
         assert hits.masks(ends) == [hits.mask(s, e) for s, e in zip(starts, ends)], (text, ends)
+
+
+def test_the_mask_of_the_whole_text_is_every_hit_s() -> None:
+    rng = random.Random(14)
+    gate = Anchors({"short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")]})
+    for _ in range(300):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        hits = gate.find(text)
+        assert hits.everywhere() == hits.mask(0, len(text)), text

@@ -195,7 +195,7 @@ class DriverIndex:
             if code is not None:
                 found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
         hits = hits or self.rare_anchors.find(folded)
-        present = hits.mask(0, len(folded))  # the rare kinds' anchors anywhere in the text
+        present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
             (self._capitals is None or self._capitals.search(text)) and self._code_anchor.search(text)
@@ -242,7 +242,9 @@ class DriverIndex:
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
-        if not (hits or self.rare_anchors.find(folded)).present("descriptor", 0, len(folded)):
+        hits = hits or self.rare_anchors.find(folded)
+        descriptor = hits.anchors.bits.get("descriptor")
+        if descriptor is not None and not hits.everywhere() & descriptor:  # ``hits.present`` of the whole text
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
