@@ -317,3 +317,30 @@ def test_the_mask_of_the_whole_text_is_every_hit_s() -> None:
         text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
         hits = gate.find(text)
         assert hits.everywhere() == hits.mask(0, len(text)), text
+
+
+def test_word_start_gating_reads_what_every_rule_reads_where_words_are_glued_or_cut(
+        texts: list[tuple[object, str]]) -> None:
+    """The rules woken only where a trigger word starts a word (``WHOLE_TEXT_RULES``) read
+    what every rule on every sentence reads on texts whose trigger words are glued to
+    others ("xwon", "this") and whose sentences are cut inside a word (a run longer than
+    MAX_SENTENCE_CHARS without a space)."""
+    from factcov.domains.f1.reading import WHOLE_TEXT_RULES
+    from factcov.extractors.spans import MAX_SENTENCE_CHARS
+
+    assert "winners_and_positions" in WHOLE_TEXT_RULES and "defenses" not in WHOLE_TEXT_RULES
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    rng = random.Random(31)
+    glue = ["x", "th", "h", "1", "_", ""]
+    checked = 0
+    for instance, text in texts[::9]:
+        words = text.split(" ")
+        glued = " ".join(rng.choice(glue) + w if rng.random() < 0.3 else w for w in words)
+        cut = "y" * (MAX_SENTENCE_CHARS - rng.randint(1, 40)) + text.replace(" ", "", rng.randint(0, 3))
+        for variant in (glued, cut):
+            extractor = extractors[instance.language]
+            gated = _Reader(extractor.name, extractor.lex, variant, instance.context).read()
+            every = _Reader(extractor.name, extractor.lex, variant, instance.context).read(gated=False)
+            assert gated == every, variant[:200]
+            checked += 1
+    assert checked > 50
