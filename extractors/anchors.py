@@ -16,6 +16,11 @@ text, so they do not break a run of literals.
 
 ``Anchors({rule: patterns})``: the anchors of several rules, found in one pass over a
 text (``Anchors(...).find(text).present(rule, start, end)``).
+
+``word_start_anchors(pattern)`` also says which literals the pattern needs a word boundary
+before ("is" of ``\\b(?:was|is)\\s``): for rules that scan the whole text from and to
+offsets (never a slice), ``Anchors(rules, word_start=...)`` counts such a literal only
+where a word starts there, so "is" in "his" wakes none of them.
 """
 
 from __future__ import annotations
