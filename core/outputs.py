@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import pyarrow.parquet as pq
 
 from factcov.evaluate import Result
 from factcov.jsonl import atomic_path, write_text_atomic
-from factcov.model import canonical_json
+from factcov.model import canonical_json, key_json
 from factcov.scoring import ScoringPolicy, counts_json
 
 CLAIM_SCHEMA = pa.schema(
@@ -117,43 +118,52 @@ def _as_rows(columns: dict[str, list]) -> list[dict[str, Any]]:
 
 def claim_columns(results: list[Result]) -> dict[str, list]:
     """claims.parquet's rows of ``results`` as one list per column (in CLAIM_SCHEMA's
-    order): a run builds a chunk's columns directly, without a dict per claim."""
+    order): a run builds a chunk's columns directly, without a dict per claim. Each
+    column is one pass over the chunk's verdicts (a comprehension or a C-level ``map``),
+    not one loop appending to twenty lists: a million claims go through here."""
     columns: dict[str, list] = {name: [] for name in CLAIM_SCHEMA.names}
-    (instance_ids, systems, tasks, languages, indices, types, keys, values, span_starts, span_ends, texts,
-     labels, expected, fact_ids, extractors, out_of_scope, numbers, value_texts, generation_ids,
-     metas) = columns.values()
+    verdicts: list = []
     for result in results:
-        verdicts = result.verdicts
-        n = len(verdicts)
+        n = len(result.verdicts)
         if not n:
             continue
-        meta = result.generation.meta
-        for column, value in (
-            (instance_ids, result.instance.id), (systems, result.generation.system),
-            (tasks, result.instance.task), (languages, result.language),
-            (generation_ids, result.generation.id), (metas, None if meta is None else canonical_json(meta)),
+        verdicts.extend(result.verdicts)
+        generation, instance = result.generation, result.instance
+        meta = generation.meta
+        for name, value in (
+            ("instance_id", instance.id), ("system", generation.system), ("task", instance.task),
+            ("language", result.language), ("generation_id", generation.id),
+            ("meta", None if meta is None else canonical_json(meta)),
         ):
-            column.extend([value] * n)
-        indices.extend(range(n))
-        for verdict in verdicts:
-            claim = verdict.claim
-            value = claim.value
-            span = claim.span
-            label = verdict.label
-            types.append(claim.type)
-            keys.append(canonical_json(claim.key))
-            values.append(canonical_json(value))
-            span_starts.append(span[0] if span else None)
-            span_ends.append(span[1] if span else None)
-            texts.append(claim.text)
-            labels.append(label)
-            expected.append(canonical_json(verdict.expected) if label == "contradicted" else None)
-            fact_ids.append(verdict.fact.id if verdict.fact is not None else None)
-            extractors.append(claim.extractor)
-            out_of_scope.append(claim.out_of_scope)
-            numbers.append(_number(value))
-            value_texts.append(value if isinstance(value, str) else None)
+            columns[name].extend([value] * n)
+        columns["claim_index"].extend(range(n))
+    if not verdicts:
+        return columns
+    claims = list(map(_CLAIM, verdicts))
+    values = list(map(_VALUE, claims))
+    spans = list(map(_SPAN, claims))
+    labels = list(map(_LABEL, verdicts))
+    columns["type"] = list(map(_TYPE, claims))
+    columns["key"] = list(map(key_json, map(_KEY, claims)))
+    columns["value"] = list(map(canonical_json, values))
+    columns["span_start"] = [span[0] if span else None for span in spans]
+    columns["span_end"] = [span[1] if span else None for span in spans]
+    columns["text"] = list(map(_TEXT, claims))
+    columns["verdict"] = labels
+    columns["expected"] = [canonical_json(verdict.expected) if label == "contradicted" else None
+                           for verdict, label in zip(verdicts, labels)]
+    columns["fact_id"] = [None if fact is None else fact.id for fact in map(_FACT, verdicts)]
+    columns["extractor"] = list(map(_EXTRACTOR, claims))
+    columns["out_of_scope"] = list(map(_OUT_OF_SCOPE, claims))
+    columns["value_number"] = [float(value) if type(value) in _PLAIN_NUMBERS else _number(value) for value in values]
+    columns["value_text"] = [value if isinstance(value, str) else None for value in values]
     return columns
+
+
+_CLAIM, _LABEL, _FACT = attrgetter("claim"), attrgetter("label"), attrgetter("fact")
+_TYPE, _KEY, _VALUE, _SPAN = attrgetter("type"), attrgetter("key"), attrgetter("value"), attrgetter("span")
+_TEXT, _EXTRACTOR, _OUT_OF_SCOPE = attrgetter("text"), attrgetter("extractor"), attrgetter("out_of_scope")
+_PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
 
 
 def score_columns(
@@ -169,45 +179,78 @@ def score_columns(
     extras = extras or [{} for _ in results]
     for name in (n for extra in extras for n in extra):  # a caller's extra keys, in their order
         columns.setdefault(name, [])
-    counts = [columns[name] for name in ("n_claims", "supported", "contradicted", "unverifiable", "n_facts",
-                                          "covered", "out_of_scope")]
-    metric_columns = [columns[name] for name in ("precision", "recall", "f1", "weighted_f1")]
-    extra_columns = [(name, column) for name, column in columns.items() if name not in SCORE_SCHEMA.names]
-    for result, extra in zip(results, extras):
-        used = policy or result.policy
-        score = result.score
-        total = score.total
-        instance, generation = result.instance, result.generation
-        columns["instance_id"].append(instance.id)
-        columns["system"].append(generation.system)
-        columns["task"].append(instance.task)
-        columns["language"].append(result.language)
-        columns["split"].append(instance.split)
-        for column, value in zip(counts, (total.n_claims, total.supported, total.contradicted, total.unverifiable,
-                                          total.n_facts, total.covered, total.out_of_scope)):
-            column.append(value)
-        metrics = result.metrics if used == result.policy else score.metrics(used)
-        for column, name in zip(metric_columns, ("precision", "recall", "f1", "weighted_f1")):
-            column.append(metrics[name])
-        columns["by_type"].append(counts_json(score.by_type, used))
-        columns["missed"].append(canonical_json(_missed(result)))
-        columns["text"].append(generation.text)
-        columns["missed_ids"].append(list(score.missed_ids))
-        columns["generation_id"].append(generation.id)
-        meta = generation.meta
-        columns["meta"].append(None if meta is None else canonical_json(meta))
-        for name, column in extra_columns:
-            column.append(extra.get(name))
+    extra_names = tuple(name for name in columns if name not in SCORE_SCHEMA.names)
+    rows = list(zip(results, extras))
+    if not rows:
+        return columns
+    # one pass per column over the chunk (see ``claim_columns``)
+    results = [result for result, _ in rows]
+    instances = list(map(_INSTANCE, results))
+    generations = list(map(_GENERATION, results))
+    scores = list(map(_SCORE, results))
+    totals = list(map(_TOTAL, scores))
+    used = [policy or result.policy for result in results]
+    columns["instance_id"] = list(map(_ID, instances))
+    columns["system"] = list(map(_SYSTEM, generations))
+    columns["task"] = list(map(_TASK, instances))
+    columns["language"] = [result.language for result in results]
+    columns["split"] = list(map(_SPLIT, instances))
+    for name in COUNT_NAMES:
+        columns[name] = list(map(attrgetter(name), totals))
+    # the policy a result was scored under is usually the very object asked for
+    metrics = [result.metrics if policy_ is result.policy or policy_ == result.policy else score.metrics(policy_)
+               for result, score, policy_ in zip(results, scores, used)]
+    for name in METRIC_NAMES:
+        columns[name] = [values[name] for values in metrics]
+    columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
+    columns["missed"] = list(map(missed_json, results))
+    columns["text"] = list(map(_TEXT, generations))
+    columns["missed_ids"] = [list(score.missed_ids) for score in scores]
+    columns["generation_id"] = list(map(_ID, generations))
+    columns["meta"] = [None if meta is None else canonical_json(meta) for meta in map(_META, generations)]
+    for name in extra_names:
+        columns[name] = [extra.get(name) for _, extra in rows]
     return columns
 
 
-def _missed(result: Result) -> list[dict[str, Any]]:
+_INSTANCE, _GENERATION, _SCORE, _TOTAL = (attrgetter("instance"), attrgetter("generation"), attrgetter("score"),
+                                          attrgetter("total"))
+_ID, _SYSTEM, _TASK, _SPLIT, _META = (attrgetter("id"), attrgetter("system"), attrgetter("task"), attrgetter("split"),
+                                      attrgetter("meta"))
+COUNT_NAMES = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
+METRIC_NAMES = ("precision", "recall", "f1", "weighted_f1")
+
+
+def missed_json(result: Result) -> str:
+    """scores.parquet's ``missed``: ``canonical_json`` of the missed facts as {id, type, key,
+    value} (for a repeated id, the last fact of it, as a dict by id keeps), each entry
+    encoded once per instance: every system's text for it misses some of the same facts."""
     missed_ids = result.score.missed_ids
     if not missed_ids:
-        return []
-    facts_by_id = {fact.id: fact for fact in result.instance.facts}
-    return [{"id": i, "type": facts_by_id[i].type, "key": facts_by_id[i].key, "value": facts_by_id[i].value}
-            for i in missed_ids]
+        return "[]"
+    instance = result.instance
+    cached = _MISSED_PARTS.get(instance.id)
+    if cached is None or cached[0] is not instance.facts:  # new, or another parse of the instance
+        if len(_MISSED_PARTS) >= MISSED_PARTS_CACHE_SIZE:
+            del _MISSED_PARTS[next(iter(_MISSED_PARTS))]
+        cached = _MISSED_PARTS[instance.id] = (instance.facts, {fact.id: fact for fact in instance.facts}, {})
+    _, facts_by_id, parts = cached
+    entries = []
+    for fact_id in missed_ids:
+        entry = parts.get(fact_id)
+        if entry is None:
+            fact = facts_by_id[fact_id]
+            entry = parts[fact_id] = canonical_json({"id": fact_id, "type": fact.type, "key": fact.key,
+                                                     "value": fact.value})
+        entries.append(entry)
+    return "[" + ",".join(entries) + "]"
+
+
+# Instance id -> (its facts list, facts by id, encoded entries); the facts list is checked
+# by identity, so an instance parsed again or another file's instance of the same id
+# starts afresh. As many instances as an evaluator keeps knowledge of.
+MISSED_PARTS_CACHE_SIZE = 4096
+_MISSED_PARTS: dict[str, tuple[list, dict[str, Any], dict[str, str]]] = {}
 
 
 class ParquetStream:
