@@ -139,30 +139,29 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         columns["claim_index"].extend(range(n))
     if not verdicts:
         return columns
-    claims = list(map(_CLAIM, verdicts))
-    values = list(map(_VALUE, claims))
-    spans = list(map(_SPAN, claims))
-    labels = list(map(_LABEL, verdicts))
-    columns["type"] = list(map(_TYPE, claims))
-    columns["key"] = list(map(key_json, map(_KEY, claims)))
+    # each object's fields read at once and transposed by zip (C): one visit per verdict and claim
+    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, verdicts))
+    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, claims))
+    columns["type"] = list(types)
+    columns["key"] = list(map(key_json, keys))
     columns["value"] = list(map(canonical_json, values))
     columns["span_start"] = [span[0] if span else None for span in spans]
     columns["span_end"] = [span[1] if span else None for span in spans]
-    columns["text"] = list(map(_TEXT, claims))
-    columns["verdict"] = labels
-    columns["expected"] = [canonical_json(verdict.expected) if label == "contradicted" else None
-                           for verdict, label in zip(verdicts, labels)]
-    columns["fact_id"] = [None if fact is None else fact.id for fact in map(_FACT, verdicts)]
-    columns["extractor"] = list(map(_EXTRACTOR, claims))
-    columns["out_of_scope"] = list(map(_OUT_OF_SCOPE, claims))
+    columns["text"] = list(texts)
+    columns["verdict"] = list(labels)
+    columns["expected"] = [canonical_json(value) if label == "contradicted" else None
+                           for value, label in zip(expected, labels)]
+    columns["fact_id"] = [None if fact is None else fact.id for fact in facts]
+    columns["extractor"] = list(extractors)
+    columns["out_of_scope"] = list(out_of_scope)
     columns["value_number"] = [float(value) if type(value) in _PLAIN_NUMBERS else _number(value) for value in values]
     columns["value_text"] = [value if isinstance(value, str) else None for value in values]
     return columns
 
 
-_CLAIM, _LABEL, _FACT = attrgetter("claim"), attrgetter("label"), attrgetter("fact")
-_TYPE, _KEY, _VALUE, _SPAN = attrgetter("type"), attrgetter("key"), attrgetter("value"), attrgetter("span")
-_TEXT, _EXTRACTOR, _OUT_OF_SCOPE = attrgetter("text"), attrgetter("extractor"), attrgetter("out_of_scope")
+_VERDICT_FIELDS = attrgetter("claim", "label", "fact", "expected")
+_CLAIM_FIELDS = attrgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
+_TEXT = attrgetter("text")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
 
 
@@ -293,6 +292,11 @@ class ParquetStream:
 
 def _clean(value: Any) -> Any:
     """JSON-safe: NaN -> null, numpy scalars -> Python, floats rounded for stable bytes."""
+    kind = type(value)  # the exact types first: a summary holds a few numbers per type per system
+    if kind is float:
+        return None if math.isnan(value) else round(value, 10)
+    if kind is int or kind is str or value is None or kind is bool:
+        return value
     if isinstance(value, dict):
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
