@@ -223,8 +223,9 @@ def rows_of_chunk(evaluator: Evaluator, chunk: list) -> ChunkRows:
     for result in results:
         if result.extraction_error is not None:
             failures.append((result.instance.id, result.generation.system, result.extraction_error))
+        system_counts = type_counts[result.generation.system]
         for type_, counts in result.score.by_type.items():
-            type_counts[result.generation.system][type_].add(counts)
+            system_counts[type_].add(counts)
     return ChunkRows(
         claim_columns(results),
         score_columns(results, extras=extras, extra_names=(*domain.metrics, *domain.lists)),

@@ -130,8 +130,25 @@ _COUNTS_JSON: dict[tuple, str] = {}
 
 
 def counts_json(by_type: dict[str, Counts], policy: ScoringPolicy) -> str:
-    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts."""
-    return "{" + ",".join(f"{encode_json_str(t)}:{by_type[t].as_json(policy)}" for t in sorted(by_type)) + "}"
+    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts:
+    each ``"type":{counts}`` entry is remembered by the type and the counts it encodes."""
+    unverifiable = policy.unverifiable  # the only part of the policy the metrics read
+    entries = []
+    for type_ in sorted(by_type):
+        counts = by_type[type_]
+        key = (type_, counts.n_claims, counts.supported, counts.contradicted, counts.unverifiable, counts.n_facts,
+               counts.covered, counts.out_of_scope, unverifiable)
+        entry = _TYPE_ENTRY_JSON.get(key)
+        if entry is None:
+            entry = f"{encode_json_str(type_)}:{counts.as_json(policy)}"
+            if len(_TYPE_ENTRY_JSON) >= COUNTS_JSON_CACHE_SIZE:
+                _TYPE_ENTRY_JSON.clear()
+            _TYPE_ENTRY_JSON[key] = entry
+        entries.append(entry)
+    return "{" + ",".join(entries) + "}"
+
+
+_TYPE_ENTRY_JSON: dict[tuple, str] = {}
 
 
 @dataclass

@@ -13,6 +13,7 @@ from factcov.evaluate import Evaluator
 from factcov.model import Fact, Generation, Instance, canonical_json, key_json
 from factcov.outputs import claim_columns, missed_json, score_columns
 from factcov.plugins import get_domain
+from factcov.scoring import ScoringPolicy
 
 
 def _reference_claim_rows(results) -> list[dict]:
@@ -83,6 +84,10 @@ def test_columns_match_a_row_by_row_reference_on_real_instances(domain_name):
     assert scores["precision"] == [r.metrics["precision"] for r in results]
     assert scores["meta"] == [None if r.generation.meta is None else canonical_json(r.generation.meta)
                               for r in results]
+    for policy in (None, ScoringPolicy(unverifiable="ignore"), None):  # remembered entries follow the policy
+        by_type = score_columns(results, policy)["by_type"]
+        assert by_type == [canonical_json({t: c.as_dict(policy or r.policy) for t, c in r.score.by_type.items()})
+                           for r in results]
 
 
 def test_missed_entries_follow_the_instance_object_not_only_its_id():
