@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from factcov.evaluate import Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import canonical_json, key_json
-from factcov.scoring import ScoringPolicy, counts_json
+from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
 
 CLAIM_SCHEMA = pa.schema(
     [
@@ -139,9 +139,10 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         columns["claim_index"].extend(range(n))
     if not verdicts:
         return columns
-    # each object's fields read at once and transposed by zip (C): one visit per verdict and claim
-    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, verdicts))
-    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, claims))
+    # each object's fields read at once from its __dict__ (where a pydantic model keeps
+    # them; half the cost of attribute access on a model) and transposed by zip (C)
+    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(_FIELDS, verdicts)))
+    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, map(_FIELDS, claims)))
     columns["type"] = list(types)
     columns["key"] = list(map(key_json, keys))
     columns["value"] = list(map(canonical_json, values))
@@ -159,9 +160,9 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     return columns
 
 
-_VERDICT_FIELDS = attrgetter("claim", "label", "fact", "expected")
-_CLAIM_FIELDS = attrgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
-_TEXT = attrgetter("text")
+_FIELDS = attrgetter("__dict__")
+_VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
+_CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
 
 
@@ -182,40 +183,40 @@ def score_columns(
     rows = list(zip(results, extras))
     if not rows:
         return columns
-    # one pass per column over the chunk (see ``claim_columns``)
+    # one pass per column over the chunk, models' fields read from their __dict__ (see ``claim_columns``)
     results = [result for result, _ in rows]
-    instances = list(map(_INSTANCE, results))
     generations = list(map(_GENERATION, results))
     scores = list(map(_SCORE, results))
     totals = list(map(_TOTAL, scores))
     used = [policy or result.policy for result in results]
-    columns["instance_id"] = list(map(_ID, instances))
-    columns["system"] = list(map(_SYSTEM, generations))
-    columns["task"] = list(map(_TASK, instances))
+    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(_FIELDS, map(_INSTANCE, results))))
+    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(_FIELDS, generations)))
+    columns["instance_id"] = list(instance_ids)
+    columns["system"] = list(systems)
+    columns["task"] = list(tasks)
     columns["language"] = [result.language for result in results]
-    columns["split"] = list(map(_SPLIT, instances))
+    columns["split"] = list(splits)
     for name in COUNT_NAMES:
         columns[name] = list(map(attrgetter(name), totals))
-    # the policy a result was scored under is usually the very object asked for
-    metrics = [result.metrics if policy_ is result.policy or policy_ == result.policy else score.metrics(policy_)
-               for result, score, policy_ in zip(results, scores, used)]
+    # what ``result.metrics`` holds when the policy is the result's own (without its lock)
+    metrics = list(map(GenerationScore.metrics, scores, used))
     for name in METRIC_NAMES:
         columns[name] = [values[name] for values in metrics]
     columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
     columns["missed"] = list(map(missed_json, results))
-    columns["text"] = list(map(_TEXT, generations))
+    columns["text"] = list(texts)
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
-    columns["generation_id"] = list(map(_ID, generations))
-    columns["meta"] = [None if meta is None else canonical_json(meta) for meta in map(_META, generations)]
+    columns["generation_id"] = list(generation_ids)
+    columns["meta"] = [None if meta is None else canonical_json(meta) for meta in metas]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
 
 
+_INSTANCE_FIELDS = itemgetter("id", "task", "split")
+_GENERATION_FIELDS = itemgetter("system", "text", "id", "meta")
 _INSTANCE, _GENERATION, _SCORE, _TOTAL = (attrgetter("instance"), attrgetter("generation"), attrgetter("score"),
                                           attrgetter("total"))
-_ID, _SYSTEM, _TASK, _SPLIT, _META = (attrgetter("id"), attrgetter("system"), attrgetter("task"), attrgetter("split"),
-                                      attrgetter("meta"))
 COUNT_NAMES = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
 METRIC_NAMES = ("precision", "recall", "f1", "weighted_f1")
 
