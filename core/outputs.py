@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
@@ -122,23 +123,21 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     column is one pass over the chunk's verdicts (a comprehension or a C-level ``map``),
     not one loop appending to twenty lists: a million claims go through here."""
     columns: dict[str, list] = {name: [] for name in CLAIM_SCHEMA.names}
-    verdicts: list = []
-    for result in results:
-        n = len(result.verdicts)
-        if not n:
-            continue
-        verdicts.extend(result.verdicts)
-        generation, instance = result.generation, result.instance
-        meta = generation.meta
-        for name, value in (
-            ("instance_id", instance.id), ("system", generation.system), ("task", instance.task),
-            ("language", result.language), ("generation_id", generation.id),
-            ("meta", None if meta is None else canonical_json(meta)),
-        ):
-            columns[name].extend([value] * n)
-        columns["claim_index"].extend(range(n))
-    if not verdicts:
+    said = [result for result in results if result.verdicts]  # a text without claims has no rows
+    if not said:
         return columns
+    # a result's own values, repeated once per claim (chain and repeat: C-level)
+    counts = [len(result.verdicts) for result in said]
+    instance_ids, tasks = zip(*map(_INSTANCE_CLAIM_FIELDS, map(_FIELDS, map(_INSTANCE, said))))
+    systems, generation_ids, metas = zip(*map(_GENERATION_CLAIM_FIELDS, map(_FIELDS, map(_GENERATION, said))))
+    for name, values in (
+        ("instance_id", instance_ids), ("system", systems), ("task", tasks),
+        ("language", [result.language for result in said]), ("generation_id", generation_ids),
+        ("meta", [None if meta is None else canonical_json(meta) for meta in metas]),
+    ):
+        columns[name] = list(chain.from_iterable(map(repeat, values, counts)))
+    columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
+    verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
     # each object's fields read at once from its __dict__ (where a pydantic model keeps
     # them; half the cost of attribute access on a model) and transposed by zip (C)
     claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(_FIELDS, verdicts)))
@@ -160,7 +159,8 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     return columns
 
 
-_FIELDS = attrgetter("__dict__")
+_FIELDS, _VERDICTS = attrgetter("__dict__"), attrgetter("verdicts")
+_INSTANCE_CLAIM_FIELDS, _GENERATION_CLAIM_FIELDS = itemgetter("id", "task"), itemgetter("system", "id", "meta")
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
