@@ -154,7 +154,8 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     columns["fact_id"] = [None if fact is None else fact.id for fact in facts]
     columns["extractor"] = list(extractors)
     columns["out_of_scope"] = list(out_of_scope)
-    columns["value_number"] = [float(value) if type(value) in _PLAIN_NUMBERS else _number(value) for value in values]
+    columns["value_number"] = [float(value) if kind in _PLAIN_NUMBERS else None if kind in _NEVER_NUMBERS else _number(value)
+                               for value, kind in zip(values, map(type, values))]
     columns["value_text"] = [value if isinstance(value, str) else None for value in values]
     return columns
 
@@ -164,6 +165,7 @@ _INSTANCE_CLAIM_FIELDS, _GENERATION_CLAIM_FIELDS = itemgetter("id", "task"), ite
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
+_NEVER_NUMBERS = frozenset((str, list, bool, type(None)))  # exact types: ``_number``'s answer is None
 
 
 def score_columns(
