@@ -71,7 +71,8 @@ def score_files(
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name) if isinstance(domain_name, str) else domain_name
-    instances = load_instances(instances_path, domain)
+    with fewer_collections():  # instances are parsed to be kept: none is garbage to look for
+        instances = load_instances(instances_path, domain)
     return score_run(
         domain, instances, iter_generations(generations_path, instances, domain), outdir,
         inputs={"instances": Path(instances_path).name, "generations": Path(generations_path).name},
@@ -80,6 +81,7 @@ def score_files(
     )
 
 
+@fewer_collections()  # the whole run: its chunks' rows, then the summary's imports and tables
 def score_run(
     domain: Domain,
     instances: Mapping[str, Instance],
