@@ -237,6 +237,7 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     type_of = prepared.type_of
     by_type: dict[str, Counts] = {}
     covered: set[str] = set()
+    supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
         claim = verdict.claim
         counts = by_type.get(claim.type)
@@ -244,18 +245,22 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
             counts = by_type[claim.type] = Counts()
         if claim.out_of_scope:
             counts.out_of_scope += 1
+            out_of_scope += 1
             continue
         label = verdict.label
         if label == "supported":
             counts.supported += 1
+            supported += 1
             for fact_id in verdict.matches:  # the first relevant fact not already covered
                 if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
                     break
         elif label == "contradicted":
             counts.contradicted += 1
+            contradicted += 1
         else:
             counts.unverifiable += 1
+            unverifiable += 1
     for type_, n in prepared.n_by_type.items():
         counts = by_type.get(type_)
         if counts is None:
@@ -270,14 +275,10 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
         missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
     else:
         covered_ids, missed_ids = [], list(ids)
-    total = Counts(n_facts=len(ids), covered=len(covered))
     for counts in by_type.values():
         counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
-        total.n_claims += counts.n_claims
-        total.supported += counts.supported
-        total.contradicted += counts.contradicted
-        total.unverifiable += counts.unverifiable
-        total.out_of_scope += counts.out_of_scope
+    total = Counts(supported + contradicted + unverifiable, supported, contradicted, unverifiable, len(ids),
+                   len(covered), out_of_scope)
     return GenerationScore(
         total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
         covered_ids=covered_ids, missed_ids=missed_ids,
