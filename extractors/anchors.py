@@ -16,6 +16,11 @@ text, so they do not break a run of literals.
 
 ``Anchors({rule: patterns})``: the anchors of several rules, found in one pass over a
 text (``Anchors(...).find(text).present(rule, start, end)``).
+
+``word_start_anchors(pattern)`` also says which literals the pattern needs a word boundary
+before ("is" of ``\\b(?:was|is)\\s``): for rules that scan the whole text from and to
+offsets (never a slice), ``Anchors(rules, word_start=...)`` counts such a literal only
+where a word starts there, so "is" in "his" wakes none of them.
 """
 
 from __future__ import annotations
@@ -23,16 +28,16 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]
 import re
 from bisect import bisect_left
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from itertools import compress, product, repeat
-from operator import ge, or_, sub
+from operator import and_, ge, or_, sub
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 
-__all__ = ["Anchors", "Hits", "anchors", "quick_start"]
+__all__ = ["Anchors", "Hits", "anchors", "quick_start", "word_start", "word_start_anchors"]
 
 # Sets of exact strings larger than this are not expanded (their required literals are
 # used instead): a product of alternations grows fast and each string costs one find.
@@ -54,13 +59,23 @@ class _Info:
 
 _ANYTHING = _Info(None, None)
 _EMPTY = _Info(frozenset({""}), None)
+# A word boundary (``\b``) inside an exact string, when boundaries are kept (``marks``): it
+# consumes nothing, but a literal that opens with one is found only where a word starts
+# (or ends): "\x00is" is "is" in "it is", not in "his".
+_B = "\x00"
+_BOUNDARY = _Info(frozenset({_B}), None)
+
+
+def _length(string: str) -> int:
+    """The characters of a text a literal takes (a boundary takes none)."""
+    return len(string) - string.count(_B)
 
 
 @lru_cache(maxsize=8192)
 def _useful(strings: _Set | None) -> _Set | None:
     """The set without strings that contain another member (finding the shorter one is
-    enough); None when it holds the empty string, which every text contains."""
-    if strings is None or "" in strings:
+    enough); None when it holds the empty string (or only boundaries), which every text contains."""
+    if strings is None or "" in strings or any(not _length(s) for s in strings):
         return None
     return frozenset(s for s in strings if not any(o != s and o in s for o in strings))
 
@@ -72,8 +87,8 @@ def _better(a: _Set | None, b: _Set | None) -> _Set | None:
         return b
     if b is None:
         return a
-    score_a = (min(4, min(map(len, a))), -len(a), min(map(len, a)))
-    score_b = (min(4, min(map(len, b))), -len(b), min(map(len, b)))
+    score_a = (min(4, min(map(_length, a))), -len(a), min(map(_length, a)))
+    score_b = (min(4, min(map(_length, b))), -len(b), min(map(_length, b)))
     return a if score_a >= score_b else b
 
 
@@ -91,14 +106,14 @@ def _class(items: list[tuple[object, object]]) -> _Info:
     return _Info(frozenset(chars), None)
 
 
-def _sequence(items: Iterable[tuple[object, object]]) -> _Info:
+def _sequence(items: Iterable[tuple[object, object]], marks: bool = False) -> _Info:
     """A concatenation: exact strings multiply; every maximal run of exact pieces, and
     every piece's own anchors, is a valid anchor set of the whole; the best one is kept."""
     best: _Set | None = None
     run: _Set = frozenset({""})
     complete = True  # every piece so far exact, and their product small: run is the whole
     for item in items:
-        info = _item(*item)
+        info = _item(*item, marks)
         if info.exact is not None:
             joined = _join(run, info.exact)
             if joined is None:  # too many strings: the run so far is a candidate, a new one starts
@@ -115,30 +130,41 @@ def _sequence(items: Iterable[tuple[object, object]]) -> _Info:
 
 
 def _join(left: _Set, right: _Set) -> _Set | None:
-    if len(left) * len(right) > _MAX_EXACT:
+    # a boundary alone on one side multiplies nothing: kept on each string of the other
+    if len(left) * len(right) > _MAX_EXACT and left != _BOUNDARY.exact and right != _BOUNDARY.exact:
         return None
-    return frozenset(a + b for a, b in product(left, right))
+    return frozenset(map(_opening_boundary_only, (a + b for a, b in product(left, right))))
 
 
-def _item(op: object, arg: object) -> _Info:
+def _opening_boundary_only(string: str) -> str:
+    """``string`` with a boundary kept only where it opens it (the only one looked for:
+    the others would make strings that differ only by them, "\\x00won" and "\\x00won\\x00")."""
+    if _B not in string[1:]:
+        return string
+    return (_B if string.startswith(_B) else "") + string.replace(_B, "")
+
+
+def _item(op: object, arg: object, marks: bool = False) -> _Info:
     if op is C.LITERAL:
         return _Info(frozenset({chr(arg)}), None)  # type: ignore[arg-type]
     if op is C.IN:
         return _class(arg)  # type: ignore[arg-type]
+    if op is C.AT and arg is C.AT_BOUNDARY and marks:
+        return _BOUNDARY
     if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
         return _EMPTY  # zero width: consumes nothing
     if op is C.SUBPATTERN:
         _group, add_flags, _del_flags, sub = arg  # type: ignore[misc]
         if add_flags & re.IGNORECASE:
             return _ANYTHING
-        return _sequence(sub)
+        return _sequence(sub, marks)
     if op is getattr(C, "ATOMIC_GROUP", None):
-        return _sequence(arg)  # type: ignore[arg-type]
+        return _sequence(arg, marks)  # type: ignore[arg-type]
     if op is C.BRANCH:
-        return _branch(arg[1])  # type: ignore[index]
+        return _branch(arg[1], marks)  # type: ignore[index]
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
         low, high, sub = arg  # type: ignore[misc]
-        info = _sequence(sub)
+        info = _sequence(sub, marks)
         if low == 0:
             if high == 1 and info.exact is not None:
                 return _Info(info.exact | {""}, None)
@@ -149,8 +175,8 @@ def _item(op: object, arg: object) -> _Info:
     return _ANYTHING  # ANY, NOT_LITERAL, GROUPREF, ...: may match anything
 
 
-def _branch(alternatives: list[object]) -> _Info:
-    infos = [_sequence(alternative) for alternative in alternatives]  # type: ignore[arg-type]
+def _branch(alternatives: list[object], marks: bool = False) -> _Info:
+    infos = [_sequence(alternative, marks) for alternative in alternatives]  # type: ignore[arg-type]
     exact: _Set | None = frozenset()
     for info in infos:
         if exact is None or info.exact is None or len(exact) + len(info.exact) > _MAX_EXACT:
@@ -167,11 +193,43 @@ def _branch(alternatives: list[object]) -> _Info:
 
 
 @lru_cache(maxsize=1024)
-def _anchors(source: str, flags: int) -> _Set | None:
+def _anchors(source: str, flags: int, marks: bool = False) -> _Set | None:
     if flags & re.IGNORECASE:
         return None
-    info = _sequence(P.parse(source, flags))
+    info = _sequence(P.parse(source, flags), marks)
     return _better(_useful(info.exact) if info.exact is not None else None, info.required)
+
+
+def word_start_anchors(pattern: re.Pattern[str]) -> dict[str, bool] | None:
+    """``anchors(pattern)``, each literal with whether the pattern requires a word boundary
+    (``\\b``) right before it: literal -> True when every match that holds it holds it
+    where a word starts or ends (the characters on both sides of its start differ in
+    being word characters). None when the pattern may match without any literal.
+
+    The boundary is the one the engine tests when the pattern scans the whole text from
+    and to offsets (``pattern.finditer(text, pos, endpos)``: the character before ``pos``
+    counts), not a slice of it, whose first character has nothing before it."""
+    if pattern.flags & (re.ASCII | re.LOCALE):  # another idea of a word character: no boundaries
+        found = _anchors(pattern.pattern, pattern.flags)
+        return None if found is None else dict.fromkeys(found, False)
+    marked = _anchors(pattern.pattern, pattern.flags, True)
+    if marked is None:
+        return None
+    literals: dict[str, bool] = {}
+    for string in marked:
+        text = string.replace(_B, "")
+        # the same text with and without a boundary before it: found anywhere
+        literals[text] = literals.get(text, True) and string.startswith(_B)
+    return literals
+
+
+def word_start(text: str, start: int) -> bool:
+    """Whether ``\\b`` holds at ``text[start]`` (a word character on one side only; before
+    the text is no word character): the engine's own test."""
+    return _AT_BOUNDARY(text, start) is not None
+
+
+_AT_BOUNDARY = re.compile(r"\b").match
 
 
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
@@ -195,20 +253,38 @@ class Anchors:
     (``hits.mask(start, end)``), tested with ``&``.
     """
 
-    def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]]) -> None:
+    def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]],
+                 word_start: Collection[Hashable] = ()) -> None:
+        """``word_start``: names whose patterns are only ever scanned over the whole text
+        (``pattern.finditer(text, pos, endpos)``, never a slice): a literal such a pattern
+        requires a word boundary before (``\\bwon``) counts for them only where one stands
+        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis"."""
         import ahocorasick  # a C automaton; imported here so the module loads without it
 
         self.literals: dict[Hashable, frozenset[str] | None] = {}
+        opening: dict[Hashable, frozenset[str]] = {}  # literals counted only where a word starts
         by_literal: dict[str, list[Hashable]] = {}
         for rule, patterns in rules.items():
             literals: set[str] | None = set()
+            boundary: dict[str, bool] | None = {}
             for pattern in patterns:
                 found = anchors(pattern)
                 if found is None:
                     literals = None
                     break
                 literals |= found  # type: ignore[operator]
-            self.literals[rule] = None if literals is None else _useful(frozenset(literals))
+                if boundary is not None and rule in word_start:
+                    marked = word_start_anchors(pattern)
+                    boundary = None if marked is None else {
+                        **boundary, **{t: boundary.get(t, True) and b for t, b in marked.items()}}
+            if literals is not None and boundary and any(boundary.values()):
+                # the literals with their boundaries, when any is required (the two analyses
+                # may choose different sets: each is sound, the one with boundaries is kept;
+                # none is dropped for holding another: "this" holds "is", not "\bis")
+                self.literals[rule] = frozenset(boundary)
+                opening[rule] = frozenset(t for t, b in boundary.items() if b)
+            else:
+                self.literals[rule] = None if literals is None else _useful(frozenset(literals))
             for literal in self.literals[rule] or ():
                 by_literal.setdefault(literal, []).append(rule)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
@@ -217,11 +293,15 @@ class Anchors:
             rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
         }
         self._automaton = ahocorasick.Automaton()
+        self._word_start = bool(opening)
         for literal, owners in by_literal.items():
-            mask = 0
+            mask = at_word = 0
             for rule in owners:
-                mask |= self.bits[rule]
-            self._automaton.add_word(literal, (len(literal), mask))
+                if literal in opening.get(rule, ()):
+                    at_word |= self.bits[rule]
+                else:
+                    mask |= self.bits[rule]
+            self._automaton.add_word(literal, (len(literal), mask, at_word & ~mask))
         if by_literal:
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
@@ -231,8 +311,13 @@ class Anchors:
         if not found:
             return Hits(self, (), (), ())
         lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
-        lengths, masks = zip(*values)
-        return Hits(self, lasts, lengths, masks)
+        lengths, masks, at_word = zip(*values)
+        if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
+            masks = list(masks)
+            for index in compress(range(len(at_word)), at_word):
+                if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
+                    masks[index] |= at_word[index]
+        return Hits(self, lasts, lengths, tuple(masks))
 
 
 class Hits:
@@ -256,8 +341,9 @@ class Hits:
     def spans(self, rule: Hashable) -> list[tuple[int, int]]:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
-        return [(last + 1 - length, last + 1)
-                for last, length, mask in zip(self._lasts, self._lengths, self._masks) if mask & bit]
+        # the hits of other rules are passed over without a step of Python each
+        hits = compress(zip(self._lasts, self._lengths), map(and_, self._masks, repeat(bit)))
+        return [(last + 1 - length, last + 1) for last, length in hits]
 
     @property
     def gated(self) -> frozenset[Hashable]:
@@ -284,11 +370,29 @@ class Hits:
         inside = map(ge, map(sub, lasts[near:sure], self._lengths[near:sure]), repeat(start - 1))
         return reduce(or_, compress(self._masks[near:sure], inside), found)
 
+    def masks(self, ends: list[int]) -> list[int]:
+        """``mask`` of each stretch of a text cut at ``ends`` (increasing, the last one the
+        text's length: stretches ``[0, ends[0])``, ``[ends[0], ends[1])``, ...), in one pass
+        over the hits rather than a search per stretch."""
+        found = [0] * len(ends)
+        index, start, end = 0, 0, ends[0]
+        for last, length, mask in zip(self._lasts, self._lengths, self._masks):
+            while last >= end:  # the hit ends past this stretch: it belongs to a later one
+                index += 1
+                start, end = end, ends[index]
+            if last - length >= start - 1:  # and it starts inside: wholly in the stretch
+                found[index] |= mask
+        return found
+
     def within(self, start: int, end: int) -> set[Hashable]:
         """The rules (of those the anchors were given) present in ``[start, end)``: those
         with an anchor wholly inside, and every rule without anchors."""
         mask = self.mask(start, end)
         return set(self.anchors.always) | {rule for rule, bit in self.anchors.bits.items() if mask & bit}
+
+    def everywhere(self) -> int:
+        """``mask`` of the whole text: the bits of every hit (each lies wholly inside it)."""
+        return reduce(or_, self._masks, 0)
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always

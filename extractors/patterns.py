@@ -322,7 +322,8 @@ class ClaimSet:
     def add(self, claim_type: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
         """Keep the claim read from ``text[start:end]``; False when it was read already from
         overlapping words."""
-        signature = (claim_type, tuple(sorted(key.items())), repr(value))
+        items = tuple(key.items())
+        signature = (claim_type, tuple(sorted(items)) if len(items) > 1 else items, repr(value))
         read = self._read.get(signature)
         if read is None:
             self._read[signature] = (start, end)

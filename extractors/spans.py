@@ -13,8 +13,16 @@ class SpanSet:
     """Half-open spans ``[start, end)`` that do not overlap one another."""
 
     def __init__(self, spans: list[tuple[int, int]] | None = None) -> None:
-        self._spans: list[tuple[int, int]] = []
-        for start, end in sorted(spans or ()):
+        ordered = sorted(spans or ())
+        # spans that are already disjoint (mentions, matches of one scan: the usual case) are
+        # taken as they are; otherwise each is added, an overlapping one dropped
+        if all(start < end for start, end in ordered) and all(
+            previous[1] <= following[0] for previous, following in zip(ordered, ordered[1:])
+        ):
+            self._spans: list[tuple[int, int]] = ordered
+            return
+        self._spans = []
+        for start, end in ordered:
             self.add(start, end)
 
     def overlaps(self, start: int, end: int) -> bool:
@@ -47,8 +55,17 @@ MAX_SENTENCE_CHARS = 2000
 def bounded_sentence_ends(text: str, sentence_end: re.Pattern[str], limit: int = MAX_SENTENCE_CHARS) -> Iterator[int]:
     """End offsets of the sentences of ``text`` (``sentence_end`` matches a sentence's last
     characters), a sentence longer than ``limit`` cut at its last space before the limit."""
+    ends = [m.end() for m in sentence_end.finditer(text)]  # increasing: a sentence end takes a character
+    if len(text) <= limit:  # no sentence to cut (the usual text): the ends found, and the text's end
+        if text and (not ends or ends[-1] != len(text)):
+            ends.append(len(text))
+        return iter(ends)
+    return _cut_sentence_ends(text, [*ends, len(text)], limit)
+
+
+def _cut_sentence_ends(text: str, ends: list[int], limit: int) -> Iterator[int]:
     start = 0
-    for end in [m.end() for m in sentence_end.finditer(text)] + [len(text)]:
+    for end in ends:
         while end - start > limit:
             cut = text.rfind(" ", start + limit // 2, start + limit)
             cut = cut + 1 if cut != -1 else start + limit

@@ -82,6 +82,43 @@ def test_every_match_of_random_patterns_contains_an_anchor() -> None:
     assert checked > 1000  # the property was put to the test, not skipped
 
 
+def test_every_match_of_random_patterns_holds_an_anchor_at_a_word_start_where_one_is_required() -> None:
+    """``word_start_anchors``: a literal marked as opening at a word boundary stands, in
+    every match (the whole text scanned from and to random offsets), where ``\\b`` holds."""
+    from factcov.extractors.anchors import word_start, word_start_anchors
+
+    rng = random.Random(21)
+    texts = ["".join(rng.choice("abc  .") for _ in range(rng.randint(0, 40))) for _ in range(60)]
+    checked = marked = 0
+    for _ in range(2000):
+        source = _random_pattern(rng)
+        pattern = re.compile(r"\b" + source if rng.random() < 0.6 else source)
+        found = word_start_anchors(pattern)
+        if found is None:
+            assert anchors(pattern) is None
+            continue
+        marked += any(found.values())
+        for text in texts:
+            pos = rng.randint(0, len(text))
+            for match in pattern.finditer(text, pos, rng.randint(pos, len(text))):
+                start, end = match.span()
+                assert any(
+                    text.startswith(literal, i) and (not at_word or word_start(text, i))
+                    for literal, at_word in found.items() for i in range(start, end - len(literal) + 1)
+                ), (pattern.pattern, text, match.group(0), found)
+                checked += 1
+    assert checked > 1000 and marked > 100  # the property was put to the test, not skipped
+
+
+def test_a_rule_scanning_the_whole_text_wakes_only_at_a_word_start() -> None:
+    gate = Anchors({"copula": [re.compile(r"\b(?:is|was)\s+\w+")], "plain": [re.compile(r"\b(?:is|was)\s+\w+")]},
+                   word_start={"copula"})
+    his, it_is = gate.find("made his stop"), gate.find("it is third")
+    assert not his.present("copula", 0, 13) and his.present("plain", 0, 13)  # "is" in "his"
+    assert it_is.present("copula", 0, 11) and it_is.present("plain", 0, 11)
+    assert gate.find("is third").present("copula", 0, 8)  # the text's start is a word's
+
+
 @pytest.fixture(scope="module")
 def texts(shared_data: Path) -> list[tuple[object, str]]:
     """Realized and hand-varied texts of two real races in three languages, plus the same
@@ -256,3 +293,54 @@ def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None
             assert hits.within(start, end) == expected, (text, start, end)
             for rule in gate.bits:
                 assert hits.present(rule, start, end) == (rule in expected)
+
+
+def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
+    """``Hits.masks`` (one pass over the hits for every sentence of a text) against
+    ``Hits.mask`` of each stretch, on random texts cut at random places."""
+    rng = random.Random(12)
+    gate = Anchors({
+        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
+    })
+    for _ in range(600):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(1, 40)))
+        hits = gate.find(text)
+        ends = sorted(set(rng.sample(range(1, len(text) + 1), rng.randint(0, min(6, len(text))))) | {len(text)})
+        starts = [0, *ends[:-1]]
+        assert hits.masks(ends) == [hits.mask(s, e) for s, e in zip(starts, ends)], (text, ends)
+
+
+def test_the_mask_of_the_whole_text_is_every_hit_s() -> None:
+    rng = random.Random(14)
+    gate = Anchors({"short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")]})
+    for _ in range(300):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        hits = gate.find(text)
+        assert hits.everywhere() == hits.mask(0, len(text)), text
+
+
+def test_word_start_gating_reads_what_every_rule_reads_where_words_are_glued_or_cut(
+        texts: list[tuple[object, str]]) -> None:
+    """The rules woken only where a trigger word starts a word (``WHOLE_TEXT_RULES``) read
+    what every rule on every sentence reads on texts whose trigger words are glued to
+    others ("xwon", "this") and whose sentences are cut inside a word (a run longer than
+    MAX_SENTENCE_CHARS without a space)."""
+    from factcov.domains.f1.reading import WHOLE_TEXT_RULES
+    from factcov.extractors.spans import MAX_SENTENCE_CHARS
+
+    assert "winners_and_positions" in WHOLE_TEXT_RULES and "defenses" not in WHOLE_TEXT_RULES
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    rng = random.Random(31)
+    glue = ["x", "th", "h", "1", "_", ""]
+    checked = 0
+    for instance, text in texts[::9]:
+        words = text.split(" ")
+        glued = " ".join(rng.choice(glue) + w if rng.random() < 0.3 else w for w in words)
+        cut = "y" * (MAX_SENTENCE_CHARS - rng.randint(1, 40)) + text.replace(" ", "", rng.randint(0, 3))
+        for variant in (glued, cut):
+            extractor = extractors[instance.language]
+            gated = _Reader(extractor.name, extractor.lex, variant, instance.context).read()
+            every = _Reader(extractor.name, extractor.lex, variant, instance.context).read(gated=False)
+            assert gated == every, variant[:200]
+            checked += 1
+    assert checked > 50

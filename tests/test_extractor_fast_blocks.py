@@ -3,6 +3,8 @@ mask on long texts, a negation cue right before a match."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from pydantic import ValidationError
 
@@ -89,3 +91,51 @@ def test_negated_right_before_with_a_domain_s_own_cues():
     assert negated_right_before(folded, folded.index("rain"), "en")
     assert not negated_right_before(folded, folded.index("rain"), cues=("no", "not"))
     assert negated_right_before(folded, folded.index("snow"), cues=("no", "not"))
+
+
+def test_a_span_set_keeps_the_first_of_overlapping_spans_and_all_of_disjoint_ones():
+    """SpanSet takes spans already disjoint as given (the fast path) and otherwise adds them
+    one by one in order, an overlapping one dropped: both agree with adding one by one."""
+    from factcov.extractors.spans import SpanSet
+
+    rng = random.Random(5)
+    for _ in range(500):
+        spans = []
+        for _ in range(rng.randint(0, 8)):
+            start = rng.randint(0, 30)
+            spans.append((start, start + rng.randint(0, 5)))
+        one_by_one = SpanSet()
+        for start, end in sorted(spans):
+            one_by_one.add(start, end)
+        built = SpanSet(spans)
+        assert len(built) == len(one_by_one)
+        for start in range(0, 37):
+            for end in range(start, start + 4):
+                assert built.overlaps(start, end) == one_by_one.overlaps(start, end), (spans, start, end)
+
+
+def test_sentence_ends_are_those_of_the_cut_at_a_space_rule_on_short_and_long_texts():
+    """bounded_sentence_ends (a text within the limit takes the ends as found) against the
+    rule written out: each end in order, a run longer than the limit cut at its last space."""
+    import re
+
+    from factcov.extractors.spans import bounded_sentence_ends
+
+    def written_out(text, sentence_end, limit):
+        start = 0
+        for end in [m.end() for m in sentence_end.finditer(text)] + [len(text)]:
+            while end - start > limit:
+                cut = text.rfind(" ", start + limit // 2, start + limit)
+                cut = cut + 1 if cut != -1 else start + limit
+                yield cut
+                start = cut
+            if end > start:
+                yield end
+                start = end
+
+    sentence_end = re.compile(r"\.(?=\s|$)|!(?<!\d!)(?=\s|$)|\?(?<!\d\?)(?=\s|$)|\n")
+    rng = random.Random(8)
+    for _ in range(5000):
+        text = "".join(rng.choice("ab .!?\n1") for _ in range(rng.randint(0, 60)))
+        for limit in (5, 11, len(text), max(1, len(text) - 1), 2000):
+            assert list(bounded_sentence_ends(text, sentence_end, limit)) == list(written_out(text, sentence_end, limit))

@@ -460,7 +460,7 @@ NEGATED_COMPOUND_BEFORE = {
 }
 
 
-SENTENCE_END = r"\.(?=\s|$)|[!?](?<!\d[!?])(?=\s|$)|\n"
+SENTENCE_END = r"\.(?=\s|$)|!(?<!\d!)(?=\s|$)|\?(?<!\d\?)(?=\s|$)|\n"
 
 
 @dataclass(frozen=True)
@@ -685,7 +685,7 @@ def _lexicon(language: str) -> Lexicon:
         move_done=re.compile(MOVE_DONE[language]),
         negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
         # "." before a space or the end (after a digit too: "on lap 13."), "!" or "?" not
-        # after a digit, a line break; each alternative opens with its character, so the
-        # scan jumps from candidate to candidate
+        # after a digit, a line break; each alternative opens with its character (a literal:
+        # a class such as [!?] would not do), so the scan jumps from candidate to candidate
         sentence_end=re.compile(SENTENCE_END),
     )

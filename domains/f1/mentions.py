@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from bisect import bisect_left
+from functools import lru_cache, partial
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -81,6 +83,11 @@ class Mention(NamedTuple):
     start: int
     end: int
     code: str
+
+
+_START = attrgetter("start")  # a mention's sort key
+_mention = partial(tuple.__new__, Mention)  # ``Mention(*fields)`` without a call of Python
+_TWO_CAPITALS = re.compile("[A-Z][A-Z]")
 
 
 @lru_cache(maxsize=1)
@@ -169,25 +176,60 @@ class DriverIndex:
         self._code_anchor = (
             None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
         )
+        # every code anchor holds two capitals in a row ("VER"): a text without any (most
+        # prose) is not searched for the anchors (a scan that jumps from capital to capital)
+        self._capitals = (
+            _TWO_CAPITALS if literals is not None and all(_TWO_CAPITALS.search(a) for a in literals) else None
+        )
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
-        found = [Mention(start, end, code) for code, (start, end) in self.names.find(folded, text)]
+        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
+        names, lexicon = self.names.names, self.names
+        found = []
+        for match in lexicon.compiled.finditer(folded):
+            start, end = match.span()
+            name = match.group()  # one word of letters is its own key; else its spaces made single
+            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
+                name, text[start:end])
+            if code is not None:
+                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
         hits = hits or self.rare_anchors.find(folded)
-        whole = len(folded)
-        if self._code_anchor is None or self._code_anchor.search(text):  # codes: upper case in the original text
+        present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
+        bits = hits.anchors.bits
+        if self._code_anchor is None or (  # codes: upper case in the original text
+            (self._capitals is None or self._capitals.search(text)) and self._code_anchor.search(text)
+        ):
             taken = SpanSet([(m.start, m.end) for m in found])
             found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
                       if not taken.covers(start)]
-        if self.first_name_lexicon is not None and hits.present("first", 0, whole):
-            taken = SpanSet([(m.start, m.end) for m in found])
+            in_order = False
+        else:
+            in_order = True  # the names of one scan: in order and apart
+        first = bits.get("first")
+        if self.first_name_lexicon is not None and (first is None or present & first):
             # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
             # scanned only when one of the first names' anchors stands outside every name found
-            if "first" not in hits.anchors.bits or any(not taken.overlaps(*span) for span in hits.spans("first")):
+            taken = None
+            if first is None:
+                outside = True
+            elif in_order:
+                # names in order and apart: an anchor is inside one when the last name that
+                # starts before the anchor's end reaches past its start (``SpanSet.overlaps``)
+                starts = [m.start for m in found]
+                outside = any((i := bisect_left(starts, end) - 1) < 0 or found[i].end <= start
+                              for start, end in hits.spans("first"))
+            else:
+                taken = SpanSet([(m.start, m.end) for m in found])
+                outside = any(not taken.overlaps(*span) for span in hits.spans("first"))
+            if outside:
+                if taken is None:
+                    taken = SpanSet([(m.start, m.end) for m in found])
                 # capitalized: "Max", not "max speed"
                 found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
                           if text[start].isupper() and not taken.overlaps(start, end)]
-        if self.demonym_pattern is not None and hits.present("demonym", 0, whole):
+        demonym = bits.get("demonym")
+        if self.demonym_pattern is not None and (demonym is None or present & demonym):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -195,12 +237,14 @@ class DriverIndex:
                     match.start(), match.end()
                 ):
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
-        return sorted(found, key=lambda m: m.start)
+        return sorted(found, key=_START)
 
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
-        if not (hits or self.rare_anchors.find(folded)).present("descriptor", 0, len(folded)):
+        hits = hits or self.rare_anchors.find(folded)
+        descriptor = hits.anchors.bits.get("descriptor")
+        if descriptor is not None and not hits.everywhere() & descriptor:  # ``hits.present`` of the whole text
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any
+from functools import cache, lru_cache, partial
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import Mention, driver_index
@@ -95,18 +95,32 @@ def grammar_anchors(language: str) -> Anchors:
         lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
     }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
     # a pattern is named by its id: hashing a compiled pattern hashes its whole program
-    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}})
+    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}}, word_start=WHOLE_TEXT_RULES)
 
 
+# The rules that find their triggers only by scanning the folded text from and to offsets
+# (``finditer``/``search`` with the sentence's bounds, never a slice): a trigger word that
+# opens with ``\b`` ("\bis", "\bwon") wakes them only where a word starts ("is" in "his"
+# does not), as it is the one place the engine could match it. ``defenses`` searches
+# slices before each driver, where a word cut by the slice's start is a word start too.
+WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
+
+
+_MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-@dataclass
-class Sentence:
+class Sentence(NamedTuple):
+    """A sentence of the text being read (a tuple: a text has a few dozen, built fast)."""
+
     start: int
     end: int
     mentions: list[Mention]
     topic: str | None  # who a sentence without a driver is about
+    mask: int | None = None  # the bits of the anchor names in it (None: worked out by ``enter``)
+
+
+_sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a call of Python
 
 
 class TextReader:
@@ -119,6 +133,7 @@ class TextReader:
         self.folded = fold(text)
         self.hits = grammar_anchors(lex.language).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
+        self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
         self._here = (-1, -1, 0)  # see ``enter``
         self.context = context
         self.race = context.get("race", {})
@@ -145,31 +160,38 @@ class TextReader:
     @gated.setter
     def gated(self, gated: bool) -> None:
         self._bits = self.hits.anchors.bits if gated else {}
+        self._clause_bit = self._bits.get(id(self.lex.clause_break))
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
         a space), so every rule's work per sentence is bounded and a text reads in linear time."""
         topic = self.focus_driver
         start = 0
-        mentions = sorted(self.mentions, key=lambda m: m.start)
+        mentions = self.mentions  # sorted by start (``DriverIndex.find``, ``with_teammates``)
+        mention_starts = list(map(_MENTION_START, mentions))
         unresolved = sorted(self.unresolved)
-        mention_starts = [m.start for m in mentions]
         unresolved_starts = [u[0] for u in unresolved]
-        for end in bounded_sentence_ends(self.folded, self.lex.sentence_end):
-            if end <= start:
-                continue
-            inside = mentions[bisect_left(mention_starts, start): bisect_left(mention_starts, end)]
-            self._unresolved_here = unresolved[
-                bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
-            ]
-            self._consumed = SpanMask()  # spans are read within one sentence; earlier ones cannot overlap it
-            sentence = Sentence(start, end, inside, topic)
+        first = 0  # the first mention not in an earlier sentence
+        ends = list(bounded_sentence_ends(self.folded, self.lex.sentence_end))  # increasing, the last len(folded)
+        masks = self.hits.masks(ends) if ends else []
+        for end, mask in zip(ends, masks):
+            last = bisect_left(mention_starts, end, first)
+            inside = mentions[first:last]
+            first = last
+            if unresolved:  # most texts have none
+                self._unresolved_here = unresolved[
+                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+                ]
+            if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
+                self._consumed = SpanMask()
+            sentence = _sentence((start, end, inside, topic, mask))
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone)
-            acting = next((m for m in inside if not self.is_object(m, sentence)), None)
-            if acting is not None:
-                topic = acting.code
+            for mention in inside:
+                if not self.is_object(mention, sentence):
+                    topic = mention.code
+                    break
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
@@ -207,7 +229,9 @@ class TextReader:
     def enter(self, sentence: Sentence) -> int:
         """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
         ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
-        mask = self.hits.mask(sentence.start, sentence.end)
+        mask = sentence.mask
+        if mask is None:
+            mask = self.hits.mask(sentence.start, sentence.end)
         self._here = (sentence.start, sentence.end, mask)
         return mask
 
@@ -249,31 +273,48 @@ class TextReader:
         """The last driver named before ``position`` in the sentence, else the topic; when
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
         sentence's first driver."""
-        before = [m for m in sentence.mentions if m.end <= position]
-        since = before[-1].end if before else sentence.start
-        if any(since <= s and e <= position for s, e in self._unresolved_here):
+        mentions = sentence.mentions
+        if len(mentions) == 1:  # the usual sentence: one driver
+            before = mentions if mentions[0].end <= position else []
+        else:
+            before = [m for m in mentions if m.end <= position]
+        unresolved = self._unresolved_here
+        if not before:
+            if unresolved and any(sentence.start <= s and e <= position for s, e in unresolved):
+                return None
+            return self.subject_after(sentence, position)
+        last = before[-1]
+        if unresolved and any(last.end <= s and e <= position for s, e in unresolved):
             return None  # "... and the Finn finished sixth" with two Finns in the race
-        if before and _PRONOUN_RELATIVE.search(self.folded, before[-1].end, position):
+        folded = self.folded
+        between = folded[last.end: position]
+        has_comma = "," in between  # _PRONOUN_RELATIVE and _APPOSITION match only across a comma
+        if has_comma and _PRONOUN_RELATIVE.search(folded, last.end, position):
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
             acting = [m for m in before if not self.is_object(m, sentence)]
             return self.other_driver(acting[0].code if acting else sentence.topic)
-        if before and _RELATIVE_OPEN.match(self.folded[before[-1].end: position]):
-            return before[-1].code  # "..., who came in on lap 17"
-        if before and not self.folded[before[-1].end: position].strip() and not _GERUND.match(self.folded, position):
-            return before[-1].code  # right before the verb: "four laps before Verstappen came in"
-        acting = [m for m in before if not self.is_object(m, sentence)]
-        if not acting and any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
-            before = []  # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
-        before = acting or before
-        if not before:
+        if _RELATIVE_OPEN.match(between):
+            return last.code  # "..., who came in on lap 17"
+        if not between.strip() and not _GERUND.match(folded, position):
+            return last.code  # right before the verb: "four laps before Verstappen came in"
+        if len(before) == 1:
+            acting = [] if self.is_object(last, sentence) else before
+        else:
+            acting = [m for m in before if not self.is_object(m, sentence)]
+        if acting:
+            before = acting
+            if acting[-1] is not last:
+                between = folded[acting[-1].end: position]
+                has_comma = "," in between
+        elif any(self.is_object(m, sentence, self.lex.passed_marker) for m in before):
+            # the driver passed is not the one who "won" ("adelantó a Hamilton ... y ganó")
             return self.subject_after(sentence, position)
-        between = self.folded[before[-1].end: position]
-        if _APPOSITION.match(between):
+        if has_comma and _APPOSITION.match(between):
             return before[-1].code  # "Verstappen, con blandos nuevos, le adelantó"
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
-            opening = self.lex.subordinate_opening.match(self.folded, sentence.start)
+            opening = self.lex.subordinate_opening.match(folded, sentence.start)
             if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis
-                comma = self.folded.find(",", opening.end(), position)
+                comma = folded.find(",", opening.end(), position)
                 main = [m for m in before if comma != -1 and m.start > comma]
                 return main[0].code if main else None
             return before[0].code
@@ -306,7 +347,8 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
         again and again of the same mention by the rules: answered once)."""
-        marker = marker or self.lex.object_marker
+        if marker is None:
+            marker = self.lex.object_marker
         key = (mention.start, sentence.start, id(marker))
         known = self._objects.get(key)
         if known is None:
@@ -314,21 +356,31 @@ class TextReader:
         return known
 
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
-        start = max(sentence.start, mention.start - 30)
-        # a match inside the window holds one of the marker's anchors there
-        if self.may_match(marker, start, mention.start) and marker.search(self.folded[start: mention.start]):
+        stop = mention.start
+        start = stop - 30 if stop - 30 > sentence.start else sentence.start
+        # a match inside the window holds one of the marker's anchors there (a marker
+        # without anchors, as the object markers are, is searched for at once)
+        if (self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)) and marker.search(
+            self.folded[start: stop]
+        ):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
-        previous = self.previous_mention(sentence, mention.start)
-        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: mention.start]))
+        previous = self.previous_mention(sentence, stop)
+        return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: stop]))
                 and self.is_object(previous, sentence, marker))
 
     def next_mention(self, sentence: Sentence, position: int) -> Mention | None:
-        return next((m for m in sentence.mentions if m.start >= position), None)
+        for mention in sentence.mentions:
+            if mention.start >= position:
+                return mention
+        return None
 
     def previous_mention(self, sentence: Sentence, position: int) -> Mention | None:
-        before = [m for m in sentence.mentions if m.end <= position]
-        return before[-1] if before else None
+        found = None
+        for mention in sentence.mentions:
+            if mention.end <= position:
+                found = mention
+        return found
 
     def consumed(self, start: int, end: int) -> bool:
         return self._consumed.overlaps((start, end))
@@ -336,6 +388,11 @@ class TextReader:
     def clause_start(self, sentence: Sentence, position: int) -> int:
         """Where the clause holding ``position`` opens (asked by several rules of the same
         words: worked out once)."""
+        here = self._here
+        if here[0] == sentence.start and position <= here[1] and self._clause_bit is not None and (
+            not here[2] & self._clause_bit
+        ):
+            return sentence.start  # no clause break in the sentence (``finditer`` would skip the scan)
         key = (sentence.start, position)
         start = self._clause_starts.get(key)
         if start is None:
