@@ -181,7 +181,8 @@ def test_a_plugin_cannot_replace_a_built_in_command(plugin_dir, monkeypatch, cap
         assert run(["score", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--generations" in out  # the built-in score's help, not the plugin's
-    assert run(["score", "-d", "x"]) == 2  # still the built-in (missing options), never "HIJACKED"
+    with pytest.warns(RuntimeWarning, match="would replace the command.*score"):  # warned on every start
+        assert run(["score", "-d", "x"]) == 2  # still the built-in (missing options), never "HIJACKED"
     assert "HIJACKED" not in capsys.readouterr().out
 
 
