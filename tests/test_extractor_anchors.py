@@ -286,6 +286,39 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list
     assert quick > 60
 
 
+def test_the_f1_grammar_quick_started_matches_what_it_was_written_as_on_hostile_texts(
+        texts: list[tuple[object, str]]) -> None:
+    """The same comparison over real sentences damaged at random: digits, ordinal marks,
+    dashes, stray letters, accents, runs of spaces and line breaks spliced in (matches
+    opening at odd places, numbers glued to words, a look-behind at a cut)."""
+    rng = random.Random(21)
+    pieces = [*"0123456789", "º", "ª", "°", ".", ",", "-", "–", " ", "  ", "\n", "\t", "p", "st", "th", "a",
+              "e", "o", "lap", "vuelta", "volta", "de", "stop", "É", "ñ", "'", "%", "(", ";", "1st", "2.º", "3ª"]
+    led = 0
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        damaged = []
+        for _instance, text in [t for t in texts if t[0].language == language][:60]:
+            chars = list(fold(text))
+            for _ in range(rng.randint(1, 12)):
+                chars.insert(rng.randint(0, len(chars)), rng.choice(pieces))
+            damaged.append("".join(chars))
+        for value in (getattr(lex, field.name) for field in dataclasses.fields(lex)):
+            for fast in value if isinstance(value, tuple) else (value,):
+                if not isinstance(fast, re.Pattern):
+                    continue
+                slow = re.compile(fast.pattern, fast.flags)
+                led += quick_start(slow) is not slow  # (``slow`` itself when nothing changed)
+                for text in damaged:
+                    pos = rng.randint(0, len(text))
+                    _same_matches(fast, slow, text, 0, len(text))
+                    _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
+        # the scans that cost most before: numbers, ordinals, lap references
+        costly = (lex.lap_ref, lex.number, lex.stop_ordinal, lex.stint_ordinal)
+        assert all(quick_start(slow) is not slow for slow in (re.compile(p.pattern) for p in costly))
+    assert led > 100
+
+
 def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:
     """``Hits.mask`` (the hits far from the stretch's end or-ed at once, those near it one
     by one) against every hit checked one by one, on random texts and stretches."""
