@@ -319,6 +319,37 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as_on_hostile_
     assert led > 100
 
 
+def test_the_f1_ordinal_as_a_trie_matches_the_ordinal_written_longest_first(texts: list[tuple[object, str]]) -> None:
+    """The lexicon writes ``ordinal_pattern``'s words as a trie: every pattern holding it
+    matches what the same pattern written with ``ordinal_pattern`` matches, over real texts
+    and the same texts with ordinals of every kind spliced in."""
+    from factcov.language import ordinal_pattern, ordinal_words
+
+    rng = random.Random(34)
+    compared = 0
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        assert lex.ord != ordinal_pattern(language)
+        ordinals = [*ordinal_words(language), "p3", "12th", "2.º", "3ª", "1os", "decimo", "terceiro-"]
+        folded = [fold(text) for instance, text in texts if instance.language == language][:90]
+        for text in list(folded):
+            words = text.split(" ")
+            for _ in range(rng.randint(1, 6)):
+                words.insert(rng.randint(0, len(words)), rng.choice(ordinals))
+            folded.append(" ".join(words))
+        for value in (getattr(lex, field.name) for field in dataclasses.fields(lex)):
+            for fast in value if isinstance(value, tuple) else (value,):
+                if not isinstance(fast, re.Pattern) or lex.ord not in fast.pattern:
+                    continue
+                written = re.compile(fast.pattern.replace(lex.ord, ordinal_pattern(language)), fast.flags)
+                compared += 1
+                for text in folded:
+                    pos = rng.randint(0, len(text))
+                    _same_matches(fast, written, text, 0, len(text))
+                    _same_matches(fast, written, text, pos, rng.randint(pos, len(text)))
+    assert compared >= 15
+
+
 def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:
     """``Hits.mask`` (the hits far from the stretch's end or-ed at once, those near it one
     by one) against every hit checked one by one, on random texts and stretches."""
