@@ -27,23 +27,57 @@ def bootstrap_ci(
     values: Sequence[float] | np.ndarray, samples: int = 1000, seed: int = 0, level: float = 0.95
 ) -> tuple[float | None, float | None]:
     """Percentile bootstrap interval of the mean of the defined (non-NaN) values."""
-    data = np.asarray(values, dtype=float)
-    data = data[~np.isnan(data)]
-    if data.size == 0:
-        return None, None
-    if data.size == 1 or samples <= 0:
-        return float(data[0]) if data.size == 1 else None, float(data[0]) if data.size == 1 else None
+    return bootstrap_cis([values], samples, seed, level)[0]
+
+
+def bootstrap_cis(
+    value_sets: Sequence[Sequence[float] | np.ndarray], samples: int = 1000, seed: int = 0, level: float = 0.95
+) -> list[tuple[float | None, float | None]]:
+    """``bootstrap_ci`` of each value set, the same numbers, computed together: a set equal
+    to an earlier one (a system's f1 and weighted_f1 without type weights) is resampled
+    once, and every interval is read from the sets' resample means in one quantile call
+    (per row, the arithmetic of one call on that row alone)."""
     alpha = (1 - level) / 2
-    if data.size > BOOTSTRAP_EXACT_LIMIT:
-        half = 1.959963984540054 * data.std(ddof=1) / np.sqrt(data.size)
-        return float(data.mean() - half), float(data.mean() + half)
+    intervals: list[tuple[float | None, float | None]] = []
+    rows: dict[bytes, int] = {}  # a resampled set's values -> its row of resample means
+    means: list[np.ndarray] = []
+    resampled: list[tuple[int, int]] = []  # (interval index, row)
+    for values in value_sets:
+        data = np.asarray(values, dtype=float)
+        data = data[~np.isnan(data)]
+        if data.size == 0:
+            intervals.append((None, None))
+        elif data.size == 1 or samples <= 0:
+            only = float(data[0]) if data.size == 1 else None
+            intervals.append((only, only))
+        elif data.size > BOOTSTRAP_EXACT_LIMIT:
+            half = 1.959963984540054 * data.std(ddof=1) / np.sqrt(data.size)
+            intervals.append((float(data.mean() - half), float(data.mean() + half)))
+        else:
+            row = rows.get(data.tobytes())
+            if row is None:
+                row = rows[data.tobytes()] = len(means)
+                means.append(_resample_means(data, samples, seed))
+            resampled.append((len(intervals), row))
+            intervals.append((None, None))
+    if means:
+        bounds = np.quantile(np.stack(means), [alpha, 1 - alpha], axis=1)
+        for index, row in resampled:
+            intervals[index] = (float(bounds[0, row]), float(bounds[1, row]))
+    return intervals
+
+
+def _resample_means(data: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """The mean of each of ``samples`` resamples of ``data``: ``data[draw].mean(axis=1)``
+    per drawn block, as ``take`` without bounds checks (the indices are drawn below
+    ``data.size``) and the sum divided by the count, which is what ``mean`` computes."""
     means = np.empty(samples)
     first = 0
     for draw in _resamples(data.size, samples, seed):
-        means[first : first + len(draw)] = data[draw].mean(axis=1)
+        np.divide(np.add.reduce(np.take(data, draw, mode="clip"), axis=1), data.size,
+                  out=means[first : first + len(draw)])
         first += len(draw)
-    lo, hi = np.quantile(means, [alpha, 1 - alpha])
-    return float(lo), float(hi)
+    return means
 
 
 # The resample indices depend only on (size, samples, seed), not on the values: every
@@ -123,13 +157,28 @@ class MetricSample:
 
     def summary(self, samples: int, seed: int) -> tuple[float | None, int, float | None, float | None]:
         """(mean of the defined values, how many, bootstrap CI low, high)."""
-        if not self.folded:
-            defined = np.frombuffer(self.values, dtype=float)
-            lo, hi = bootstrap_ci(defined, samples, seed)
-            return (float(defined.mean()) if defined.size else None), int(defined.size), lo, hi
-        self._fold()
-        half = 1.959963984540054 * np.sqrt(self.m2 / (self.count - 1)) / np.sqrt(self.count)
-        return self.mean, self.count, float(self.mean - half), float(self.mean + half)
+        return MetricSample.summaries([self], samples, seed)[0]
+
+    @staticmethod
+    def summaries(
+        metric_samples: Sequence[MetricSample], samples: int, seed: int
+    ) -> list[tuple[float | None, int, float | None, float | None]]:
+        """``summary`` of each, the exact ones' intervals computed together (``bootstrap_cis``)."""
+        exact = [sample for sample in metric_samples if not sample.folded]
+        defined = [np.frombuffer(sample.values, dtype=float) for sample in exact]
+        intervals = iter(bootstrap_cis(defined, samples, seed))
+        values = iter(defined)
+        out = []
+        for sample in metric_samples:
+            if not sample.folded:
+                data = next(values)
+                lo, hi = next(intervals)
+                out.append(((float(data.mean()) if data.size else None), int(data.size), lo, hi))
+                continue
+            sample._fold()
+            half = 1.959963984540054 * np.sqrt(sample.m2 / (sample.count - 1)) / np.sqrt(sample.count)
+            out.append((sample.mean, sample.count, float(sample.mean - half), float(sample.mean + half)))
+        return out
 
 
 class SystemAccumulator:
@@ -154,8 +203,8 @@ class SystemAccumulator:
 
     def row(self, system: str, policy: ScoringPolicy) -> dict[str, object]:
         row: dict[str, object] = {"system": system, "n": self.n}
-        for metric, sample in self.metrics.items():
-            mean, defined, lo, hi = sample.summary(policy.bootstrap_samples, policy.seed)
+        summaries = MetricSample.summaries(list(self.metrics.values()), policy.bootstrap_samples, policy.seed)
+        for metric, (mean, defined, lo, hi) in zip(self.metrics, summaries):
             row[f"macro_{metric}"] = mean
             row[f"n_{metric}_defined"] = defined
             row[f"macro_{metric}_lo"], row[f"macro_{metric}_hi"] = lo, hi

@@ -76,6 +76,23 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_parse_
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+def _decode(line: str) -> Any:
+    """``_DECODER.decode(line)``: the scanner called directly for a line that is one JSON
+    value and its line break (every line of a well-formed file); anything else, and every
+    error, goes through ``decode`` itself, so results and messages are its own."""
+    try:
+        obj, end = _SCAN(line, 0)
+    except Exception:  # noqa: BLE001 - decode raises the same error, with its own message
+        return _DECODER.decode(line)
+    if end == len(line) or line[end:] in _LINE_ENDS:
+        return obj
+    return _DECODER.decode(line)
+
+
+_SCAN = _DECODER.scan_once
+_LINE_ENDS = frozenset(("\n", "\r\n", "\r"))  # what decode's trailing whitespace skip takes, commonly
+
+
 def _depth_over(line: str, limit: int) -> bool:
     """Cheap upper bound of the nesting depth (brackets inside strings count too, which only errs safe)."""
     if line.count("[") + line.count("{") <= limit:
@@ -122,17 +139,17 @@ def parse_json_line(line: str, path: str | Path, number: int | None = None) -> A
     """One JSON document with every hazard a user's file can hold turned into an InputError:
     syntax, NaN/Infinity, numbers past a float, nesting deeper than MAX_JSON_DEPTH, and
     lone surrogates (\\ud800) that no UTF-8 file can store."""
-    if _depth_over(line, MAX_JSON_DEPTH):
+    if line.count("[") + line.count("{") > MAX_JSON_DEPTH and _depth_over(line, MAX_JSON_DEPTH):
         raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path=path, line=number)
     try:
-        obj = _DECODER.decode(line)
+        obj = _decode(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} at column {exc.colno}", path=path, line=number) from None
     except (ValueError, OverflowError) as exc:
         raise InputError(f"not valid JSON: {exc}", path=path, line=number) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", path=path, line=number) from None
-    if _SURROGATE_ESCAPE.search(line):
+    if "\\u" in line and _SURROGATE_ESCAPE.search(line):
         field = _lone_surrogate(obj)
         if field is not None:
             raise InputError(

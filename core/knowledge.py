@@ -86,8 +86,13 @@ class Knowledge:
             stated = ((a, x), (b, y)) if a < b else ((b, y), (a, x))
         else:
             stated = tuple(sorted((slot, _folded(value)) for slot, value in key.items()))
-        if self.base is None and len(stated) <= INDEXED_SLOTS:  # _own_candidates, inlined
-            return self._by_key.get((claim.type, stated), ()) if stated else self._by_type.get(claim.type, ())
+        if self.base is None:
+            if len(stated) <= INDEXED_SLOTS:  # _own_candidates, inlined
+                return self._by_key.get((claim.type, stated), ()) if stated else self._by_type.get(claim.type, ())
+        else:  # a layered knowledge's remembered answer (see _candidates), inlined
+            merged = self._merged.get((claim.type, stated))
+            if merged is not None:
+                return merged
         return self._candidates(claim.type, stated)
 
     def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:

@@ -59,6 +59,30 @@ def canonical_json(value: Any) -> str:
     return "".join(_encode_c(value, 0))
 
 
+# A run encodes the key of every claim, and a few hundred distinct keys cover millions of
+# claims: their JSON is remembered per distinct key. Python's equality merges what JSON
+# tells apart (1 == 1.0 == True, 0.0 == -0.0), so the remembered key holds each value's
+# type beside it, and only keys of str slot names and no float value are remembered
+# (with the types equal, equal str, int, bool and None values encode alike; floats not).
+KEY_JSON_CACHE_SIZE = 65_536
+_KEY_JSON: dict[tuple, str] = {}
+
+
+def key_json(key: Key) -> str:
+    """``canonical_json(key)`` of a claim's key (a flat dict of scalars), remembered."""
+    try:
+        remembered = (*key.items(), *map(type, key.values()))
+        text = _KEY_JSON.get(remembered)
+    except TypeError:  # an unhashable slot value (a list): not a key the model validated
+        return canonical_json(key)
+    if text is None:
+        text = canonical_json(key)
+        if float not in remembered[len(key):] and all(type(name) is str for name in key):
+            if len(_KEY_JSON) >= KEY_JSON_CACHE_SIZE:
+                _KEY_JSON.clear()
+            _KEY_JSON[remembered] = text
+    return text
+
 
 def _not_blank(value: str) -> str:
     if not value.strip():

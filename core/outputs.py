@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,8 @@ import pyarrow.parquet as pq
 
 from factcov.evaluate import Result
 from factcov.jsonl import atomic_path, write_text_atomic
-from factcov.model import canonical_json
-from factcov.scoring import ScoringPolicy, counts_json
+from factcov.model import canonical_json, key_json
+from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
 
 CLAIM_SCHEMA = pa.schema(
     [
@@ -117,43 +119,53 @@ def _as_rows(columns: dict[str, list]) -> list[dict[str, Any]]:
 
 def claim_columns(results: list[Result]) -> dict[str, list]:
     """claims.parquet's rows of ``results`` as one list per column (in CLAIM_SCHEMA's
-    order): a run builds a chunk's columns directly, without a dict per claim."""
+    order): a run builds a chunk's columns directly, without a dict per claim. Each
+    column is one pass over the chunk's verdicts (a comprehension or a C-level ``map``),
+    not one loop appending to twenty lists: a million claims go through here."""
     columns: dict[str, list] = {name: [] for name in CLAIM_SCHEMA.names}
-    (instance_ids, systems, tasks, languages, indices, types, keys, values, span_starts, span_ends, texts,
-     labels, expected, fact_ids, extractors, out_of_scope, numbers, value_texts, generation_ids,
-     metas) = columns.values()
-    for result in results:
-        verdicts = result.verdicts
-        n = len(verdicts)
-        if not n:
-            continue
-        meta = result.generation.meta
-        for column, value in (
-            (instance_ids, result.instance.id), (systems, result.generation.system),
-            (tasks, result.instance.task), (languages, result.language),
-            (generation_ids, result.generation.id), (metas, None if meta is None else canonical_json(meta)),
-        ):
-            column.extend([value] * n)
-        indices.extend(range(n))
-        for verdict in verdicts:
-            claim = verdict.claim
-            value = claim.value
-            span = claim.span
-            label = verdict.label
-            types.append(claim.type)
-            keys.append(canonical_json(claim.key))
-            values.append(canonical_json(value))
-            span_starts.append(span[0] if span else None)
-            span_ends.append(span[1] if span else None)
-            texts.append(claim.text)
-            labels.append(label)
-            expected.append(canonical_json(verdict.expected) if label == "contradicted" else None)
-            fact_ids.append(verdict.fact.id if verdict.fact is not None else None)
-            extractors.append(claim.extractor)
-            out_of_scope.append(claim.out_of_scope)
-            numbers.append(_number(value))
-            value_texts.append(value if isinstance(value, str) else None)
+    said = [result for result in results if result.verdicts]  # a text without claims has no rows
+    if not said:
+        return columns
+    # a result's own values, repeated once per claim (chain and repeat: C-level)
+    counts = [len(result.verdicts) for result in said]
+    instance_ids, tasks = zip(*map(_INSTANCE_CLAIM_FIELDS, map(_FIELDS, map(_INSTANCE, said))))
+    systems, generation_ids, metas = zip(*map(_GENERATION_CLAIM_FIELDS, map(_FIELDS, map(_GENERATION, said))))
+    for name, values in (
+        ("instance_id", instance_ids), ("system", systems), ("task", tasks),
+        ("language", [result.language for result in said]), ("generation_id", generation_ids),
+        ("meta", [None if meta is None else canonical_json(meta) for meta in metas]),
+    ):
+        columns[name] = list(chain.from_iterable(map(repeat, values, counts)))
+    columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
+    verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
+    # each object's fields read at once from its __dict__ (where a pydantic model keeps
+    # them; half the cost of attribute access on a model) and transposed by zip (C)
+    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(_FIELDS, verdicts)))
+    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, map(_FIELDS, claims)))
+    columns["type"] = list(types)
+    columns["key"] = list(map(key_json, keys))
+    columns["value"] = list(map(canonical_json, values))
+    columns["span_start"] = [span[0] if span else None for span in spans]
+    columns["span_end"] = [span[1] if span else None for span in spans]
+    columns["text"] = list(texts)
+    columns["verdict"] = list(labels)
+    columns["expected"] = [canonical_json(value) if label == "contradicted" else None
+                           for value, label in zip(expected, labels)]
+    columns["fact_id"] = [None if fact is None else fact.id for fact in facts]
+    columns["extractor"] = list(extractors)
+    columns["out_of_scope"] = list(out_of_scope)
+    columns["value_number"] = [float(value) if kind in _PLAIN_NUMBERS else None if kind in _NEVER_NUMBERS else _number(value)
+                               for value, kind in zip(values, map(type, values))]
+    columns["value_text"] = [value if isinstance(value, str) else None for value in values]
     return columns
+
+
+_FIELDS, _VERDICTS = attrgetter("__dict__"), attrgetter("verdicts")
+_INSTANCE_CLAIM_FIELDS, _GENERATION_CLAIM_FIELDS = itemgetter("id", "task"), itemgetter("system", "id", "meta")
+_VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
+_CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
+_PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
+_NEVER_NUMBERS = frozenset((str, list, bool, type(None)))  # exact types: ``_number``'s answer is None
 
 
 def score_columns(
@@ -169,45 +181,78 @@ def score_columns(
     extras = extras or [{} for _ in results]
     for name in (n for extra in extras for n in extra):  # a caller's extra keys, in their order
         columns.setdefault(name, [])
-    counts = [columns[name] for name in ("n_claims", "supported", "contradicted", "unverifiable", "n_facts",
-                                          "covered", "out_of_scope")]
-    metric_columns = [columns[name] for name in ("precision", "recall", "f1", "weighted_f1")]
-    extra_columns = [(name, column) for name, column in columns.items() if name not in SCORE_SCHEMA.names]
-    for result, extra in zip(results, extras):
-        used = policy or result.policy
-        score = result.score
-        total = score.total
-        instance, generation = result.instance, result.generation
-        columns["instance_id"].append(instance.id)
-        columns["system"].append(generation.system)
-        columns["task"].append(instance.task)
-        columns["language"].append(result.language)
-        columns["split"].append(instance.split)
-        for column, value in zip(counts, (total.n_claims, total.supported, total.contradicted, total.unverifiable,
-                                          total.n_facts, total.covered, total.out_of_scope)):
-            column.append(value)
-        metrics = result.metrics if used == result.policy else score.metrics(used)
-        for column, name in zip(metric_columns, ("precision", "recall", "f1", "weighted_f1")):
-            column.append(metrics[name])
-        columns["by_type"].append(counts_json(score.by_type, used))
-        columns["missed"].append(canonical_json(_missed(result)))
-        columns["text"].append(generation.text)
-        columns["missed_ids"].append(list(score.missed_ids))
-        columns["generation_id"].append(generation.id)
-        meta = generation.meta
-        columns["meta"].append(None if meta is None else canonical_json(meta))
-        for name, column in extra_columns:
-            column.append(extra.get(name))
+    extra_names = tuple(name for name in columns if name not in SCORE_SCHEMA.names)
+    rows = list(zip(results, extras))
+    if not rows:
+        return columns
+    # one pass per column over the chunk, models' fields read from their __dict__ (see ``claim_columns``)
+    results = [result for result, _ in rows]
+    generations = list(map(_GENERATION, results))
+    scores = list(map(_SCORE, results))
+    totals = list(map(_TOTAL, scores))
+    used = [policy or result.policy for result in results]
+    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(_FIELDS, map(_INSTANCE, results))))
+    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(_FIELDS, generations)))
+    columns["instance_id"] = list(instance_ids)
+    columns["system"] = list(systems)
+    columns["task"] = list(tasks)
+    columns["language"] = [result.language for result in results]
+    columns["split"] = list(splits)
+    for name in COUNT_NAMES:
+        columns[name] = list(map(attrgetter(name), totals))
+    # what ``result.metrics`` holds when the policy is the result's own (without its lock)
+    metrics = list(map(GenerationScore.metrics, scores, used))
+    for name in METRIC_NAMES:
+        columns[name] = [values[name] for values in metrics]
+    columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
+    columns["missed"] = list(map(missed_json, results))
+    columns["text"] = list(texts)
+    columns["missed_ids"] = [list(score.missed_ids) for score in scores]
+    columns["generation_id"] = list(generation_ids)
+    columns["meta"] = [None if meta is None else canonical_json(meta) for meta in metas]
+    for name in extra_names:
+        columns[name] = [extra.get(name) for _, extra in rows]
     return columns
 
 
-def _missed(result: Result) -> list[dict[str, Any]]:
+_INSTANCE_FIELDS = itemgetter("id", "task", "split")
+_GENERATION_FIELDS = itemgetter("system", "text", "id", "meta")
+_INSTANCE, _GENERATION, _SCORE, _TOTAL = (attrgetter("instance"), attrgetter("generation"), attrgetter("score"),
+                                          attrgetter("total"))
+COUNT_NAMES = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
+METRIC_NAMES = ("precision", "recall", "f1", "weighted_f1")
+
+
+def missed_json(result: Result) -> str:
+    """scores.parquet's ``missed``: ``canonical_json`` of the missed facts as {id, type, key,
+    value} (for a repeated id, the last fact of it, as a dict by id keeps), each entry
+    encoded once per instance: every system's text for it misses some of the same facts."""
     missed_ids = result.score.missed_ids
     if not missed_ids:
-        return []
-    facts_by_id = {fact.id: fact for fact in result.instance.facts}
-    return [{"id": i, "type": facts_by_id[i].type, "key": facts_by_id[i].key, "value": facts_by_id[i].value}
-            for i in missed_ids]
+        return "[]"
+    instance = result.instance
+    cached = _MISSED_PARTS.get(instance.id)
+    if cached is None or cached[0] is not instance.facts:  # new, or another parse of the instance
+        if len(_MISSED_PARTS) >= MISSED_PARTS_CACHE_SIZE:
+            del _MISSED_PARTS[next(iter(_MISSED_PARTS))]
+        cached = _MISSED_PARTS[instance.id] = (instance.facts, {fact.id: fact for fact in instance.facts}, {})
+    _, facts_by_id, parts = cached
+    entries = []
+    for fact_id in missed_ids:
+        entry = parts.get(fact_id)
+        if entry is None:
+            fact = facts_by_id[fact_id]
+            entry = parts[fact_id] = canonical_json({"id": fact_id, "type": fact.type, "key": fact.key,
+                                                     "value": fact.value})
+        entries.append(entry)
+    return "[" + ",".join(entries) + "]"
+
+
+# Instance id -> (its facts list, facts by id, encoded entries); the facts list is checked
+# by identity, so an instance parsed again or another file's instance of the same id
+# starts afresh. As many instances as an evaluator keeps knowledge of.
+MISSED_PARTS_CACHE_SIZE = 4096
+_MISSED_PARTS: dict[str, tuple[list, dict[str, Any], dict[str, str]]] = {}
 
 
 class ParquetStream:
@@ -250,6 +295,11 @@ class ParquetStream:
 
 def _clean(value: Any) -> Any:
     """JSON-safe: NaN -> null, numpy scalars -> Python, floats rounded for stable bytes."""
+    kind = type(value)  # the exact types first: a summary holds a few numbers per type per system
+    if kind is float:
+        return None if math.isnan(value) else round(value, 10)
+    if kind is int or kind is str or value is None or kind is bool:
+        return value
     if isinstance(value, dict):
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -130,8 +130,25 @@ _COUNTS_JSON: dict[tuple, str] = {}
 
 
 def counts_json(by_type: dict[str, Counts], policy: ScoringPolicy) -> str:
-    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts."""
-    return "{" + ",".join(f"{encode_json_str(t)}:{by_type[t].as_json(policy)}" for t in sorted(by_type)) + "}"
+    """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts:
+    each ``"type":{counts}`` entry is remembered by the type and the counts it encodes."""
+    unverifiable = policy.unverifiable  # the only part of the policy the metrics read
+    entries = []
+    for type_ in sorted(by_type):
+        counts = by_type[type_]
+        key = (type_, counts.n_claims, counts.supported, counts.contradicted, counts.unverifiable, counts.n_facts,
+               counts.covered, counts.out_of_scope, unverifiable)
+        entry = _TYPE_ENTRY_JSON.get(key)
+        if entry is None:
+            entry = f"{encode_json_str(type_)}:{counts.as_json(policy)}"
+            if len(_TYPE_ENTRY_JSON) >= COUNTS_JSON_CACHE_SIZE:
+                _TYPE_ENTRY_JSON.clear()
+            _TYPE_ENTRY_JSON[key] = entry
+        entries.append(entry)
+    return "{" + ",".join(entries) + "}"
+
+
+_TYPE_ENTRY_JSON: dict[tuple, str] = {}
 
 
 @dataclass
@@ -220,6 +237,7 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     type_of = prepared.type_of
     by_type: dict[str, Counts] = {}
     covered: set[str] = set()
+    supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
         claim = verdict.claim
         counts = by_type.get(claim.type)
@@ -227,18 +245,22 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
             counts = by_type[claim.type] = Counts()
         if claim.out_of_scope:
             counts.out_of_scope += 1
+            out_of_scope += 1
             continue
         label = verdict.label
         if label == "supported":
             counts.supported += 1
+            supported += 1
             for fact_id in verdict.matches:  # the first relevant fact not already covered
                 if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
                     break
         elif label == "contradicted":
             counts.contradicted += 1
+            contradicted += 1
         else:
             counts.unverifiable += 1
+            unverifiable += 1
     for type_, n in prepared.n_by_type.items():
         counts = by_type.get(type_)
         if counts is None:
@@ -253,14 +275,10 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
         missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
     else:
         covered_ids, missed_ids = [], list(ids)
-    total = Counts(n_facts=len(ids), covered=len(covered))
     for counts in by_type.values():
         counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
-        total.n_claims += counts.n_claims
-        total.supported += counts.supported
-        total.contradicted += counts.contradicted
-        total.unverifiable += counts.unverifiable
-        total.out_of_scope += counts.out_of_scope
+    total = Counts(supported + contradicted + unverifiable, supported, contradicted, unverifiable, len(ids),
+                   len(covered), out_of_scope)
     return GenerationScore(
         total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
         covered_ids=covered_ids, missed_ids=missed_ids,
