@@ -7,12 +7,15 @@ of ``benchmarks/f1_regex.py``). Patterns the rules only ``match`` at one offset 
 too: their cost here is an upper bound of no consequence.
 
     python benchmarks/f1_pattern_costs.py [--languages en es pt] [--top 20] [--repeat 3]
+    python benchmarks/f1_pattern_costs.py --baseline main   # and on main's code, same run, side by side
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import os
 import random
 import sys
 import time
@@ -29,8 +32,6 @@ from factcov.domains.f1.source import race  # noqa: E402
 from factcov.extractors.spans import bounded_sentence_ends  # noqa: E402
 from factcov.language import fold  # noqa: E402
 from factcov.plugins import get_domain  # noqa: E402
-
-DATA = Path(__file__).resolve().parents[1].parent.parent / "shared" / "data" / "f1"
 
 
 def texts(language: str, season: int, rounds: int, data: Path) -> list[str]:
@@ -65,11 +66,38 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--data", type=Path, default=Path("/work/shared/data/f1"))
+    parser.add_argument("--baseline", help="also measure this commit's code, in the same run")
+    parser.add_argument("--json", action="store_true", help="print the costs as one JSON line")
     args = parser.parse_args()
+    before = None
+    if args.baseline:
+        from baseline import measure_on
+        from f1_regex import _args_without_baseline
+
+        before = measure_on(args.baseline, __file__, *_args_without_baseline())
+    after = measure(args)
+    if args.json:
+        print(json.dumps(after))
+        return
+    print(f"µs per sentence, CPU time, best of {args.repeat}; load average {os.getloadavg()[0]:.1f}"
+          + (f"; before = {args.baseline}, after = this worktree" if before else ""))
+    for language in args.languages:
+        costs = {k.split(" ", 1)[1]: v for k, v in after.items() if k.startswith(f"{language} ")}
+        old = {k.split(" ", 1)[1]: v for k, v in (before or {}).items() if k.startswith(f"{language} ")}
+        total = sum(costs.values())
+        print(f"{language}: all {len(costs)} patterns {total:.1f}" + (f" (before {sum(old.values()):.1f})" if old else ""))
+        for name, cost in sorted(costs.items(), key=lambda kv: -kv[1])[: args.top]:
+            was = f"{old[name]:8.2f} -> " if name in old else ""
+            ratio = f"  {old[name] / cost:5.2f}x" if name in old and cost else ""
+            print(f"  {name:24} {was}{cost:6.2f}{ratio}")
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    """µs per sentence of each pattern, keyed "language field"."""
+    out = {}
     for language in args.languages:
         folded = [fold(t) for t in texts(language, args.season, args.rounds, args.data)]
         spans = [(f, s, e) for f in folded for s, e in _sentences(f, lexicon(language).sentence_end)]
-        costs = {}
         for name, pattern in patterns(language).items():
             best = float("inf")
             for _ in range(args.repeat):
@@ -78,11 +106,8 @@ def main() -> None:
                     for _m in pattern.finditer(f, s, e):
                         pass
                 best = min(best, time.process_time_ns() - t)
-            costs[name] = best / len(spans) / 1000
-        total = sum(costs.values())
-        print(f"{language}: {len(folded)} texts, {len(spans)} sentences; all patterns {total:.1f} µs/sentence")
-        for name, cost in sorted(costs.items(), key=lambda kv: -kv[1])[: args.top]:
-            print(f"  {name:24} {cost:6.2f}")
+            out[f"{language} {name}"] = best / len(spans) / 1000
+    return out
 
 
 def _sentences(folded: str, sentence_end) -> list[tuple[int, int]]:
