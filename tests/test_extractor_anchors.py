@@ -215,11 +215,22 @@ def _same_matches(fast: re.Pattern[str], slow: re.Pattern[str], text: str, pos: 
     (r"\bwhile\b|\bbut\b|;", True),
     (r"\b(?:pit|stop)(?:s|ped)?\b", True),
     (r"\b(?P<n>a|bc)\b", True),  # a named group keeps its name and number
-    (r"\b\w+", False),  # no character to skip to
-    (r"\b(?:a|\w)", False),  # one alternative opens with a category
-    (r"\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa)\b", False),  # too many first characters
+    # more first characters than literals worth a look-behind: led by their set instead
+    (r"\b\w+", True),
+    (r"\b(?:a|\w)", True),
+    (r"\b(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa)\b", True),
+    (r"(?:\d{1,2}|one|two)(?:\s+laps?)?", True),
+    (r"(?:the\s+)?(?=\d)\d+(?!\.)", True),  # an optional item and a look-ahead: their followers join the set
+    (r"\s*(?:a|b)", False),  # a space may open it: most positions are candidates anyway
+    (r"(?:\W|x)y", False),
+    (r"^\d+", False),  # tried at the start only
+    (r"(?i)\bstop", False),  # case-insensitive
+    (r"\b.x", False),  # any character
+    (r"[^a]b", False),
+    (r"\d?", False),  # may match empty
+    (r"[abc]de", False),  # the engine's own prefilter already
 ])
-def test_quick_start_moves_only_an_opening_boundary(pattern: str, changed: bool) -> None:
+def test_quick_start_changes_only_what_it_speeds_up(pattern: str, changed: bool) -> None:
     slow = re.compile(pattern)
     fast = quick_start(slow)
     assert (fast is not slow) == changed
@@ -227,21 +238,26 @@ def test_quick_start_moves_only_an_opening_boundary(pattern: str, changed: bool)
 
 
 def test_quick_start_matches_what_the_pattern_matches_on_random_patterns_and_stretches() -> None:
-    """Random patterns opened with \\b over random texts, searched from and to random
-    offsets (a boundary at the start of a stretch looks at the character before it)."""
+    """Random patterns (most opened with \\b, the others led by a set of first characters)
+    over random texts, searched from and to random offsets (a boundary at the start of a
+    stretch looks at the character before it)."""
     rng = random.Random(5)
     texts = ["".join(rng.choice("abc  .") for _ in range(rng.randint(0, 30))) for _ in range(40)]
-    changed = 0
+    changed = led = 0
+    openings = random.Random(6)
     for _ in range(1500):
-        slow = re.compile(r"\b" + _random_pattern(rng) if rng.random() < 0.7 else
-                          "|".join(r"\b" + _random_pattern(rng, 2) for _ in range(rng.randint(2, 3))))
+        # openings drawn apart, so the patterns stay those known to run in reasonable time
+        opening = r"\b" if openings.random() < 0.6 else openings.choice(["", "(?=a)", "(?!b)", "(?<=c)"])
+        slow = re.compile(opening + _random_pattern(rng) if rng.random() < 0.7 else
+                          "|".join(opening + _random_pattern(rng, 2) for _ in range(rng.randint(2, 3))))
         fast = quick_start(slow)
         changed += fast is not slow
+        led += fast is not slow and not opening
         for text in texts:
             pos = rng.randint(0, len(text))
             _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
             _same_matches(fast, slow, text, 0, len(text))
-    assert changed > 300  # the rewrite was put to the test
+    assert changed > 300 and led > 15  # both rewrites were put to the test
 
 
 def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list[tuple[object, str]]) -> None:
@@ -268,6 +284,70 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list
                     _same_matches(fast, slow, text, 0, len(text))
                     _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
     assert quick > 60
+
+
+def test_the_f1_grammar_quick_started_matches_what_it_was_written_as_on_hostile_texts(
+        texts: list[tuple[object, str]]) -> None:
+    """The same comparison over real sentences damaged at random: digits, ordinal marks,
+    dashes, stray letters, accents, runs of spaces and line breaks spliced in (matches
+    opening at odd places, numbers glued to words, a look-behind at a cut)."""
+    rng = random.Random(21)
+    pieces = [*"0123456789", "º", "ª", "°", ".", ",", "-", "–", " ", "  ", "\n", "\t", "p", "st", "th", "a",
+              "e", "o", "lap", "vuelta", "volta", "de", "stop", "É", "ñ", "'", "%", "(", ";", "1st", "2.º", "3ª"]
+    led = 0
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        damaged = []
+        for _instance, text in [t for t in texts if t[0].language == language][:60]:
+            chars = list(fold(text))
+            for _ in range(rng.randint(1, 12)):
+                chars.insert(rng.randint(0, len(chars)), rng.choice(pieces))
+            damaged.append("".join(chars))
+        for value in (getattr(lex, field.name) for field in dataclasses.fields(lex)):
+            for fast in value if isinstance(value, tuple) else (value,):
+                if not isinstance(fast, re.Pattern):
+                    continue
+                slow = re.compile(fast.pattern, fast.flags)
+                led += quick_start(slow) is not slow  # (``slow`` itself when nothing changed)
+                for text in damaged:
+                    pos = rng.randint(0, len(text))
+                    _same_matches(fast, slow, text, 0, len(text))
+                    _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
+        # the scans that cost most before: numbers, ordinals, lap references
+        costly = (lex.lap_ref, lex.number, lex.stop_ordinal, lex.stint_ordinal)
+        assert all(quick_start(slow) is not slow for slow in (re.compile(p.pattern) for p in costly))
+    assert led > 100
+
+
+def test_the_f1_ordinal_as_a_trie_matches_the_ordinal_written_longest_first(texts: list[tuple[object, str]]) -> None:
+    """The lexicon writes ``ordinal_pattern``'s words as a trie: every pattern holding it
+    matches what the same pattern written with ``ordinal_pattern`` matches, over real texts
+    and the same texts with ordinals of every kind spliced in."""
+    from factcov.language import ordinal_pattern, ordinal_words
+
+    rng = random.Random(34)
+    compared = 0
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        assert lex.ord != ordinal_pattern(language)
+        ordinals = [*ordinal_words(language), "p3", "12th", "2.º", "3ª", "1os", "decimo", "terceiro-"]
+        folded = [fold(text) for instance, text in texts if instance.language == language][:90]
+        for text in list(folded):
+            words = text.split(" ")
+            for _ in range(rng.randint(1, 6)):
+                words.insert(rng.randint(0, len(words)), rng.choice(ordinals))
+            folded.append(" ".join(words))
+        for value in (getattr(lex, field.name) for field in dataclasses.fields(lex)):
+            for fast in value if isinstance(value, tuple) else (value,):
+                if not isinstance(fast, re.Pattern) or lex.ord not in fast.pattern:
+                    continue
+                written = re.compile(fast.pattern.replace(lex.ord, ordinal_pattern(language)), fast.flags)
+                compared += 1
+                for text in folded:
+                    pos = rng.randint(0, len(text))
+                    _same_matches(fast, written, text, 0, len(text))
+                    _same_matches(fast, written, text, pos, rng.randint(pos, len(text)))
+    assert compared >= 15
 
 
 def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:

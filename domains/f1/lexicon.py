@@ -15,7 +15,7 @@ from functools import cache
 
 from factcov.extractors.anchors import quick_start
 from factcov.extractors.patterns import alternation
-from factcov.language import number_words, ordinal_pattern
+from factcov.language import number_words, ordinal_pattern, ordinal_words
 
 _ARTICLES = {"a", "an", "un", "una", "uma", "once", "single"}
 
@@ -558,11 +558,26 @@ def lexicon(language: str) -> Lexicon:
     return dataclasses.replace(lex, **quick)
 
 
+def _ordinal(language: str) -> str:
+    """``ordinal_pattern(language)`` with its words as a trie (the same matches: ``_alt``), so
+    a position is rejected after a character or two instead of after trying each of the
+    eighty words of es and pt; the pattern as it is if its words are not where expected."""
+    pattern = ordinal_pattern(language)
+    opening, closing = r"|\b(?:", r")\b)"
+    if not pattern.endswith(closing) or opening not in pattern:
+        return pattern
+    cut = pattern.rindex(opening) + len(opening)
+    words = list(ordinal_words(language))
+    if set(pattern[cut:-len(closing)].split("|")) != {re.escape(w).replace(r"\ ", r"\s+") for w in words}:
+        return pattern
+    return pattern[:cut] + _alt(words) + closing
+
+
 def _lexicon(language: str) -> Lexicon:
     words = {w: v for w, v in number_words(language).items() if w not in _ARTICLES}
     num = rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alt(list(words))})\b)"
     lap_num = rf"(?:\d{{1,2}}(?![.,]?\d)|\b(?:{_alt(list(words))})\b)"
-    ordinal = ordinal_pattern(language)
+    ordinal = _ordinal(language)
     compound_values: dict[str, str] = {}
     for value, forms in COMPOUND_WORDS[language].items():
         compound_values.update({f: value for f in forms})
