@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
+from factcov.domains.f1.lexicon import LAP_WORD, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import quick_start
 
@@ -21,6 +23,7 @@ _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
 _POSSESSIVE_LAP = re.compile(r"^['’]s\s+(?:in-?\s*)?lap\s+$")
+_APOSTROPHES = ("'", "’")
 _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
@@ -30,22 +33,40 @@ _SEQUENCE_CUE = quick_start(re.compile(
 ))
 
 
+@cache
+def _may_hold_lap(language: str) -> re.Pattern[str]:
+    """Found wherever ``TextReader.lap_numbers`` can find a lap: each of its references
+    holds a lap word ("lap 13", "second lap") or a digit ("pitted on 17")."""
+    return re.compile(rf"\d|(?:{LAP_WORD[language]})")
+
+
+@cache
+def _changes(language: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a compound change: "from mediums to hards", "another set of hards"."""
+    lex = lexicon(language)
+    return (*lex.change, *lex.same_set)
+
+
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
     def pit_laps(self, sentence: Sentence) -> None:
+        folded = self.folded
+        if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
+            return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
         for index, verb in enumerate(verbs):
+            verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
             for limit in (self.lex.scope_break, self.lex.clause_break):
-                cut = self.search(limit, verb.end(), stop)
+                cut = self.search(limit, verb_end, stop)
                 if cut:
                     stop = cut.start()
-            laps = self.lap_numbers(verb.end(), stop)
+            laps = self.lap_numbers(verb_end, stop)
+            clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
-                clause = self.clause_start(sentence, verb.start())
                 previous_verb = verbs[index - 1].end() if index else clause
-                until = verb.start()
+                until = verb_start
                 # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
                 neutral = self.search(self.lex.neutralization, max(clause, previous_verb), until)
                 if neutral:
@@ -53,12 +74,12 @@ class StrategyRules(TextReader):
                 laps = self.lap_numbers(max(clause, previous_verb), until)
             if not laps:
                 continue  # no lap said: nothing to read, whoever stopped
-            owner = self.previous_mention(sentence, verb.start())
-            since = max(owner.end if owner else sentence.start, self.clause_start(sentence, verb.start()))
-            if self.search(self.lex.neutralization, since, verb.start()):
+            owner = self.previous_mention(sentence, verb_start)
+            since = max(owner.end if owner else sentence.start, clause)
+            if self.search(self.lex.neutralization, since, verb_start):
                 continue  # "the safety car came in": not a pit stop
-            subject = self.subject(sentence, verb.start())
-            named = [m for m in sentence.mentions if verb.start() <= m.start and m.end <= verb.end()]
+            subject = self.subject(sentence, verb_start)
+            named = [m for m in sentence.mentions if verb_start <= m.start and m.end <= verb_end]
             if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
                 subject = named[-1].code
             for lap, start, end in laps:
@@ -66,28 +87,29 @@ class StrategyRules(TextReader):
                     continue
                 driver = subject
                 inside = [m for m in sentence.mentions  # not "uma volta antes de Ricciardo, na 12"
-                          if verb.end() <= m.start and m.end <= start and not self.is_object(m, sentence)]
+                          if verb_end <= m.start and m.end <= start and not self.is_object(m, sentence)]
                 if inside:
                     driver = inside[-1].code
-                owner = next((m for m in sentence.mentions if _POSSESSIVE_LAP.match(self.folded[m.end: start])), None)
-                if owner is not None:  # "against Sargeant's lap 12"
+                # "against Sargeant's lap 12" (only a mention followed by an apostrophe can own it)
+                owner = next((m for m in sentence.mentions if folded[m.end: m.end + 1] in _APOSTROPHES
+                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None)
+                if owner is not None:
                     driver = owner.code
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.lex.stop_ordinal.finditer(
-                        self.folded, self.clause_start(sentence, verb.start()), start
-                    ):
+                    for match in self.finditer(self.lex.stop_ordinal, clause, start):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-                    numbered = _STOP_NUMBER.match(self.folded, verb.start())  # "Stop 2, lap 33"
-                    if ordinal is None and numbered is not None:
-                        ordinal = int(numbered.group(1))
+                    if ordinal is None:
+                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
+                        if numbered is not None:
+                            ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
                 self._consumed.take((start, end))
-                self.emit("pit_lap", key, lap, min(verb.start(), start), end)
+                self.emit("pit_lap", key, lap, min(verb_start, start), end)
 
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
@@ -137,14 +159,21 @@ class StrategyRules(TextReader):
                     self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
 
     def compound_at(self, match: re.Match[str]) -> str | None:
-        word = " ".join(match.group(0).split())
-        value = self.lex.compound_values.get(word)
-        before = self.folded[max(0, match.start() - 30): match.start()]
-        after = self.folded[match.end(): match.end() + 30]
-        if value is None or self.lex.negated_compound.search(before) or after.startswith("-free"):
+        lex = self.lex
+        word = match.group(0)
+        value = lex.compound_values.get(word)
+        if value is None:  # "full  wets" over a line break: the words as listed
+            word = " ".join(word.split())
+            value = lex.compound_values.get(word)
+            if value is None:
+                return None
+        start, end = match.span()
+        before = self.folded[max(0, start - 30): start]
+        if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
-        if word not in self.lex.ambiguous:
+        if word not in lex.ambiguous:
             return value
+        after = self.folded[end: end + 30]
         if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
@@ -157,11 +186,13 @@ class StrategyRules(TextReader):
 
     def compounds(self, sentence: Sentence) -> None:
         lex = self.lex
+        if not self.may_match(lex.compound, sentence.start, sentence.end):
+            return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
-        for pattern in self.scans((*lex.change, *lex.same_set)):
+        for pattern in self.scans(_changes(lex.language)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
-                c2_text = match.groupdict().get("c2")
+                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
                 if c1 is None or c2 is None:
                     continue
@@ -171,10 +202,11 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
                 if ordinal is None:
-                    owned = self.stops_owned_by_compounds(sentence, match.start())
-                    for stop in lex.stop_ordinal.finditer(
-                        self.folded, self.clause_start(sentence, match.start()), match.start()
-                    ):
+                    owned = None  # worked out at the first stop named before the change
+                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
+                                              match.start()):
+                        if owned is None:
+                            owned = self.stops_owned_by_compounds(sentence, match.start())
                         if not any(s <= stop.start() < e for s, e in owned):
                             ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
                 if ordinal is None:
@@ -187,17 +219,30 @@ class StrategyRules(TextReader):
                 self.emit("compound_change", key, [c1, c2], match.start(), match.end())
                 # "swapped inters for inters on lap 37": the change names its stop's lap
                 window_end = min(sentence.end, match.end() + 25)
+                if not _may_hold_lap(lex.language).search(self.folded, match.end(), window_end):
+                    continue  # no lap word or digit after it ("... to the hard tyres.")
                 cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
                     if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
-        tokens = [
-            (m.start(), m.end(), value)
-            for m in self.finditer(lex.compound, sentence.start, sentence.end)
-            if (value := self.compound_at(m)) is not None
-            and not any(s <= m.start() < e for s, e in used)
-        ]
+        tokens: list[tuple[int, int, str]] = []
+        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
+        listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
+        values = lex.compound_values
+        for m in self.finditer(lex.compound, sentence.start, sentence.end):
+            start = m.start()
+            if used and any(s <= start < e for s, e in used):
+                continue
+            word = m.group(0)
+            plain = values.get(word) or values.get(" ".join(word.split()))
+            if plain is None:
+                continue  # compound_at reads it as nothing either
+            if listing:
+                words.append((start, m.end(), plain))
+            value = self.compound_at(m)
+            if value is not None:
+                tokens.append((start, m.end(), value))
         groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
             if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
@@ -206,7 +251,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, used)
+        listed = self.listed_sequences(sentence, words)
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -240,15 +285,13 @@ class StrategyRules(TextReader):
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
 
-    def listed_sequences(self, sentence: Sentence, used: list[tuple[int, int]]) -> list[list[tuple[int, int, str]]]:
+    def listed_sequences(self, sentence: Sentence,
+                         words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
         """Three or more sets listed with commas after a sequence cue ("Zhou's race was
-        soft, hard, soft, soft"): one sequence, bare words included."""
-        if "," not in self.folded[sentence.start: sentence.end]:
+        soft, hard, soft, soft"): one sequence, bare words included (``words``: the
+        sentence's compound words outside a change read, in order)."""
+        if len(words) < 3 or self.folded.find(",", sentence.start, sentence.end) < 0:
             return []  # a list of three or more has a comma
-        words = [(m.start(), m.end(), self.lex.compound_values[" ".join(m.group(0).split())])
-                 for m in self.finditer(self.lex.compound, sentence.start, sentence.end)
-                 if " ".join(m.group(0).split()) in self.lex.compound_values
-                 and not any(s <= m.start() < e for s, e in used)]
         sequences, index = [], 0
         while index < len(words):
             chain = [words[index]]
@@ -332,9 +375,9 @@ class StrategyRules(TextReader):
         lex = self.lex
         clause = self.clause_start(sentence, start)
         window_start = max(clause, start - 45, previous)
-        near = [m for m in self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30))]
+        near = list(self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30)))
         if near:
-            closest = min(near, key=lambda m: abs(m.start() - start))
+            closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
         # a match inside ``before`` holds an anchor there: no anchor, no scan

@@ -1,0 +1,127 @@
+"""Shortcuts inside the f1 rules (domains/f1/rules_strategy.py, rules_race.py) read what
+the rules read without them: real texts of two races in three languages, run together,
+and hostile ones (other digits, capitals, line breaks, number words)."""
+
+from __future__ import annotations
+
+import random
+import re
+import zlib
+from pathlib import Path
+
+import pytest
+
+import factcov.domains.f1.rules_strategy as rules_strategy
+from factcov.domains.f1.extract import F1RegexExtractor, _Reader
+from factcov.domains.f1.instances import race_instances
+from factcov.domains.f1.source import race
+from factcov.plugins import get_domain
+
+HOSTILE = {
+    "en": [
+        "Hamilton pitted on ١٣ and Verstappen stopped on lap ٢٨.",  # digits of another script
+        "VERSTAPPEN BOXED ON LAP 17; HAMILTON STAYED OUT UNTIL LAP 20.",
+        "Norris made his second stop on the\nseventeenth lap, switching from the medium to the hard tyres.",
+        "Pérez came in on laps 12 and 33, Hamilton's in-lap was lap\u00a014.",
+        "Leclerc stopped twice: first stop lap 13, second stop on 28 (soft, medium, hard).",
+        "Bottas made 2 stops, pitting on lap thirteen and lap twenty-eight.",
+        "A VSC between laps 36 and 38, then Verstappen stopped on lap 39 against Sargeant's lap 12.",
+        "Ricciardo ran soft, hard, soft, soft; he never used the full\nwets and pitted on 17 stops.",
+        "Gasly swapped the inters for softs on lap 37.",  # the lap after a change
+        "Gasly went soft to hard on ٢٠, then switched from the medium to the hard tyres on LAP 41.",
+    ],
+    "es": [
+        "Hamilton paró en la vuelta ١٣ y Verstappen en la 28.",
+        "Sainz hizo su primera parada en el giro diecisiete, de blandos a duros.",
+        "Alonso entró a boxes en las vueltas 12 y 33; la secuencia fue blando, medio, duro.",
+    ],
+    "pt": [
+        "Hamilton parou na volta ١٣ e Verstappen na 28.",
+        "Sainz fez a primeira parada no giro dezessete, de macios para duros.",
+        "Alonso entrou nos boxes nas voltas 12 e 33; a sequencia foi macio, medio, duro.",
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def texts(shared_data: Path) -> list[tuple[object, str]]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "f1_regex", Path(__file__).resolve().parents[1] / "benchmarks" / "f1_regex.py")
+    f1_regex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(f1_regex)
+    domain = get_domain("f1")
+    out = []
+    for season, round_ in ((2021, 2), (2022, 1)):
+        instances = race_instances(race(shared_data / "f1", season, round_))
+        for instance in instances:
+            realized = domain.realize(instance.facts, instance.language, instance)
+            out.append((instance, realized))
+            out.append((instance, f1_regex.varied(instance, random.Random(zlib.crc32(instance.id.encode())))))
+            out.append((instance, realized.replace(". ", "; ")))
+        for language, hostile in HOSTILE.items():
+            picks = [i for i in instances if i.language == language][:3]
+            out += [(instance, text) for instance in picks for text in hostile]
+    return out
+
+
+def test_a_lap_reference_holds_a_lap_word_or_a_digit(texts: list[tuple[object, str]]) -> None:
+    """``_may_hold_lap`` is found in every stretch where ``lap_numbers`` finds a lap (so
+    pit_laps may skip a sentence without one): random stretches of every text."""
+    rng = random.Random(12)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    with_laps = 0
+    for instance, text in texts:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        hint = rules_strategy._may_hold_lap(instance.language)
+        for _ in range(20):
+            start = rng.randrange(len(reader.folded))
+            end = rng.randrange(start, len(reader.folded) + 1)
+            for bare in (True, False):
+                if reader.lap_numbers(start, end, bare=bare):
+                    with_laps += 1
+                    assert hint.search(reader.folded, start, end), (reader.folded[start:end], bare)
+    assert with_laps > 1000
+
+
+def test_pit_laps_without_the_lap_shortcut_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+
+    def read_all() -> list[list[object]]:
+        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
+                for i, t in texts]
+
+    shortcut = read_all()
+    monkeypatch.setattr(rules_strategy, "_may_hold_lap", lambda language: re.compile(""))
+    assert read_all() == shortcut
+    assert sum(c.type == "pit_lap" for claims in shortcut for c in claims) > 500
+
+
+def test_the_hostile_texts_read_their_laps(texts: list[tuple[object, str]]) -> None:
+    """Laps in other digits, capitals and words are still read (the shortcut does not skip them)."""
+    extractor = F1RegexExtractor("en")
+    instance = next(i for i, _ in texts if i.language == "en")
+    claims = extractor.extract(HOSTILE["en"][0], instance)
+    assert sorted(c.value for c in claims if c.type == "pit_lap") == [13, 28]
+    claims = extractor.extract(HOSTILE["en"][1], instance)
+    assert {c.value for c in claims if c.type == "pit_lap"} == {17, 20}
+    claims = extractor.extract(HOSTILE["en"][9], instance)
+    assert [(c.type, c.value) for c in claims if c.type == "pit_lap"] == [("pit_lap", 20), ("pit_lap", 41)]
+
+
+def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[tuple[object, str]]) -> None:
+    """The rules' own use of the anchors (a sentence without a compound word is left at
+    once) reads what every rule on every sentence reads, hostile texts included."""
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    read = 0
+    for instance, text in texts:
+        extractor = extractors[instance.language]
+        gated = _Reader(extractor.name, extractor.lex, text, instance.context).read()
+        every = _Reader(extractor.name, extractor.lex, text, instance.context).read(gated=False)
+        assert gated == every, text
+        read += len(gated)
+    assert read > 3000
