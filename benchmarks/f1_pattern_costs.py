@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/f1"))
+    parser.add_argument("--data", type=Path, default=f1_regex.REPO.parent / "shared" / "data" / "f1")
     parser.add_argument("--baseline", help="also measure this commit's code, in the same run")
     parser.add_argument("--json", action="store_true", help="print the costs as one JSON line")
     args = parser.parse_args()
