@@ -81,6 +81,20 @@ def measure_on(ref: str, script: str, *args: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def args_without_baseline(argv: list[str]) -> list[str]:
+    """A script's own arguments minus ``--baseline REF`` / ``--baseline=REF``: what it is
+    rerun with on REF's code."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--baseline":
+            skip = True
+        elif not arg.startswith("--baseline="):
+            out.append(arg)
+    return out
+
+
 def print_side_by_side(before: dict, after: dict, ref: str, unit: str) -> None:
     """One line per figure: before (``ref``'s code), after (this worktree's), after/before."""
     import os

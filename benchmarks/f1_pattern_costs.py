@@ -71,10 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     before = None
     if args.baseline:
-        from baseline import measure_on
-        from f1_regex import _args_without_baseline
+        from baseline import args_without_baseline, measure_on
 
-        before = measure_on(args.baseline, __file__, *_args_without_baseline())
+        before = measure_on(args.baseline, __file__, *args_without_baseline(sys.argv[1:]))
     after = measure(args)
     if args.json:
         print(json.dumps(after))

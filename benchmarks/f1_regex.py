@@ -145,9 +145,9 @@ def main() -> None:
         return
     before = None
     if args.baseline:
-        from baseline import measure_on
+        from baseline import args_without_baseline, measure_on
 
-        before = measure_on(args.baseline, __file__, *_args_without_baseline())
+        before = measure_on(args.baseline, __file__, *args_without_baseline(sys.argv[1:]))
     after = measure(args)
     if args.json:
         print(json.dumps(after))
@@ -155,21 +155,6 @@ def main() -> None:
         from baseline import print_side_by_side
 
         print_side_by_side(before, after, args.baseline, "texts/s")
-
-
-def _args_without_baseline() -> list[str]:
-    import sys
-
-    argv, out = sys.argv[1:], []
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--baseline":
-            skip = True
-        elif not arg.startswith("--baseline="):
-            out.append(arg)
-    return out
 
 
 def measure(args: argparse.Namespace) -> dict[str, float]:
