@@ -350,13 +350,19 @@ def test_the_f1_ordinal_as_a_trie_matches_the_ordinal_written_longest_first(text
     assert compared >= 15
 
 
+def _overlapping_gate() -> Anchors:
+    """Three rules whose anchors overlap and nest ("ab" in "abcab", "c" in "cc a"): the
+    random texts over "abc " below hit every case of a stretch's edges."""
+    return Anchors({
+        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
+    })
+
+
 def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None:
     """``Hits.mask`` (the hits far from the stretch's end or-ed at once, those near it one
     by one) against every hit checked one by one, on random texts and stretches."""
     rng = random.Random(9)
-    gate = Anchors({
-        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
-    })
+    gate = _overlapping_gate()
     for _ in range(400):
         text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
         hits = gate.find(text)
@@ -379,9 +385,7 @@ def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
     """``Hits.masks`` (one pass over the hits for every sentence of a text) against
     ``Hits.mask`` of each stretch, on random texts cut at random places."""
     rng = random.Random(12)
-    gate = Anchors({
-        "short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")],
-    })
+    gate = _overlapping_gate()
     for _ in range(600):
         text = "".join(rng.choice("abc ") for _ in range(rng.randint(1, 40)))
         hits = gate.find(text)
@@ -392,7 +396,7 @@ def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
 
 def test_the_mask_of_the_whole_text_is_every_hit_s() -> None:
     rng = random.Random(14)
-    gate = Anchors({"short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")], "mid": [re.compile(r"b a")]})
+    gate = _overlapping_gate()
     for _ in range(300):
         text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
         hits = gate.find(text)
