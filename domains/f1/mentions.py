@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 from functools import lru_cache, partial
 from operator import attrgetter
 from pathlib import Path
@@ -203,28 +202,12 @@ class DriverIndex:
             taken = SpanSet([(m.start, m.end) for m in found])
             found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
                       if not taken.covers(start)]
-            in_order = False
-        else:
-            in_order = True  # the names of one scan: in order and apart
         first = bits.get("first")
         if self.first_name_lexicon is not None and (first is None or present & first):
+            taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
             # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
             # scanned only when one of the first names' anchors stands outside every name found
-            taken = None
-            if first is None:
-                outside = True
-            elif in_order:
-                # names in order and apart: an anchor is inside one when the last name that
-                # starts before the anchor's end reaches past its start (``SpanSet.overlaps``)
-                starts = [m.start for m in found]
-                outside = any((i := bisect_left(starts, end) - 1) < 0 or found[i].end <= start
-                              for start, end in hits.spans("first"))
-            else:
-                taken = SpanSet([(m.start, m.end) for m in found])
-                outside = any(not taken.overlaps(*span) for span in hits.spans("first"))
-            if outside:
-                if taken is None:
-                    taken = SpanSet([(m.start, m.end) for m in found])
+            if first is None or any(not taken.overlaps(*span) for span in hits.spans("first")):
                 # capitalized: "Max", not "max speed"
                 found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
                           if text[start].isupper() and not taken.overlaps(start, end)]

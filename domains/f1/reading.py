@@ -117,7 +117,7 @@ class Sentence(NamedTuple):
     end: int
     mentions: list[Mention]
     topic: str | None  # who a sentence without a driver is about
-    mask: int | None = None  # the bits of the anchor names in it (None: worked out by ``enter``)
+    mask: int  # the bits of the anchor names (rules, patterns) with an anchor in it
 
 
 _sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a call of Python
@@ -229,11 +229,8 @@ class TextReader:
     def enter(self, sentence: Sentence) -> int:
         """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
         ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
-        mask = sentence.mask
-        if mask is None:
-            mask = self.hits.mask(sentence.start, sentence.end)
-        self._here = (sentence.start, sentence.end, mask)
-        return mask
+        self._here = (sentence.start, sentence.end, sentence.mask)
+        return sentence.mask
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
