@@ -158,15 +158,10 @@ class StrategyRules(TextReader):
                 if driver is not None:
                     self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
 
-    def compound_at(self, match: re.Match[str]) -> str | None:
+    def compound_at(self, match: re.Match[str], word: str, value: str) -> str | None:
+        """``value`` (the set ``word``, the match's words as listed, names) where the
+        match is read as a tyre set, else None."""
         lex = self.lex
-        word = match.group(0)
-        value = lex.compound_values.get(word)
-        if value is None:  # "full  wets" over a line break: the words as listed
-            word = " ".join(word.split())
-            value = lex.compound_values.get(word)
-            if value is None:
-                return None
         start, end = match.span()
         before = self.folded[max(0, start - 30): start]
         if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
@@ -235,13 +230,15 @@ class StrategyRules(TextReader):
             if used and any(s <= start < e for s, e in used):
                 continue
             word = m.group(0)
-            plain = values.get(word) or values.get(" ".join(word.split()))
-            if plain is None:
-                continue  # compound_at reads it as nothing either
+            value = values.get(word)
+            if value is None:  # "full  wets" over a line break: the words as listed
+                word = " ".join(word.split())
+                value = values.get(word)
+                if value is None:
+                    continue
             if listing:
-                words.append((start, m.end(), plain))
-            value = self.compound_at(m)
-            if value is not None:
+                words.append((start, m.end(), value))
+            if self.compound_at(m, word, value) is not None:
                 tokens.append((start, m.end(), value))
         groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
