@@ -111,11 +111,16 @@ class Counts:
             **self.metrics(policy),
         }
 
+    def json_key(self, policy: ScoringPolicy) -> tuple:
+        """What ``as_json`` encodes: the counts and the policy's ``unverifiable`` (the only
+        part of the policy the metrics read)."""
+        return (self.n_claims, self.supported, self.contradicted, self.unverifiable, self.n_facts, self.covered,
+                self.out_of_scope, policy.unverifiable)
+
     def as_json(self, policy: ScoringPolicy) -> str:
         """``canonical_json(self.as_dict(policy))``, remembered: a run writes these for every
         claim type of every generation, and a few thousand distinct counts cover millions."""
-        key = (self.n_claims, self.supported, self.contradicted, self.unverifiable, self.n_facts, self.covered,
-               self.out_of_scope, policy.unverifiable)  # the metrics read the policy's `unverifiable` only
+        key = self.json_key(policy)
         text = _COUNTS_JSON.get(key)
         if text is None:
             text = canonical_json(self.as_dict(policy))
@@ -132,12 +137,10 @@ _COUNTS_JSON: dict[tuple, str] = {}
 def counts_json(by_type: dict[str, Counts], policy: ScoringPolicy) -> str:
     """``canonical_json({type: counts.as_dict(policy)})`` built from the remembered parts:
     each ``"type":{counts}`` entry is remembered by the type and the counts it encodes."""
-    unverifiable = policy.unverifiable  # the only part of the policy the metrics read
     entries = []
     for type_ in sorted(by_type):
         counts = by_type[type_]
-        key = (type_, counts.n_claims, counts.supported, counts.contradicted, counts.unverifiable, counts.n_facts,
-               counts.covered, counts.out_of_scope, unverifiable)
+        key = (type_, counts.json_key(policy))
         entry = _TYPE_ENTRY_JSON.get(key)
         if entry is None:
             entry = f"{encode_json_str(type_)}:{counts.as_json(policy)}"
@@ -277,8 +280,8 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
         covered_ids, missed_ids = [], list(ids)
     for counts in by_type.values():
         counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
-    total = Counts(supported + contradicted + unverifiable, supported, contradicted, unverifiable, len(ids),
-                   len(covered), out_of_scope)
+    total = Counts(n_claims=supported + contradicted + unverifiable, supported=supported, contradicted=contradicted,
+                   unverifiable=unverifiable, n_facts=len(ids), covered=len(covered), out_of_scope=out_of_scope)
     return GenerationScore(
         total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
         covered_ids=covered_ids, missed_ids=missed_ids,
