@@ -22,7 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from factcov.evaluate import Result
+from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import canonical_json, key_json
 from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
@@ -128,14 +128,9 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         return columns
     # a result's own values, repeated once per claim (chain and repeat: C-level)
     counts = [len(result.verdicts) for result in said]
-    instance_ids, tasks = zip(*map(_INSTANCE_CLAIM_FIELDS, map(_FIELDS, map(_INSTANCE, said))))
-    systems, generation_ids, metas = zip(*map(_GENERATION_CLAIM_FIELDS, map(_FIELDS, map(_GENERATION, said))))
-    for name, values in (
-        ("instance_id", instance_ids), ("system", systems), ("task", tasks),
-        ("language", [result.language for result in said]), ("generation_id", generation_ids),
-        ("meta", [None if meta is None else canonical_json(meta) for meta in metas]),
-    ):
-        columns[name] = list(chain.from_iterable(map(repeat, values, counts)))
+    own = result_columns(said)
+    for name in ("instance_id", "system", "task", "language", "generation_id", "meta"):
+        columns[name] = list(chain.from_iterable(map(repeat, own[name], counts)))
     columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
     verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
     # each object's fields read at once from its __dict__ (where a pydantic model keeps
@@ -161,7 +156,6 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
 
 
 _FIELDS, _VERDICTS = attrgetter("__dict__"), attrgetter("verdicts")
-_INSTANCE_CLAIM_FIELDS, _GENERATION_CLAIM_FIELDS = itemgetter("id", "task"), itemgetter("system", "id", "meta")
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
@@ -187,17 +181,10 @@ def score_columns(
         return columns
     # one pass per column over the chunk, models' fields read from their __dict__ (see ``claim_columns``)
     results = [result for result, _ in rows]
-    generations = list(map(_GENERATION, results))
     scores = list(map(_SCORE, results))
     totals = list(map(_TOTAL, scores))
     used = [policy or result.policy for result in results]
-    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(_FIELDS, map(_INSTANCE, results))))
-    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(_FIELDS, generations)))
-    columns["instance_id"] = list(instance_ids)
-    columns["system"] = list(systems)
-    columns["task"] = list(tasks)
-    columns["language"] = [result.language for result in results]
-    columns["split"] = list(splits)
+    columns.update(result_columns(results))  # in place: the columns keep SCORE_SCHEMA's order
     for name in COUNT_NAMES:
         columns[name] = list(map(attrgetter(name), totals))
     # what ``result.metrics`` holds when the policy is the result's own (without its lock)
@@ -206,13 +193,22 @@ def score_columns(
         columns[name] = [values[name] for values in metrics]
     columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
     columns["missed"] = list(map(missed_json, results))
-    columns["text"] = list(texts)
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
-    columns["generation_id"] = list(generation_ids)
-    columns["meta"] = [None if meta is None else canonical_json(meta) for meta in metas]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
+
+
+def result_columns(results: list[Result]) -> dict[str, list]:
+    """The values of each result's own (its instance's, its generation's, its language):
+    one list per column of both files, claims.parquet repeating them per claim."""
+    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(_FIELDS, map(_INSTANCE, results))))
+    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(_FIELDS, map(_GENERATION, results))))
+    return {
+        "instance_id": list(instance_ids), "system": list(systems), "task": list(tasks),
+        "language": [result.language for result in results], "split": list(splits), "text": list(texts),
+        "generation_id": list(generation_ids), "meta": [None if meta is None else canonical_json(meta) for meta in metas],
+    }
 
 
 _INSTANCE_FIELDS = itemgetter("id", "task", "split")
@@ -251,7 +247,7 @@ def missed_json(result: Result) -> str:
 # Instance id -> (its facts list, facts by id, encoded entries); the facts list is checked
 # by identity, so an instance parsed again or another file's instance of the same id
 # starts afresh. As many instances as an evaluator keeps knowledge of.
-MISSED_PARTS_CACHE_SIZE = 4096
+MISSED_PARTS_CACHE_SIZE = KNOWLEDGE_CACHE_SIZE
 _MISSED_PARTS: dict[str, tuple[list, dict[str, Any], dict[str, str]]] = {}
 
 
