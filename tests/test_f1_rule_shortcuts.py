@@ -125,3 +125,92 @@ def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[t
         assert gated == every, text
         read += len(gated)
     assert read > 3000
+
+
+# --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extract.py) -------
+NAMED = {  # codes, first names, nationalities and descriptions beside the surnames
+    "en": ["VER pitted on lap 12; Max then passed HAM, and the Dutchman won ahead of Lewis.",
+           "The rookie stopped twice, Lewis Hamilton once; the Finn was behind Valtteri and BOT."],
+    "es": ["VER paró en la vuelta 12 y el neerlandés ganó; Max superó a Lewis y al finlandés."],
+    "pt": ["VER parou na volta 12 e o holandês venceu; o novato ficou atrás de Max e de HAM."],
+}
+
+
+def _damaged(rng: random.Random, text: str) -> str:
+    """``text`` with words cut, glued, doubled or capitalized at random."""
+    words = text.split(" ")
+    out = []
+    for word in words:
+        roll = rng.random()
+        if roll < 0.08 and len(word) > 3:
+            word = word[: rng.randrange(1, len(word))]
+        elif roll < 0.14:
+            word = word.upper()
+        elif roll < 0.2:
+            word = word + word
+        out.append(word)
+    return rng.choice((" ", "  ", "\n")).join(out) if rng.random() < 0.3 else " ".join(out)
+
+
+def _mention_texts(texts: list[tuple[object, str]]) -> list[tuple[object, str]]:
+    rng = random.Random(5)
+    out = list(texts)
+    for instance, text in texts[::7]:
+        out.append((instance, _damaged(rng, text)))
+        out += [(instance, t) for t in NAMED[instance.language]]
+        out += [(instance, _damaged(rng, t)) for t in NAMED[instance.language]]
+    return out
+
+
+def test_the_names_scan_quick_started_finds_what_the_names_pattern_finds(texts: list[tuple[object, str]]) -> None:
+    """``DriverIndex`` scans for names with ``quick_start(names.compiled)``: the same spans
+    on real, damaged and name-rich texts, from and to random offsets."""
+    from factcov.domains.f1.mentions import driver_index
+    from factcov.language import fold
+
+    rng = random.Random(8)
+    found = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        folded = fold(text)
+        plain = index.names.compiled
+        for _ in range(3):
+            start = rng.randrange(len(folded) + 1)
+            end = rng.randrange(start, len(folded) + 1)
+            spans = [m.span() for m in plain.finditer(folded, start, end)]
+            assert [m.span() for m in index._names_pattern.finditer(folded, start, end)] == spans
+            found += len(spans)
+    assert found > 1000
+
+
+def test_first_name_anchors_inside_names_are_decided_as_a_span_set_decides(texts: list[tuple[object, str]]) -> None:
+    """``_each_overlaps`` (first names looked for only when an anchor stands outside every
+    name found) says what ``SpanSet.overlaps`` of each anchor says, for real mentions and
+    random anchors; and ``find`` gives its mentions in text order, disjoint, as before."""
+    from factcov.domains.f1.mentions import _each_overlaps, driver_index
+    from factcov.extractors.spans import SpanSet
+    from factcov.language import fold
+
+    rng = random.Random(9)
+    outside = inside = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        folded = fold(text)
+        hits = index.rare_anchors.find(folded)
+        mentions = index.find(text, folded, hits)
+        assert mentions == sorted(mentions)
+        assert all(a.end <= b.start for a, b in zip(mentions, mentions[1:]))
+        taken = SpanSet([(m.start, m.end) for m in mentions])
+        candidates = [hits.spans("first")]
+        for _ in range(3):
+            spans = []
+            for _ in range(rng.randrange(0, 3)):
+                start = rng.randrange(len(folded))
+                spans.append((start, min(len(folded), start + rng.randrange(1, 9))))
+            candidates.append(spans)
+        for spans in candidates:
+            expected = all(taken.overlaps(*span) for span in spans)
+            assert _each_overlaps(spans, mentions) == expected, (text, spans)
+            inside += expected
+            outside += not expected
+    assert inside > 300 and outside > 300
