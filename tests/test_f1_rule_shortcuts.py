@@ -214,3 +214,34 @@ def test_first_name_anchors_inside_names_are_decided_as_a_span_set_decides(texts
             inside += expected
             outside += not expected
     assert inside > 300 and outside > 300
+
+
+def test_the_grammar_and_the_rare_mentions_found_in_one_pass_are_found_as_apart(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``reading.text_anchors`` joins the grammar's anchors and a race's rare mention
+    anchors in one automaton: the grammar's names keep their bits, and every stretch's
+    mask and every rare kind's hits are what the two automata find apart."""
+    from factcov.domains.f1.mentions import driver_index
+    from factcov.domains.f1.reading import grammar_anchors, text_anchors
+    from factcov.language import fold
+
+    rng = random.Random(10)
+    rare_hits = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        grammar = grammar_anchors(instance.language)
+        joined = text_anchors(instance.language, index)
+        assert {name: joined.bits[name] for name in grammar.bits} == grammar.bits
+        folded = fold(text)
+        both, apart, rare = joined.find(folded), grammar.find(folded), index.rare_anchors.find(folded)
+        grammar_mask = sum(grammar.bits.values())
+        for _ in range(4):
+            start = rng.randrange(len(folded) + 1)
+            end = rng.randrange(start, len(folded) + 1)
+            assert both.mask(start, end) & grammar_mask == apart.mask(start, end), (text, start, end)
+        for name in index.rare_rules:
+            assert both.spans(name) == rare.spans(name)
+            rare_hits += len(rare.spans(name))
+        assert bool(both.everywhere() & joined.bits["first"]) == bool(rare.everywhere() & rare.anchors.bits["first"])
+    assert rare_hits > 500

@@ -171,7 +171,12 @@ class DriverIndex:
             "demonym": self.demonym_pattern,
             "descriptor": self.descriptor_pattern,
         }
-        self.rare_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
+        self.rare_rules = {name: (pattern,) for name, pattern in rare.items() if pattern is not None}
+        self.rare_anchors = Anchors(self.rare_rules)
+        # what the rare kinds' anchors depend on (the race's drivers, not the focus): indexes of
+        # one race share the anchors a reader joins with its grammar's (``reading.text_anchors``)
+        self.rare_key = tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items())
+        self.text_anchors: dict[str, Anchors] = {}  # language -> those joined anchors, once known
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
         literals = self.code_anchors.literals.get("code", frozenset())

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from functools import cache, lru_cache, partial
 from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.mentions import Mention, driver_index
+from factcov.domains.f1.mentions import DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
@@ -83,9 +83,9 @@ RULES = (  # the order rules read a sentence in (later rules see earlier claims)
 
 
 @cache
-def grammar_anchors(language: str) -> Anchors:
-    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
-    scan where none of its anchors stands is skipped: it could match nothing there)."""
+def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
+    """Each rule's trigger patterns, and each pattern a rule scans a sentence with (by its
+    id: hashing a compiled pattern hashes its whole program), as ``Anchors`` takes them."""
     lex = lexicon(language)
     triggers = rule_triggers(lex)
     scanned = {pattern for patterns in triggers.values() for pattern in patterns}
@@ -94,8 +94,40 @@ def grammar_anchors(language: str) -> Anchors:
         lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
         lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
     }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
-    # a pattern is named by its id: hashing a compiled pattern hashes its whole program
-    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}}, word_start=WHOLE_TEXT_RULES)
+    return {**triggers, **{id(pattern): (pattern,) for pattern in scanned}}
+
+
+@cache
+def grammar_anchors(language: str) -> Anchors:
+    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
+    scan where none of its anchors stands is skipped: it could match nothing there)."""
+    return Anchors(grammar_rules(language), word_start=WHOLE_TEXT_RULES)
+
+
+# (language, a race's rare mention anchors) -> the grammar's anchors and those, joined
+_JOINED: dict[tuple[str, tuple[tuple[str, str, int], ...]], Anchors] = {}
+_JOINED_SIZE = 64
+
+
+def text_anchors(language: str, index: DriverIndex) -> Anchors:
+    """The grammar's anchors and the rare mention anchors of ``index`` (first names,
+    nationalities, descriptions) in one automaton: a text is passed over once for both.
+    The grammar's names keep the bits ``grammar_anchors`` gives them (they come first);
+    the rare kinds' names ("first", "demonym", "descriptor") follow. Built once per race
+    and language (the rare anchors depend on the race's drivers, not on the focus)."""
+    joined = index.text_anchors.get(language)
+    if joined is None:
+        key = (language, index.rare_key)
+        joined = _JOINED.get(key)
+        if joined is None:
+            grammar = grammar_anchors(language)
+            joined = Anchors({**grammar_rules(language), **index.rare_rules}, word_start=WHOLE_TEXT_RULES)
+            assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
+            if len(_JOINED) >= _JOINED_SIZE:
+                del _JOINED[next(iter(_JOINED))]
+            _JOINED[key] = joined
+        index.text_anchors[language] = joined
+    return joined
 
 
 # The rules that find their triggers only by scanning the folded text from and to offsets
@@ -131,7 +163,9 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
-        self.hits = grammar_anchors(lex.language).find(self.folded)
+        index = driver_index(context)
+        # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
+        self.hits = text_anchors(lex.language, index).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
         self._here = (-1, -1, 0)  # see ``enter``
@@ -139,11 +173,9 @@ class TextReader:
         self.race = context.get("race", {})
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
-        index = driver_index(context)
         self.pair = _pair(focus)
-        rare = index.rare_anchors.find(self.folded)
-        self.mentions = self.with_teammates(index.find(text, self.folded, rare))
-        self.unresolved = index.unresolved(self.folded, self.mentions, rare)
+        self.mentions = self.with_teammates(index.find(text, self.folded, self.hits))
+        self.unresolved = index.unresolved(self.folded, self.mentions, self.hits)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.read_claims = ClaimSet(text, extractor_name)
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
