@@ -290,7 +290,9 @@ def _demonyms(race_codes: set[str], focus: set[str]) -> tuple[dict[str, str], se
 
 def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     focus = context.get("focus", {})
-    return tuple(focus[k] for k in ("driver", "rival", "attacker") if isinstance(focus.get(k), str))
+    # written out (asked once a text): the focus's driver, rival and attacker that are named
+    driver, rival, attacker = focus.get("driver"), focus.get("rival"), focus.get("attacker")
+    return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 
 @lru_cache(maxsize=256)

@@ -142,6 +142,24 @@ _MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
+# (id of a tuple of patterns, id of the anchors' bits) -> (the tuple, the bits, each pattern
+# with its bit, 0 for one never skipped): ``scans`` asks the same few tuples (a rule's
+# patterns, held by the lexicon) for every sentence; the tuple and the bits are held, so
+# their ids stay theirs while they are in here
+_SCAN_BITS: dict[tuple[int, int], tuple[tuple[re.Pattern[str], ...], dict[Hashable, int],
+                                        tuple[tuple[re.Pattern[str], int], ...]]] = {}
+_SCAN_BITS_SIZE = 256
+
+
+def _scan_bits(patterns: tuple[re.Pattern[str], ...], bits: dict[Hashable, int]) -> tuple[
+        tuple[re.Pattern[str], ...], dict[Hashable, int], tuple[tuple[re.Pattern[str], int], ...]]:
+    if len(_SCAN_BITS) >= _SCAN_BITS_SIZE:
+        del _SCAN_BITS[next(iter(_SCAN_BITS))]
+    held = _SCAN_BITS[(id(patterns), id(bits))] = (
+        patterns, bits, tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns))
+    return held
+
+
 class Sentence(NamedTuple):
     """A sentence of the text being read (a tuple: a text has a few dozen, built fast)."""
 
@@ -280,9 +298,14 @@ class TextReader:
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
         anchors stands there): the rest are not scanned."""
-        mask = self._here[2]
         bits = self._bits
-        return [p for p in patterns if (bit := bits.get(id(p))) is None or mask & bit]
+        if not bits:  # reading ungated
+            return list(patterns)
+        held = _SCAN_BITS.get((id(patterns), id(bits)))
+        if held is None or held[0] is not patterns or held[1] is not bits:
+            held = _scan_bits(patterns, bits)
+        mask = self._here[2]
+        return [pattern for pattern, bit in held[2] if not bit or mask & bit]
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
