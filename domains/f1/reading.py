@@ -199,7 +199,8 @@ class TextReader:
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
-        self._objects: dict[tuple[int, int, int], bool] = {}
+        self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
+        self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
 
     @property
@@ -399,12 +400,16 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
         again and again of the same mention by the rules: answered once)."""
-        if marker is None:
+        if marker is None:  # the object markers (most calls): their own table, keyed by the two starts
+            key: tuple[int, ...] = (mention[0], sentence[0])
+            objects = self._objects
             marker = self.lex.object_marker
-        key = (mention.start, sentence.start, id(marker))
-        known = self._objects.get(key)
+        else:
+            key = (mention[0], sentence[0], id(marker))
+            objects = self._marked_objects
+        known = objects.get(key)
         if known is None:
-            known = self._objects[key] = self._is_object(mention, sentence, marker)
+            known = objects[key] = self._is_object(mention, sentence, marker)
         return known
 
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
