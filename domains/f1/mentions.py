@@ -151,6 +151,7 @@ class DriverIndex:
             rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
             + (rf"|{self.demonym_pattern.pattern.replace('?P<noun>', '')}" if self.demonym_pattern else "")
         )
+        self.teams = {d["code"]: d.get("team") for d in drivers}  # code -> team, as the race block gives it
         teams: dict[str, set[str]] = {}
         for d in drivers:
             if d.get("team"):

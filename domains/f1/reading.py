@@ -181,7 +181,7 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
-        index = driver_index(context)
+        self._index = index = driver_index(context)
         # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
         self.hits = text_anchors(lex.language, index).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
@@ -250,7 +250,7 @@ class TextReader:
         team-mate of the pair driver named last before it (else of the focus driver)."""
         if self.pair is None:
             return mentions
-        teams = {d.get("code"): d.get("team") for d in self.race.get("drivers", [])}
+        teams = self._index.teams  # the race's teams by code (worked out once per race, with its index)
         if not teams.get(self.pair[0]) or teams.get(self.pair[0]) != teams.get(self.pair[1]):
             return mentions
         added = []
