@@ -245,3 +245,33 @@ def test_the_grammar_and_the_rare_mentions_found_in_one_pass_are_found_as_apart(
             rare_hits += len(rare.spans(name))
         assert bool(both.everywhere() & joined.bits["first"]) == bool(rare.everywhere() & rare.anchors.bits["first"])
     assert rare_hits > 500
+
+
+def test_rare_mentions_woken_only_at_a_word_start_are_the_mentions_found_without(
+    texts: list[tuple[object, str]]
+) -> None:
+    """The rare kinds' anchors count only where a word starts ("lando" in "blandos" wakes
+    no first-name scan): the mentions and unresolved descriptions found are those found
+    with anchors counted anywhere, on real texts, damaged ones and names glued to words."""
+    from factcov.domains.f1.mentions import driver_index
+    from factcov.extractors.anchors import Anchors
+    from factcov.language import fold
+
+    rng = random.Random(11)
+    glued = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        anywhere = Anchors(index.rare_rules)
+        variants = [text]
+        for name in list(index.first_names)[:6]:  # a first name inside a word, before and after one
+            variants.append(f"{text} B{name}s {name.title()}x xx{name} {name.title()}")
+        variants.append(_damaged(rng, text.replace(" ", "", 3)))
+        for variant in variants:
+            folded = fold(variant)
+            plain = anywhere.find(folded)
+            gated = index.rare_anchors.find(folded)
+            mentions = index.find(variant, folded, gated)
+            assert mentions == index.find(variant, folded, plain), variant
+            assert index.unresolved(folded, mentions, gated) == index.unresolved(folded, mentions, plain), variant
+            glued += len(plain.spans("first")) > len(gated.spans("first"))
+    assert glued > 300

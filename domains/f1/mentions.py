@@ -173,7 +173,10 @@ class DriverIndex:
             "descriptor": self.descriptor_pattern,
         }
         self.rare_rules = {name: (pattern,) for name, pattern in rare.items() if pattern is not None}
-        self.rare_anchors = Anchors(self.rare_rules)
+        # each kind is scanned over the whole text (never a slice), so a literal its pattern
+        # needs a word boundary before counts only where a word starts ("lando" in
+        # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
+        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules))
         # what the rare kinds' anchors depend on (the race's drivers, not the focus): indexes of
         # one race share the anchors a reader joins with its grammar's (``reading.text_anchors``)
         self.rare_key = tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items())

@@ -121,7 +121,8 @@ def text_anchors(language: str, index: DriverIndex) -> Anchors:
         joined = _JOINED.get(key)
         if joined is None:
             grammar = grammar_anchors(language)
-            joined = Anchors({**grammar_rules(language), **index.rare_rules}, word_start=WHOLE_TEXT_RULES)
+            joined = Anchors({**grammar_rules(language), **index.rare_rules},
+                             word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules))  # as ``index.rare_anchors``
             assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
             if len(_JOINED) >= _JOINED_SIZE:
                 del _JOINED[next(iter(_JOINED))]
