@@ -239,10 +239,13 @@ class TextReader:
             sentence = _sentence((start, end, inside, topic, mask))
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
-            # Verstappen" leaves the topic alone)
+            # Verstappen" leaves the topic alone); the rules have mostly asked already
+            # (``is_object``'s own table, looked up here without the call)
+            objects = self._objects
             for mention in inside:
-                if not self.is_object(mention, sentence):
-                    topic = mention.code
+                known = objects.get((mention[0], start))
+                if not (self.is_object(mention, sentence) if known is None else known):
+                    topic = mention[2]
                     break
             start = end
 
