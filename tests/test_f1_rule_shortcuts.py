@@ -275,3 +275,23 @@ def test_rare_mentions_woken_only_at_a_word_start_are_the_mentions_found_without
             assert index.unresolved(folded, mentions, gated) == index.unresolved(folded, mentions, plain), variant
             glued += len(plain.spans("first")) > len(gated.spans("first"))
     assert glued > 300
+
+
+def test_two_capitals_in_a_row_are_found_as_the_pattern_finds_them(texts: list[tuple[object, str]]) -> None:
+    """``has_two_capitals`` (codes are looked for only in a text with two capitals in a
+    row) says what ``[A-Z][A-Z]`` says: real texts, capitals of other scripts, accents,
+    lone surrogates and random characters."""
+    from factcov.domains.f1.mentions import _TWO_CAPITALS, has_two_capitals
+
+    rng = random.Random(13)
+    samples = [text for _, text in texts[:300]] + ["VER", "Ver", "ÉCOLE", "AÉ", "A\ud800B", "ΑΒ", "aB\u00c0C", ""]
+    alphabet = "aAzZbB ÀÉÇéçßΑΒ\ud800\U0001f600-.\n"
+    for _ in range(5000):
+        samples.append("".join(rng.choice(alphabet) if rng.random() < 0.7 else chr(rng.randrange(0x110000))
+                               for _ in range(rng.randrange(12))))
+    found = 0
+    for text in samples:
+        expected = _TWO_CAPITALS.search(text) is not None
+        assert has_two_capitals(text) is expected, repr(text)
+        found += expected
+    assert 200 < found < len(samples) - 500

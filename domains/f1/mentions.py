@@ -88,6 +88,15 @@ class Mention(NamedTuple):
 _START = attrgetter("start")  # a mention's sort key
 _mention = partial(tuple.__new__, Mention)  # ``Mention(*fields)`` without a call of Python
 _TWO_CAPITALS = re.compile("[A-Z][A-Z]")
+# every byte to "A" if it is an ASCII capital, else to ".": a text's UTF-8 bytes so
+# translated hold "AA" exactly where it has two ASCII capitals in a row (any other
+# character is bytes of 0x80 and more, all made "."), found by a byte search
+_CAPITALS_AS_A = bytes(0x41 if 0x41 <= byte <= 0x5A else 0x2E for byte in range(256))
+
+
+def has_two_capitals(text: str) -> bool:
+    """``_TWO_CAPITALS.search(text)``, several times faster (no step of the regex engine per character)."""
+    return b"AA" in text.encode("utf-8", "surrogatepass").translate(_CAPITALS_AS_A)
 
 
 @lru_cache(maxsize=1)
@@ -189,10 +198,8 @@ class DriverIndex:
             None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
         )
         # every code anchor holds two capitals in a row ("VER"): a text without any (most
-        # prose) is not searched for the anchors (a scan that jumps from capital to capital)
-        self._capitals = (
-            _TWO_CAPITALS if literals is not None and all(_TWO_CAPITALS.search(a) for a in literals) else None
-        )
+        # prose) is not searched for the anchors (``has_two_capitals``: a byte search)
+        self._capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
@@ -213,7 +220,7 @@ class DriverIndex:
         present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
-            (self._capitals is None or self._capitals.search(text)) and self._code_anchor.search(text)
+            (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
         ):
             taken = SpanSet([(m.start, m.end) for m in found])
             codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
