@@ -354,8 +354,9 @@ class TextReader:
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):
             return last.code  # right before the verb: "four laps before Verstappen came in"
-        if len(before) == 1:
-            acting = [] if self.is_object(last, sentence) else before
+        if len(before) == 1:  # ``is_object(last, sentence)``, its table looked up first (asked already, mostly)
+            known = self._objects.get((last[0], sentence[0]))
+            acting = [] if (self.is_object(last, sentence) if known is None else known) else before
         else:
             acting = [m for m in before if not self.is_object(m, sentence)]
         if acting:
