@@ -37,7 +37,7 @@ from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 
-__all__ = ["Anchors", "Hits", "anchors", "quick_compile", "quick_start", "word_start", "word_start_anchors"]
+__all__ = ["Anchors", "Hits", "anchors", "quick_start", "word_start", "word_start_anchors"]
 
 # Sets of exact strings larger than this are not expanded (their required literals are
 # used instead): a product of alternations grows fast and each string costs one find.
@@ -438,12 +438,6 @@ def quick_start(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """``pattern`` compiled so the engine can skip to its possible first characters
     (same source, flags, groups and matches); ``pattern`` itself when nothing changes."""
     return _quick_start(pattern.pattern, pattern.flags) or pattern
-
-
-def quick_compile(source: str, flags: int = 0) -> re.Pattern[str]:
-    """``quick_start(re.compile(source, flags))``, compiled once (a pattern built per
-    instance, such as a race's driver names, is not compiled twice)."""
-    return _quick_start(source, flags) or re.compile(source, flags)
 
 
 @lru_cache(maxsize=2048)

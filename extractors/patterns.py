@@ -30,7 +30,6 @@ from functools import cached_property, lru_cache
 from typing import Any, ClassVar
 
 from factcov.extractor import Extractor
-from factcov.extractors.anchors import quick_compile
 from factcov.extractors.claims import trusted_claim
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
@@ -79,12 +78,6 @@ class Lexicon:
         """``pattern`` compiled (a space matching any run of whitespace), as ``find`` uses it."""
         return _compiled(self.pattern)
 
-    @property
-    def quick(self) -> re.Pattern[str]:
-        """``compiled`` as ``quick_start`` compiles it (the same matches, found faster:
-        the engine jumps between the names' first letters), compiled on its own."""
-        return _quick_compiled(self.pattern)
-
     def resolve(self, folded_name: str, original: str) -> str | None:
         """The value a matched name stands for (None: a word that only looked like a name)."""
         value = self.names.get(" ".join(folded_name.split()))
@@ -103,11 +96,6 @@ class Lexicon:
 @lru_cache(maxsize=512)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace(" ", r"\s+"))
-
-
-@lru_cache(maxsize=512)
-def _quick_compiled(pattern: str) -> re.Pattern[str]:
-    return quick_compile(pattern.replace(" ", r"\s+"))
 
 
 def number_slots(language: str) -> dict[str, str]:

@@ -16,7 +16,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from factcov.extractors.anchors import Anchors, Hits
+from factcov.extractors.anchors import Anchors, Hits, quick_start
 from factcov.extractors.patterns import Lexicon, alternation
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
@@ -171,9 +171,8 @@ class DriverIndex:
                 names[team] = next(iter(focused))
         self.names = Lexicon(names)
         # the same matches as ``names.compiled``, found faster: the engine jumps between
-        # the names' first letters (``quick_start``; compiled once, as a race's focus
-        # drivers' team names make the pattern one of the instance)
-        self._names_pattern = self.names.quick
+        # the names' first letters (``quick_start``)
+        self._names_pattern = quick_start(self.names.compiled)
         self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
         # the rarer kinds of mention are looked for only where their anchor words stand
         # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
