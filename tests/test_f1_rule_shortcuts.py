@@ -162,27 +162,6 @@ def _mention_texts(texts: list[tuple[object, str]]) -> list[tuple[object, str]]:
     return out
 
 
-def test_the_names_scan_quick_started_finds_what_the_names_pattern_finds(texts: list[tuple[object, str]]) -> None:
-    """``DriverIndex`` scans for names with ``quick_start(names.compiled)``: the same spans
-    on real, damaged and name-rich texts, from and to random offsets."""
-    from factcov.domains.f1.mentions import driver_index
-    from factcov.language import fold
-
-    rng = random.Random(8)
-    found = 0
-    for instance, text in _mention_texts(texts):
-        index = driver_index(instance.context)
-        folded = fold(text)
-        plain = index.names.compiled
-        for _ in range(3):
-            start = rng.randrange(len(folded) + 1)
-            end = rng.randrange(start, len(folded) + 1)
-            spans = [m.span() for m in plain.finditer(folded, start, end)]
-            assert [m.span() for m in index._names_pattern.finditer(folded, start, end)] == spans
-            found += len(spans)
-    assert found > 1000
-
-
 def test_first_name_anchors_inside_names_are_decided_as_a_span_set_decides(texts: list[tuple[object, str]]) -> None:
     """``_each_overlaps`` (first names looked for only when an anchor stands outside every
     name found) says what ``SpanSet.overlaps`` of each anchor says, for real mentions and
