@@ -176,3 +176,18 @@ def test_a_layered_knowledge_remembers_a_bounded_number_of_lookups_and_answers_a
         for claim in claims:
             assert list(layered.lookup(claim)) == flat.candidates(claim), claim
             assert len(layered._merged) <= MERGED_LOOKUPS
+
+
+def test_one_match_tuples_are_shared_per_fact_and_their_memo_is_bounded(monkeypatch):
+    from factcov import verifier as verifier_module
+
+    facts = [model.Fact(type="count", key={"item": f"item{i}"}, value=i) for i in range(12)]
+    knowledge = Knowledge(facts, [model.ClaimType(name="count", description="how many", key_slots=("item",))])
+    claims = [Claim(type=f.type, key=f.key, value=f.value) for f in facts] * 2
+    verdicts = Verifier().verify_all(claims, knowledge)
+    assert [v.matches for v in verdicts] == [(f.id,) for f in facts] * 2
+    assert all(a.matches is b.matches for a, b in zip(verdicts, verdicts[len(facts):]))  # one tuple per fact
+    monkeypatch.setattr(verifier_module, "ONE_MATCH_CACHE_SIZE", 5)
+    verifier = Verifier()
+    assert [v.matches for v in verifier.verify_all(claims, knowledge)] == [(f.id,) for f in facts] * 2
+    assert len(verifier._one_match) <= 5
