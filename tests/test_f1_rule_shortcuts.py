@@ -125,3 +125,56 @@ def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[t
         assert gated == every, text
         read += len(gated)
     assert read > 3000
+
+
+def _fuzz(language: str, rng: random.Random, count: int) -> list[str]:
+    """Strings made of what a stop count is made of: count words, digits, fillers, stop
+    words, articles, and every kind of gap between them (spaces, hyphens, line breaks,
+    no-break spaces)."""
+    lex = F1RegexExtractor(language).lex
+    words = [*rng.sample(lex.count_ends, 8), "13", "٢", "2.5", "first", "una", "uma", "duas", "a", "la", "his",
+             *lex.stop_count_fillers, lex.stop_count_noun, lex.stop_count_noun + "s", "stop", "parada", "pit",
+             "eighty-eight", "twenty one", "cincuenta y dos", "lap", "x"]
+    gaps = [" ", " ", "-", "", "  ", "\n", "\u00a0", " - ", "\t"]
+    return ["".join(rng.choice(words) + rng.choice(gaps) for _ in range(rng.randrange(2, 9))) for _ in range(count)]
+
+
+def test_a_stop_count_of_the_first_kind_has_a_count_right_before_its_stop_word(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``count_before_stop`` holds wherever ``lex.stop_count[0]`` matches (so stop_counts
+    may skip that scan where it does not): random stretches of real, damaged and made-up texts."""
+    rng = random.Random(7)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    instances = {i.language: i for i, _ in texts}
+    cases = list(texts) + [(instances[language], text) for language in extractors
+                           for text in _fuzz(language, rng, 3000)]
+    matched = skipped = 0
+    for instance, text in cases:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        first = extractor.lex.stop_count[0]
+        for _ in range(6):
+            start = rng.randrange(len(reader.folded))
+            end = rng.randrange(start, len(reader.folded) + 1)
+            if first.search(reader.folded, start, end):
+                matched += 1
+                assert reader.count_before_stop(start, end), (reader.folded[start:end], instance.language)
+            elif not reader.count_before_stop(start, end):
+                skipped += 1
+    assert matched > 500 and skipped > 20000, (matched, skipped)
+
+
+def test_stop_counts_without_the_count_shortcut_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+
+    def read_all() -> list[list[object]]:
+        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
+                for i, t in texts]
+
+    shortcut = read_all()
+    monkeypatch.setattr(_Reader, "count_before_stop", lambda self, start, end: True)
+    assert read_all() == shortcut
+    assert sum(c.type == "stop_count" for claims in shortcut for c in claims) > 200

@@ -47,6 +47,20 @@ def _changes(language: str) -> tuple[re.Pattern[str], ...]:
     return (*lex.change, *lex.same_set)
 
 
+@cache
+def _count_before_stop(language: str) -> re.Pattern[str]:
+    """Found, in the text read backwards, wherever ``lexicon(language).stop_count[0]``
+    matches forwards: its stop word, spaces or hyphens, a filler word and the same at most,
+    then the end of a count (a digit, a count word). Backwards the pattern opens with the
+    stop word, a literal the engine jumps to; forwards its count words are tried at every
+    position."""
+    lex = lexicon(language)
+    gap = r"[\s-]*"
+    fillers = "|".join(re.escape(word[::-1]) for word in lex.stop_count_fillers)
+    counts = "|".join(re.escape(word[::-1]) for word in lex.count_ends)
+    return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
+
+
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
@@ -137,7 +151,10 @@ class StrategyRules(TextReader):
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
-        for pattern in self.scans(self.lex.stop_count):
+        scans = self.scans(self.lex.stop_count)
+        if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
+            del scans[0]  # no count right before a stop word: "made his first stop on lap 13"
+        for pattern in scans:
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 words = [g for g in match.groups() if g]
                 if words:
@@ -157,6 +174,12 @@ class StrategyRules(TextReader):
                     driver = following.code if following else None
                 if driver is not None:
                     self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
+
+    def count_before_stop(self, start: int, end: int) -> bool:
+        """Whether a count ends right before a stop word in ``folded[start:end]``, a filler
+        and spaces or hyphens between them at most ("two pit-stops", "una sola parada"):
+        where none does, ``lex.stop_count[0]`` cannot match there."""
+        return _count_before_stop(self.lex.language).search(self.folded[start:end][::-1]) is not None
 
     def compound_at(self, match: re.Match[str], word: str, value: str) -> str | None:
         """``value`` (the set ``word``, the match's words as listed, names) where the
