@@ -178,3 +178,40 @@ def test_stop_counts_without_the_count_shortcut_reads_the_same(
     monkeypatch.setattr(_Reader, "count_before_stop", lambda self, start, end: True)
     assert read_all() == shortcut
     assert sum(c.type == "stop_count" for claims in shortcut for c in claims) > 200
+
+
+def test_words_before_an_arrow_end_in_the_arrow(texts: list[tuple[object, str]]) -> None:
+    """``_ARROW_BEFORE`` matches only words whose last character but spaces is one of
+    ``_ARROWS`` (so compound_at tries it only there): real texts and made-up ones."""
+    rng = random.Random(3)
+    pieces = ["medium", "hard", " ", "  ", "\n", "\u00a0", "-", "–", "/", ">", "→", "->", "x", "1", ",", "é"]
+    stretches = ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8))) for _ in range(20000)]
+    for _, text in texts:
+        for _ in range(10):
+            start = rng.randrange(len(text))
+            stretches.append(text[start: start + rng.randrange(31)])
+    found = 0
+    for stretch in stretches:
+        if rules_strategy._ARROW_BEFORE.search(stretch):
+            found += 1
+            assert stretch.rstrip()[-1:] in rules_strategy._ARROWS and stretch.rstrip(), repr(stretch)
+    assert found > 1000
+
+
+def test_the_lap_hint_finds_what_its_pattern_finds(texts: list[tuple[object, str]]) -> None:
+    """``_may_hold_lap`` (lap words by ``str.find``, digits by a class) says what
+    ``\\d|(?:lap words)`` says, on random stretches of real texts and of texts in other
+    digits and scripts."""
+    rng = random.Random(5)
+    pieces = ["lap", "laps", "vuelta", "volta", "giro", "la", "p", "13", "١٣", "٢", "²", "½", "x", " ", "é", "’"]
+    cases = [(language, "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8))))
+             for language in ("en", "es", "pt") for _ in range(5000)]
+    cases += [(instance.language, text) for instance, text in texts]
+    for language, text in cases:
+        plain = re.compile(rf"\d|(?:{rules_strategy.LAP_WORD[language]})")
+        hint = rules_strategy._may_hold_lap(language)
+        folded = text.lower()
+        for _ in range(5):
+            start = rng.randrange(len(folded) + 1)
+            end = rng.randrange(start, len(folded) + 1)
+            assert hint.search(folded, start, end) == bool(plain.search(folded, start, end)), (folded[start:end], language)

@@ -503,6 +503,7 @@ class Lexicon:
     stint_ordinal: re.Pattern[str]
     change: tuple[re.Pattern[str], ...]
     same_set: tuple[re.Pattern[str], ...]
+    changes: tuple[re.Pattern[str], ...]  # change and same_set, the patterns of a compound change
     finish: re.Pattern[str]
     position_after_mention: re.Pattern[str]
     win: re.Pattern[str]
@@ -565,7 +566,8 @@ def lexicon(language: str) -> Lexicon:
             quick[field.name] = quick_start(value)
         elif isinstance(value, tuple) and value and all(isinstance(p, re.Pattern) for p in value):
             quick[field.name] = tuple(quick_start(p) for p in value)
-    return dataclasses.replace(lex, **quick)
+    lex = dataclasses.replace(lex, **quick)
+    return dataclasses.replace(lex, changes=(*lex.change, *lex.same_set))  # the same pattern objects
 
 
 def _suffixes(words: set[str]) -> tuple[str, ...]:
@@ -658,6 +660,7 @@ def _lexicon(language: str) -> Lexicon:
         stint_ordinal=c(rf"\b{STINT_ORDINAL[language]}\b"),
         change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
+        changes=(),  # filled by ``lexicon`` with the patterns above as compiled there
         finish=c(
             rf"(?:\b(?:{FINISH_VERBS[language]})\b\s+|\b(?:{FINISH_LABELS[language]})\s*:\s*(?:\*\*\s*)?){FINISH_FILLER[language]}"
             rf"(?:(?P<ord>{ordinal})(?:\s+(?:{PLACE_WORDS[language]}))?"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import LAP_WORD, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
@@ -19,6 +19,7 @@ _ONE_STOP_CONTEXT = quick_start(re.compile(
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
 _ARROW_AFTER = re.compile(r"\s*(?:[-–/>→]|->)\s*\w")
 _ARROW_BEFORE = re.compile(r"\w\s*(?:[-–/>→]|->)\s*$")
+_ARROWS = "-–/>→"  # how an arrow of _ARROW_BEFORE ends
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
@@ -33,18 +34,33 @@ _SEQUENCE_CUE = quick_start(re.compile(
 ))
 
 
-@cache
-def _may_hold_lap(language: str) -> re.Pattern[str]:
+class _LapHint(NamedTuple):
     """Found wherever ``TextReader.lap_numbers`` can find a lap: each of its references
     holds a lap word ("lap 13", "second lap") or a digit ("pitted on 17")."""
-    return re.compile(rf"\d|(?:{LAP_WORD[language]})")
+
+    words: tuple[str, ...]  # how the language's lap words open (each holds one of these)
+
+    def search(self, text: str, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``str.find``,
+        the digits by one character class (in an ASCII text ``\\d`` is ``[0-9]``, a class
+        the engine tests as a bitmap)."""
+        for word in self.words:
+            if text.find(word, start, end) >= 0:
+                return True
+        return (_ASCII_DIGIT if text.isascii() else _DIGIT).search(text, start, end) is not None
+
+
+_DIGIT = re.compile(r"\d")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 @cache
-def _changes(language: str) -> tuple[re.Pattern[str], ...]:
-    """The patterns of a compound change: "from mediums to hards", "another set of hards"."""
-    lex = lexicon(language)
-    return (*lex.change, *lex.same_set)
+def _may_hold_lap(language: str) -> _LapHint:
+    """The lap hint of ``language``: its lap words (``LAP_WORD``) without their plural endings."""
+    words = tuple(sorted({word.rstrip("s?") for word in LAP_WORD[language].split("|")}))
+    if any(not re.fullmatch(r"[a-z]+", word) for word in words):
+        raise ValueError(f"lap words of {language} are not plain words: {LAP_WORD[language]!r}")
+    return _LapHint(words)
 
 
 @cache
@@ -69,6 +85,7 @@ class StrategyRules(TextReader):
         if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
+        apostrophe = any(folded.find(mark, sentence.start, sentence.end) >= 0 for mark in _APOSTROPHES)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
@@ -106,7 +123,7 @@ class StrategyRules(TextReader):
                     driver = inside[-1].code
                 # "against Sargeant's lap 12" (only a mention followed by an apostrophe can own it)
                 owner = next((m for m in sentence.mentions if folded[m.end: m.end + 1] in _APOSTROPHES
-                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None)
+                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None) if apostrophe else None
                 if owner is not None:
                     driver = owner.code
                 if driver is None:
@@ -192,7 +209,8 @@ class StrategyRules(TextReader):
         if word not in lex.ambiguous:
             return value
         after = self.folded[end: end + 30]
-        if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
+        ending = before.rstrip()[-1:]  # _ARROW_BEFORE ends in an arrow and spaces
+        if _ARROW_AFTER.match(after) or (ending and ending in _ARROWS and _ARROW_BEFORE.search(before)):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
             return value if self.lex.tyre_noun_after.match(after) else None
@@ -207,7 +225,7 @@ class StrategyRules(TextReader):
         if not self.may_match(lex.compound, sentence.start, sentence.end):
             return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
-        for pattern in self.scans(_changes(lex.language)):
+        for pattern in self.scans(lex.changes):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
@@ -271,7 +289,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words)
+        listed = self.listed_sequences(sentence, words) if len(words) >= 3 else []
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -299,7 +317,8 @@ class StrategyRules(TextReader):
             if stop is not None:  # "switched to hards at his first stop": what he took there
                 self.change_at_stop(driver, stop, value, start, end)
                 continue
-            previous = max((t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
             stint = self.stint_of(sentence, driver, start, end, previous)
             if stint is not None:
                 key["stint"] = stint
