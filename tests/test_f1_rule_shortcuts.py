@@ -15,6 +15,7 @@ import factcov.domains.f1.rules_strategy as rules_strategy
 from factcov.domains.f1.extract import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
+from factcov.language import fold
 from factcov.plugins import get_domain
 
 HOSTILE = {
@@ -215,3 +216,51 @@ def test_the_lap_hint_finds_what_its_pattern_finds(texts: list[tuple[object, str
             start = rng.randrange(len(folded) + 1)
             end = rng.randrange(start, len(folded) + 1)
             assert hint.search(folded, start, end) == bool(plain.search(folded, start, end)), (folded[start:end], language)
+
+
+def _change_fuzz(language: str, rng: random.Random, count: int) -> list[str]:
+    """Strings made of a compound change's words: every compound word (the ambiguous ones
+    and those of several words too), the words that join two sets, articles, tyre nouns."""
+    lex = F1RegexExtractor(language).lex
+    joins = {"en": ["from", "to", "onto", "for", "switched", "went", "swapped", "another set of", "the", "tyres",
+                    "a fresh set of"],
+             "es": ["de", "a", "al", "por", "cambio", "los", "neumaticos", "otro juego de", "unos", "lluvia"],
+             "pt": ["de", "dos", "para", "pelos", "por", "trocou", "os", "pneus", "outro jogo de", "chuva"]}[language]
+    words = [*lex.compound_values, *joins, "x", "13"]
+    gaps = [" ", " ", "  ", "\n", "-", ", ", "\u00a0"]
+    return ["".join(rng.choice(words) + rng.choice(gaps) for _ in range(rng.randrange(2, 9))) for _ in range(count)]
+
+
+def test_a_change_between_two_sets_holds_two_compound_words(texts: list[tuple[object, str]]) -> None:
+    """Where a change pattern naming two sets matches, ``lex.compound`` finds two words
+    (so ``_changes`` leaves those patterns out of a sentence with one): random stretches
+    of real texts and of made-up ones."""
+    rng = random.Random(11)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    cases = [(i.language, fold(t)) for i, t in texts]
+    cases += [(language, text) for language in extractors for text in _change_fuzz(language, rng, 8000)]
+    matched = 0
+    for language, folded in cases:
+        lex = extractors[language].lex
+        two = [p for p in lex.changes if p not in lex.one_set_changes]
+        assert two and all("c2" in p.groupindex for p in two)
+        for start, end in [(0, len(folded))] + [sorted(rng.sample(range(len(folded) + 1), 2)) for _ in range(3)]:
+            if any(p.search(folded, start, end) for p in two):
+                matched += 1
+                assert len(list(lex.compound.finditer(folded, start, end))) > 1, (folded[start:end], language)
+    assert matched > 400, matched
+
+
+def test_compounds_without_the_change_shortcut_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+
+    def read_all() -> list[list[object]]:
+        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
+                for i, t in texts]
+
+    shortcut = read_all()
+    monkeypatch.setattr(rules_strategy, "_changes", lambda lex, found: lex.changes)
+    assert read_all() == shortcut
+    assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300

@@ -504,6 +504,7 @@ class Lexicon:
     change: tuple[re.Pattern[str], ...]
     same_set: tuple[re.Pattern[str], ...]
     changes: tuple[re.Pattern[str], ...]  # change and same_set, the patterns of a compound change
+    one_set_changes: tuple[re.Pattern[str], ...]  # those of ``changes`` that name one compound (same_set)
     finish: re.Pattern[str]
     position_after_mention: re.Pattern[str]
     win: re.Pattern[str]
@@ -567,7 +568,9 @@ def lexicon(language: str) -> Lexicon:
         elif isinstance(value, tuple) and value and all(isinstance(p, re.Pattern) for p in value):
             quick[field.name] = tuple(quick_start(p) for p in value)
     lex = dataclasses.replace(lex, **quick)
-    return dataclasses.replace(lex, changes=(*lex.change, *lex.same_set))  # the same pattern objects
+    changes = (*lex.change, *lex.same_set)  # the same pattern objects
+    return dataclasses.replace(lex, changes=changes,
+                               one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex))
 
 
 def _suffixes(words: set[str]) -> tuple[str, ...]:
@@ -661,6 +664,7 @@ def _lexicon(language: str) -> Lexicon:
         change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
         changes=(),  # filled by ``lexicon`` with the patterns above as compiled there
+        one_set_changes=(),
         finish=c(
             rf"(?:\b(?:{FINISH_VERBS[language]})\b\s+|\b(?:{FINISH_LABELS[language]})\s*:\s*(?:\*\*\s*)?){FINISH_FILLER[language]}"
             rf"(?:(?P<ord>{ordinal})(?:\s+(?:{PLACE_WORDS[language]}))?"

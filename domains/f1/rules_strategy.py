@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import quick_start
 
@@ -32,6 +32,15 @@ _SEQUENCE_CUE = quick_start(re.compile(
     r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
     r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
 ))
+
+
+def _changes(lex: Lexicon, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
+    """The change patterns that may match in a sentence whose compound words are ``found``
+    (``lex.compound``'s matches there): a change from one set to another ("from the medium
+    to the hard") holds two compound words, and no compound word ("full wets", "de lluvia
+    extrema") holds the word between them ("to", "for", "a", "por", "para"), so the
+    sentence holds two matches; with one, only "another set of hards" can match."""
+    return lex.changes if len(found) > 1 else lex.one_set_changes
 
 
 class _LapHint(NamedTuple):
@@ -225,7 +234,8 @@ class StrategyRules(TextReader):
         if not self.may_match(lex.compound, sentence.start, sentence.end):
             return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
-        for pattern in self.scans(lex.changes):
+        found = list(self.finditer(lex.compound, sentence.start, sentence.end))
+        for pattern in self.scans(_changes(lex, found)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
@@ -266,7 +276,7 @@ class StrategyRules(TextReader):
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
         listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
         values = lex.compound_values
-        for m in self.finditer(lex.compound, sentence.start, sentence.end):
+        for m in found:
             start = m.start()
             if used and any(s <= start < e for s, e in used):
                 continue
