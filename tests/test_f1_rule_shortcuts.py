@@ -204,7 +204,7 @@ def test_the_lap_hint_finds_what_its_pattern_finds(texts: list[tuple[object, str
     ``\\d|(?:lap words)`` says, on random stretches of real texts and of texts in other
     digits and scripts."""
     rng = random.Random(5)
-    pieces = ["lap", "laps", "vuelta", "volta", "giro", "la", "p", "13", "١٣", "٢", "²", "½", "x", " ", "é", "’"]
+    pieces = ["lap", "laps", "vuelta", "volta", "giro", "la", "p", "13", "١٣", "٢", "²", "½", "x", " ", "é"]
     cases = [(language, "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8))))
              for language in ("en", "es", "pt") for _ in range(5000)]
     cases += [(instance.language, text) for instance, text in texts]
@@ -215,7 +215,8 @@ def test_the_lap_hint_finds_what_its_pattern_finds(texts: list[tuple[object, str
         for _ in range(5):
             start = rng.randrange(len(folded) + 1)
             end = rng.randrange(start, len(folded) + 1)
-            assert hint.search(folded, start, end) == bool(plain.search(folded, start, end)), (folded[start:end], language)
+            found = bool(plain.search(folded, start, end))
+            assert hint.search(folded, start, end) == found, (folded[start:end], language)
 
 
 def _change_fuzz(language: str, rng: random.Random, count: int) -> list[str]:

@@ -94,14 +94,18 @@ class StrategyRules(TextReader):
         if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
-        apostrophe = any(folded.find(mark, sentence.start, sentence.end) >= 0 for mark in _APOSTROPHES)
+        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12")
+        bounds = sentence.start, sentence.end
+        apostrophe = folded.find("'", *bounds) >= 0 or folded.find("’", *bounds) >= 0
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            for limit in (self.lex.scope_break, self.lex.clause_break):
-                cut = self.search(limit, verb_end, stop)
-                if cut:
-                    stop = cut.start()
+            cut = self.search(self.lex.scope_break, verb_end, stop)
+            if cut:
+                stop = cut.start()
+            cut = self.search(self.lex.clause_break, verb_end, stop)
+            if cut:
+                stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
@@ -119,22 +123,23 @@ class StrategyRules(TextReader):
             if self.search(self.lex.neutralization, since, verb_start):
                 continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb_start)
-            named = [m for m in sentence.mentions if verb_start <= m.start and m.end <= verb_end]
-            if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
-                subject = named[-1].code
+            # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
+            for mention in sentence.mentions:
+                if verb_start <= mention.start and mention.end <= verb_end:
+                    subject = mention.code
             for lap, start, end in laps:
                 if self.consumed(start, end):
                     continue
                 driver = subject
-                inside = [m for m in sentence.mentions  # not "uma volta antes de Ricciardo, na 12"
-                          if verb_end <= m.start and m.end <= start and not self.is_object(m, sentence)]
-                if inside:
-                    driver = inside[-1].code
-                # "against Sargeant's lap 12" (only a mention followed by an apostrophe can own it)
-                owner = next((m for m in sentence.mentions if folded[m.end: m.end + 1] in _APOSTROPHES
-                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None) if apostrophe else None
-                if owner is not None:
-                    driver = owner.code
+                for mention in sentence.mentions:  # the last one acting between verb and lap, not
+                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
+                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
+                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
+                    for mention in sentence.mentions:
+                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                                folded[mention.end: start]):
+                            driver = mention.code
+                            break
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
