@@ -53,3 +53,43 @@ def test_a_run_that_fails_while_jobs_workers_write_results_exits_instead_of_hang
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "raised"
+
+
+SHARED_FORECASTS = REPO.parent.parent / "shared" / "data" / "weather" / "forecasts"
+
+
+def _a_forecast() -> Path:
+    """A real NWS forecast response, pretty-printed as the API serves it."""
+    found = sorted(SHARED_FORECASTS.glob("*.forecast.json")) if SHARED_FORECASTS.is_dir() else []
+    if found:
+        return found[0]
+    pytest.skip("the shared NWS forecast files are not here (../shared/data/weather/forecasts)")
+
+
+def _factcov(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    code = "import sys; from factcov.cli.app import main; sys.argv[0] = 'factcov'; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("pretty", [True, False], ids=["forecast-document", "json-lines"])
+def test_weather_build_reads_a_fifo_once(tmp_path, pretty):
+    """A FIFO was opened twice (once to tell a document from JSON lines, once to read it):
+    the second open waited for a writer that had already gone, for ever."""
+    import threading
+
+    document = json.loads(_a_forecast().read_text(encoding="utf-8"))
+    data = json.dumps(document, indent=2) if pretty else json.dumps(document)
+    fifo = tmp_path / "forecast.json"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with fifo.open("w", encoding="utf-8") as handle:
+            handle.write(data + "\n")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = _factcov(["weather", "build", "-f", str(fifo), "-o", "instances.jsonl", "-q"], tmp_path, timeout=30)
+    assert done.returncode == 0, done.stderr
+    periods = len(document["properties"]["periods"])
+    assert len((tmp_path / "instances.jsonl").read_text().splitlines()) == 3 * periods
