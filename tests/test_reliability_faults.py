@@ -55,15 +55,9 @@ def test_a_run_that_fails_while_jobs_workers_write_results_exits_instead_of_hang
     assert done.stdout.strip() == "raised"
 
 
-SHARED_FORECASTS = REPO.parent.parent / "shared" / "data" / "weather" / "forecasts"
-
-
-def _a_forecast() -> Path:
+def _a_forecast(shared_data: Path) -> Path:
     """A real NWS forecast response, pretty-printed as the API serves it."""
-    found = sorted(SHARED_FORECASTS.glob("*.forecast.json")) if SHARED_FORECASTS.is_dir() else []
-    if found:
-        return found[0]
-    pytest.skip("the shared NWS forecast files are not here (../shared/data/weather/forecasts)")
+    return sorted((shared_data / "weather" / "forecasts").glob("*.forecast.json"))[0]
 
 
 def _factcov(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -73,12 +67,12 @@ def _factcov(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.Comp
 
 
 @pytest.mark.parametrize("pretty", [True, False], ids=["forecast-document", "json-lines"])
-def test_weather_build_reads_a_fifo_once(tmp_path, pretty):
+def test_weather_build_reads_a_fifo_once(tmp_path, shared_data, pretty):
     """A FIFO was opened twice (once to tell a document from JSON lines, once to read it):
     the second open waited for a writer that had already gone, for ever."""
     import threading
 
-    document = json.loads(_a_forecast().read_text(encoding="utf-8"))
+    document = json.loads(_a_forecast(shared_data).read_text(encoding="utf-8"))
     data = json.dumps(document, indent=2) if pretty else json.dumps(document)
     fifo = tmp_path / "forecast.json"
     os.mkfifo(fifo)
