@@ -87,3 +87,110 @@ def test_weather_build_reads_a_fifo_once(tmp_path, shared_data, pretty):
     assert done.returncode == 0, done.stderr
     periods = len(document["properties"]["periods"])
     assert len((tmp_path / "instances.jsonl").read_text().splitlines()) == 3 * periods
+
+
+def _weather_inputs(tmp_path: Path, generation: dict | None = None) -> tuple[Path, Path]:
+    instance = json.loads((WEATHER / "demo_instances.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    generation = generation or {"instance_id": instance["id"], "system": "s", "text": "Sunny, with a high near 31."}
+    instances = tmp_path / "instances.jsonl"
+    instances.write_text(json.dumps(instance) + "\n", encoding="utf-8")
+    generations = tmp_path / "generations.jsonl"
+    generations.write_text(json.dumps(generation, ensure_ascii=False) + "\n", encoding="utf-8")
+    return instances, generations
+
+
+def test_a_symlink_loop_given_as_outdir_is_a_usage_error(tmp_path, capsys):
+    """Python 3.11 reports a loop while resolving a path as RuntimeError: it was exit 3,
+    'internal error … report it'."""
+    instances, generations = _weather_inputs(tmp_path)
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "a"), "-q"])
+    line = _one_line_error(capsys)
+    assert code == 2, line
+    assert "symlink loop" in line and str(tmp_path / "a") in line
+
+
+def test_file_names_that_are_not_utf8(tmp_path, capsys):
+    """A name of bytes that are not UTF-8 (Python holds them as lone surrogates): as an
+    input it is recorded in summary.json with \\xNN escapes (writing it failed after the whole
+    run, exit 3); as an output it is refused before anything runs (Parquet cannot open it)."""
+    instances, generations = _weather_inputs(tmp_path)
+    odd = tmp_path / os.fsdecode(b"gens-\xff.jsonl")
+    generations.rename(odd)
+    out = tmp_path / "out"
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(odd), "-o", str(out), "-q"]) == 0
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["inputs"]["generations"] == "gens-\\xff.jsonl"
+    capsys.readouterr()
+    bad_out = tmp_path / os.fsdecode(b"out-\xfe")
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(odd), "-o", str(bad_out), "-q"])
+    line = _one_line_error(capsys)
+    assert code == 2 and "--out is not a UTF-8 name" in line and "out-\\xfe" in line
+    assert not bad_out.exists()
+
+
+def test_two_outputs_of_one_command_naming_the_same_file_are_refused(tmp_path, capsys):
+    """`weather build -o x --nws-generations x` wrote the instances, then the generations over them."""
+    forecast = tmp_path / "periods.jsonl"
+    forecast.write_text(json.dumps(
+        {"name": "Tonight", "temperature": 31, "temperatureUnit": "F", "windSpeed": "10 mph",
+         "windDirection": "E", "shortForecast": "Cloudy", "detailedForecast": "Cloudy, with a low around 31."}) + "\n")
+    target = tmp_path / "sub" / ".." / "both.jsonl"
+    (tmp_path / "sub").mkdir()
+    code = run(["weather", "build", "-f", str(forecast), "-o", str(tmp_path / "both.jsonl"),
+                "--nws-generations", str(target), "-q"])
+    line = _one_line_error(capsys)
+    assert code == 2 and "name the same file" in line
+    assert not (tmp_path / "both.jsonl").exists()
+
+
+def test_error_lines_show_control_characters_escaped_and_stay_short(tmp_path, capsys):
+    """Values quoted from the input reached the terminal raw (an ESC sequence recoloured
+    it) and whole (a 900,000-character id made a megabyte-long line)."""
+    instances, generations = _weather_inputs(tmp_path, {"instance_id": "\x1b[31mred\x1b]0;title\x07", "system": "s",
+                                                        "text": "Sunny."})
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o")]) == 2
+    line = _one_line_error(capsys)
+    assert "\x1b" not in line and "\x07" not in line
+    assert "\\x1b[31mred\\x1b]0;title\\x07" in line
+    instances, generations = _weather_inputs(tmp_path, {"instance_id": "z" * 900_000, "system": "s", "text": "Sunny."})
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o")]) == 2
+    line = _one_line_error(capsys)
+    assert len(line) < 2200
+    assert f"{generations}:1: field 'instance_id'" in line and line.endswith("is not among the 1 instances")
+
+
+@pytest.mark.parametrize("reference, format_line, field", [
+    ([1], None, "context.x"),  # an unhashable block id: TypeError, exit 3
+    ("b", {"factcov_instances": True}, "factcov_instances"),  # true was read as format 1
+])
+def test_instance_file_block_references_and_format_are_strict(tmp_path, capsys, reference, format_line, field):
+    instance = json.loads((WEATHER / "demo_instances.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    lines = [format_line or {"factcov_instances": 2}, {"block": "b", "value": {"k": 1}},
+             {**instance, "context": {**instance["context"], "x": {"$block": reference}}}]
+    _, generations = _weather_inputs(tmp_path)
+    instances = tmp_path / "blocks.jsonl"
+    instances.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o")])
+    line = _one_line_error(capsys)
+    assert code == 2 and f"field '{field}'" in line and str(instances) in line
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--retries", "1000000000"], "--retries must be 0 to 100"),  # backed off for minutes, then OverflowError (exit 3)
+    (["--user-agent", "me\r\nX-Injected: 1"], "--user-agent must be one line"),  # ValueError from http.client (exit 3)
+])
+def test_weather_fetch_options_that_cannot_work_are_usage_errors(capsys, args, named):
+    code = run(["weather", "fetch", "--lat", "40", "--lon", "-75", "--base-url", "http://127.0.0.1:9", *args])
+    line = _one_line_error(capsys)
+    assert code == 2 and named in line
+
+
+def test_a_dask_address_that_is_not_an_address_is_a_usage_error(tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    instances, generations = _weather_inputs(tmp_path)
+    code = run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o"),
+                "-q", "--dask", "not an address"])
+    line = _one_line_error(capsys)
+    assert code == 2 and "--dask" in line
