@@ -194,3 +194,32 @@ def test_a_dask_address_that_is_not_an_address_is_a_usage_error(tmp_path, capsys
                 "-q", "--dask", "not an address"])
     line = _one_line_error(capsys)
     assert code == 2 and "--dask" in line
+
+
+@pytest.mark.parametrize("content, field", [
+    ("[score]\nbootstrap = true\n", "score.bootstrap"),  # read as 1 resample
+    ('[score]\nbootstrap = "10"\n', "score.bootstrap"),  # read as 10
+    ("[score]\nbootstrap = 100000000000\n", "score.bootstrap"),  # refused without naming the file
+    ("[score]\nseed = -5\n", "score.seed"),
+    ("[score]\nweights = { temperature = inf }\n", "score.weights.temperature"),
+    ('[rag]\nn_process = "4"\n', "rag.n_process"),
+])
+def test_config_values_are_taken_as_typed_and_named_with_their_file(tmp_path, monkeypatch, capsys, content, field):
+    instances, generations = _weather_inputs(tmp_path)
+    (tmp_path / "factcov.toml").write_text(content, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    command = (["rag", "score", "-i", str(REPO / "domains" / "rag" / "museum.jsonl")] if field.startswith("rag")
+               else ["score", "-d", "weather", "-i", str(instances), "-g", str(generations)])
+    assert run([*command, "-o", str(tmp_path / "o"), "-q", "--no-report"]) == 2
+    line = _one_line_error(capsys)
+    assert f"factcov.toml: field '{field}'" in line
+
+
+def test_a_config_file_that_is_a_symlink_loop_is_not_ignored(tmp_path, monkeypatch, capsys):
+    instances, generations = _weather_inputs(tmp_path)
+    (tmp_path / "x").symlink_to(tmp_path / "y")
+    (tmp_path / "y").symlink_to(tmp_path / "x")
+    (tmp_path / "factcov.toml").symlink_to(tmp_path / "x")
+    monkeypatch.chdir(tmp_path)
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", "o", "-q"]) == 2
+    assert "factcov.toml: is not a regular file" in _one_line_error(capsys)
