@@ -223,3 +223,17 @@ def test_a_config_file_that_is_a_symlink_loop_is_not_ignored(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", "o", "-q"]) == 2
     assert "factcov.toml: is not a regular file" in _one_line_error(capsys)
+
+
+def test_judgments_from_a_pipe_are_refused_as_a_pipe_not_as_missing(tmp_path, capsys):
+    """`validate human --human <(…)` said 'no such file' for a file that was there."""
+    fifo = tmp_path / "judgments.csv"
+    os.mkfifo(fifo)
+    run_dir = tmp_path / "run"
+    instances, generations = _weather_inputs(tmp_path)
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(run_dir), "-q",
+                "--no-report"]) == 0
+    capsys.readouterr()
+    assert run(["validate", "human", "--scores", str(run_dir), "--human", str(fifo)]) == 2
+    line = _one_line_error(capsys)
+    assert "is not a regular file" in line and str(fifo) in line
