@@ -237,3 +237,18 @@ def test_judgments_from_a_pipe_are_refused_as_a_pipe_not_as_missing(tmp_path, ca
     assert run(["validate", "human", "--scores", str(run_dir), "--human", str(fifo)]) == 2
     line = _one_line_error(capsys)
     assert "is not a regular file" in line and str(fifo) in line
+
+
+@pytest.mark.parametrize("content", [b'garbage\n{"partial": ', b"\xff\xfe\n{", b"[" * 5000 + b"]" * 5000 + b"\n{"],
+                         ids=["not-json", "not-utf8", "deep"])
+def test_generate_refuses_a_file_that_is_not_its_own_without_cutting_it(tmp_path, capsys, content):
+    """Resuming cut the torn last line of any file given as -o, then found it was not a
+    factcov output: the user's bytes were gone. A deep line was a RecursionError naming no file."""
+    instances, _ = _weather_inputs(tmp_path)
+    out = tmp_path / "mine.jsonl"
+    out.write_bytes(content)
+    code = run(["generate", "-d", "weather", "-i", str(instances), "-m", "m", "-o", str(out), "-q",
+                "--base-url", "http://127.0.0.1:9/v1", "--retries", "1", "--no-cache"])
+    line = _one_line_error(capsys)
+    assert code == 2 and f"{out}:1:" in line and "not a resumable output" in line
+    assert out.read_bytes() == content
