@@ -269,12 +269,28 @@ class Verdict(BaseModel):
 # should they change, the model's own constructor serves until they are written out again
 # (tests/test_verifier_fast.py fails meanwhile).
 _new = object.__new__
-_set = object.__setattr__
+# What a trusted build sets: the slots every pydantic model has, through their own
+# descriptors (``object.__setattr__`` looks each one up in the class's MRO again on every
+# call: a fifth of building a verdict). Trusted claims are built the same way
+# (``factcov.extractors.claims``).
+set_model_dict = BaseModel.__dict__["__dict__"].__set__
+set_model_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+set_model_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+set_model_private = BaseModel.__dict__["__pydantic_private__"].__set__
 VERDICT_FAST = (
     tuple(Verdict.model_fields) == ("claim", "label", "fact", "matches", "expected")
     and all(Verdict.model_fields[name].get_default() in (None, ()) for name in ("fact", "matches", "expected"))
     and not Verdict.__pydantic_post_init__
+    and Verdict.model_config.get("frozen") is True  # what sharing the fields sets below relies on
 )
+# Every trusted verdict of one label has the same ``model_fields_set``: one set per label,
+# shared (a set per verdict was two fifths of a verdict's memory and one more object for
+# the collector to walk while results are alive). Sharing is safe because the model is
+# frozen: pydantic never changes the set of a frozen model in place (assignment and
+# deletion are refused; ``model_copy(update=...)``, ``copy`` and ``deepcopy`` change a copy).
+_UNVERIFIABLE_FIELDS = {"claim", "label"}
+_SUPPORTED_FIELDS = {"claim", "label", "fact", "matches"}
+_CONTRADICTED_FIELDS = {"claim", "label", "fact", "expected"}
 
 
 def unverifiable_verdict(claim: Claim) -> Verdict:
@@ -282,10 +298,10 @@ def unverifiable_verdict(claim: Claim) -> Verdict:
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="unverifiable")
     verdict = _new(Verdict)
-    _set(verdict, "__dict__", {"claim": claim, "label": "unverifiable", "fact": None, "matches": (), "expected": None})
-    _set(verdict, "__pydantic_fields_set__", {"claim", "label"})
-    _set(verdict, "__pydantic_extra__", None)
-    _set(verdict, "__pydantic_private__", None)
+    set_model_dict(verdict, {"claim": claim, "label": "unverifiable", "fact": None, "matches": (), "expected": None})
+    set_model_fields_set(verdict, _UNVERIFIABLE_FIELDS)
+    set_model_extra(verdict, None)
+    set_model_private(verdict, None)
     return verdict
 
 
@@ -294,10 +310,10 @@ def supported_verdict(claim: Claim, fact: Fact, matches: tuple[str, ...]) -> Ver
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="supported", fact=fact, matches=matches)
     verdict = _new(Verdict)
-    _set(verdict, "__dict__", {"claim": claim, "label": "supported", "fact": fact, "matches": matches, "expected": None})
-    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "matches"})
-    _set(verdict, "__pydantic_extra__", None)
-    _set(verdict, "__pydantic_private__", None)
+    set_model_dict(verdict, {"claim": claim, "label": "supported", "fact": fact, "matches": matches, "expected": None})
+    set_model_fields_set(verdict, _SUPPORTED_FIELDS)
+    set_model_extra(verdict, None)
+    set_model_private(verdict, None)
     return verdict
 
 
@@ -306,9 +322,8 @@ def contradicted_verdict(claim: Claim, fact: Fact, expected: Any) -> Verdict:
     if not VERDICT_FAST:
         return Verdict(claim=claim, label="contradicted", fact=fact, expected=expected)
     verdict = _new(Verdict)
-    _set(verdict, "__dict__", {"claim": claim, "label": "contradicted", "fact": fact, "matches": (),
-                               "expected": expected})
-    _set(verdict, "__pydantic_fields_set__", {"claim", "label", "fact", "expected"})
-    _set(verdict, "__pydantic_extra__", None)
-    _set(verdict, "__pydantic_private__", None)
+    set_model_dict(verdict, {"claim": claim, "label": "contradicted", "fact": fact, "matches": (), "expected": expected})
+    set_model_fields_set(verdict, _CONTRADICTED_FIELDS)
+    set_model_extra(verdict, None)
+    set_model_private(verdict, None)
     return verdict

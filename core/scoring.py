@@ -213,7 +213,7 @@ class RelevantFacts:
     """An instance's relevant facts prepared once for scoring every text written for it:
     their ids in order, how many facts each id and each claim type has."""
 
-    __slots__ = ("facts", "ids", "type_of", "repeats", "n_by_type")
+    __slots__ = ("facts", "ids", "type_of", "repeats", "n_by_type", "n_by_sorted_type")
 
     def __init__(self, facts: Sequence[Fact]) -> None:
         self.facts = facts
@@ -226,6 +226,7 @@ class RelevantFacts:
         self.n_by_type: dict[str, int] = {}
         for fact in facts:
             self.n_by_type[fact.type] = self.n_by_type.get(fact.type, 0) + 1
+        self.n_by_sorted_type = sorted(self.n_by_type.items())  # the order of a score's ``by_type``
 
 
 def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequence[Verdict]) -> GenerationScore:
@@ -238,7 +239,12 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     scoring many texts of one instance passes its ``RelevantFacts``, prepared once."""
     prepared = relevant if isinstance(relevant, RelevantFacts) else RelevantFacts(relevant)
     type_of = prepared.type_of
-    by_type: dict[str, Counts] = {}
+    repeats = prepared.repeats
+    # Every relevant type's counts first, in name order (``by_type``'s order): a covered
+    # fact's type is then always there, and only a claim of a type no relevant fact has
+    # calls for sorting again.
+    by_type = {type_: Counts(n_facts=n) for type_, n in prepared.n_by_sorted_type}
+    n_relevant_types = len(by_type)
     covered: set[str] = set()
     supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
@@ -257,6 +263,7 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
             for fact_id in verdict.matches:  # the first relevant fact not already covered
                 if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
+                    by_type[type_of[fact_id]].covered += repeats.get(fact_id, 1) if repeats else 1
                     break
         elif label == "contradicted":
             counts.contradicted += 1
@@ -264,25 +271,18 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
         else:
             counts.unverifiable += 1
             unverifiable += 1
-    for type_, n in prepared.n_by_type.items():
-        counts = by_type.get(type_)
-        if counts is None:
-            counts = by_type[type_] = Counts()
-        counts.n_facts = n
+    if len(by_type) > n_relevant_types:
+        by_type = dict(sorted(by_type.items()))
     ids = prepared.ids
-    if covered:
-        repeats = prepared.repeats
-        for fact_id in covered:
-            by_type[type_of[fact_id]].covered += repeats.get(fact_id, 1) if repeats else 1
+    if not covered:
+        covered_ids, missed_ids = [], list(ids)
+    elif len(covered) == len(ids):  # every fact covered (so no id is repeated)
+        covered_ids, missed_ids = list(ids), []
+    else:
         covered_ids = [fact_id for fact_id in ids if fact_id in covered]
         missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
-    else:
-        covered_ids, missed_ids = [], list(ids)
     for counts in by_type.values():
         counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
     total = Counts(n_claims=supported + contradicted + unverifiable, supported=supported, contradicted=contradicted,
                    unverifiable=unverifiable, n_facts=len(ids), covered=len(covered), out_of_scope=out_of_scope)
-    return GenerationScore(
-        total=total, by_type=dict(sorted(by_type.items())) if len(by_type) > 1 else by_type,
-        covered_ids=covered_ids, missed_ids=missed_ids,
-    )
+    return GenerationScore(total=total, by_type=by_type, covered_ids=covered_ids, missed_ids=missed_ids)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from factcov.knowledge import Knowledge
 from factcov.model import Claim, Verdict, contradicted_verdict, supported_verdict, unverifiable_verdict
 
+# Distinct facts whose one-id tuples a verifier keeps (a few MB at most): a run's texts
+# state a few thousand distinct facts per race.
+ONE_MATCH_CACHE_SIZE = 65_536
+
 
 class Verifier:
     """Judges claims against a ``Knowledge``; the same code for every domain.
@@ -22,6 +26,12 @@ class Verifier:
 
     name = "lookup"
 
+    def __init__(self) -> None:
+        # A supported claim's one matching fact id as a tuple, one per fact: texts state
+        # the same facts again and again, and a new tuple per verdict is one more object
+        # for the cyclic collector to walk while the results are alive.
+        self._one_match: dict[str, tuple[str]] = {}
+
     def verify(self, claim: Claim, knowledge: Knowledge) -> Verdict:
         return self.verify_all([claim], knowledge)[0]
 
@@ -30,6 +40,7 @@ class Verifier:
         lookup = knowledge.lookup
         verdicts: list[Verdict] = []
         append = verdicts.append
+        one_match = self._one_match
         for claim in claims:
             claim_type = claim_types.get(claim.type)
             candidates = lookup(claim) if claim_type is not None else ()
@@ -41,7 +52,13 @@ class Verifier:
             if len(candidates) == 1:  # the common case: one fact has the claim's key
                 fact = candidates[0]
                 if matches(value, fact.value):
-                    append(supported_verdict(claim, fact, (fact.id,)))
+                    fact_id = fact.id
+                    ids = one_match.get(fact_id)
+                    if ids is None:
+                        if len(one_match) >= ONE_MATCH_CACHE_SIZE:
+                            one_match.clear()
+                        ids = one_match[fact_id] = (fact_id,)
+                    append(supported_verdict(claim, fact, ids))
                 elif claim_type.closed_world:
                     append(contradicted_verdict(claim, fact, fact.value))
                 else:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from factcov.model import Claim, Value
+from factcov.model import Claim, Value, set_model_dict, set_model_extra, set_model_fields_set, set_model_private
 
 _new = object.__new__
-_set = object.__setattr__
 _FIELDS = ("type", "key", "value", "span", "text", "extractor", "statement_span", "out_of_scope")
 # The fields are written out below (a dict literal is the fastest build). Should Claim's
 # fields change, the model's own constructor serves until they are written out again
@@ -25,7 +24,12 @@ FAST = (
     tuple(Claim.model_fields) == _FIELDS
     and all(Claim.model_fields[name].get_default() is None for name in _FIELDS[6:])
     and not Claim.__pydantic_post_init__
+    and Claim.model_config.get("frozen") is True  # what sharing _SET_FIELDS relies on
 )
+
+# One ``model_fields_set`` for every trusted claim, shared like a trusted verdict's (see
+# ``factcov.model``: safe because ``Claim`` is frozen, so pydantic only changes copies).
+_SET_FIELDS = {"type", "key", "value", "span", "text", "extractor"}
 
 
 def trusted_claim(
@@ -33,11 +37,11 @@ def trusted_claim(
 ) -> Claim:
     """``Claim.model_construct(type=..., key=..., value=..., span=..., text=..., extractor=...)``, faster."""
     claim = _new(Claim)
-    _set(claim, "__dict__", {"type": type_, "key": key, "value": value, "span": span, "text": text,
-                             "extractor": extractor, "statement_span": None, "out_of_scope": None})
-    _set(claim, "__pydantic_fields_set__", {"type", "key", "value", "span", "text", "extractor"})
-    _set(claim, "__pydantic_extra__", None)
-    _set(claim, "__pydantic_private__", None)
+    set_model_dict(claim, {"type": type_, "key": key, "value": value, "span": span, "text": text,
+                           "extractor": extractor, "statement_span": None, "out_of_scope": None})
+    set_model_fields_set(claim, _SET_FIELDS)
+    set_model_extra(claim, None)
+    set_model_private(claim, None)
     return claim
 
 

@@ -32,11 +32,17 @@ def test_trusted_claim_knows_every_field_of_claim():
     assert claims.FAST, "Claim's fields changed: write them out in factcov.extractors.claims.trusted_claim"
 
 
-def test_trusted_claims_do_not_share_their_fields():
+def test_trusted_claims_share_only_a_fields_set_that_nothing_changes_in_place():
     a = trusted_claim("sky", {}, "clear", (0, 5), "sunny", "x")
     b = trusted_claim("sky", {}, "cloudy", (0, 6), "cloudy", "x")
     assert a.value == "clear" and b.value == "cloudy"
-    assert a.__dict__ is not b.__dict__ and a.model_fields_set is not b.model_fields_set
+    assert a.__dict__ is not b.__dict__
+    for change in (lambda: setattr(a, "value", "rain"), lambda: delattr(a, "out_of_scope")):
+        with pytest.raises(ValidationError):
+            change()
+    copied = a.model_copy(update={"out_of_scope": "next week"})
+    assert "out_of_scope" in copied.model_fields_set
+    assert a.model_fields_set == b.model_fields_set == {"type", "key", "value", "span", "text", "extractor"}
 
 
 def test_span_mask_on_a_long_text_refuses_exactly_the_overlaps():

@@ -9,10 +9,13 @@ facts of real NWS periods with their values perturbed.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 import random
 
 import pytest
+from pydantic import ValidationError
 
 from factcov import model
 from factcov.comparators import Exact, _normalize, as_interval
@@ -103,10 +106,25 @@ def test_trusted_verdicts_know_every_field_of_verdict():
     assert model.VERDICT_FAST, "Verdict's fields changed: write them out in factcov.model's verdict builders"
 
 
-def test_trusted_verdicts_do_not_share_their_fields():
+def test_trusted_verdicts_share_only_a_fields_set_that_nothing_changes_in_place():
     claim = Claim(type="t", value=1)
-    a, b = model.unverifiable_verdict(claim), model.unverifiable_verdict(claim)
-    assert a.__dict__ is not b.__dict__ and a.model_fields_set is not b.model_fields_set
+    fact = model.Fact(type="t", value=1)
+    builders = [lambda: model.unverifiable_verdict(claim), lambda: model.supported_verdict(claim, fact, (fact.id,)),
+                lambda: model.contradicted_verdict(claim, fact, 2)]
+    for build in builders:
+        a, b = build(), build()
+        assert a.__dict__ is not b.__dict__
+        before = set(a.model_fields_set)
+        # what could change a model's fields set: each refuses, or changes a copy
+        with pytest.raises(ValidationError):
+            a.label = "supported"
+        with pytest.raises(ValidationError):
+            del a.expected
+        copies = [a.model_copy(update={"expected": 3}), copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))]
+        assert "expected" in copies[0].model_fields_set and copies[0].expected == 3
+        for copied in copies:
+            copied.model_fields_set.add("changed")
+        assert a.model_fields_set == b.model_fields_set == before and "changed" not in build().model_fields_set
 
 
 VALUES = [None, True, False, 0, 1, 2, 1.0, 2.5, -0.0, float("nan"), "", "a", "A", " a ", "a  b", "A B", "ß", "ss",
@@ -176,3 +194,18 @@ def test_a_layered_knowledge_remembers_a_bounded_number_of_lookups_and_answers_a
         for claim in claims:
             assert list(layered.lookup(claim)) == flat.candidates(claim), claim
             assert len(layered._merged) <= MERGED_LOOKUPS
+
+
+def test_one_match_tuples_are_shared_per_fact_and_their_memo_is_bounded(monkeypatch):
+    from factcov import verifier as verifier_module
+
+    facts = [model.Fact(type="count", key={"item": f"item{i}"}, value=i) for i in range(12)]
+    knowledge = Knowledge(facts, [model.ClaimType(name="count", description="how many", key_slots=("item",))])
+    claims = [Claim(type=f.type, key=f.key, value=f.value) for f in facts] * 2
+    verdicts = Verifier().verify_all(claims, knowledge)
+    assert [v.matches for v in verdicts] == [(f.id,) for f in facts] * 2
+    assert all(a.matches is b.matches for a, b in zip(verdicts, verdicts[len(facts):]))  # one tuple per fact
+    monkeypatch.setattr(verifier_module, "ONE_MATCH_CACHE_SIZE", 5)
+    verifier = Verifier()
+    assert [v.matches for v in verifier.verify_all(claims, knowledge)] == [(f.id,) for f in facts] * 2
+    assert len(verifier._one_match) <= 5
