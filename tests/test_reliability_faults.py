@@ -252,3 +252,17 @@ def test_generate_refuses_a_file_that_is_not_its_own_without_cutting_it(tmp_path
     line = _one_line_error(capsys)
     assert code == 2 and f"{out}:1:" in line and "not a resumable output" in line
     assert out.read_bytes() == content
+
+
+def test_ctrl_c_during_a_command_says_it_was_interrupted(tmp_path, monkeypatch, capsys):
+    """typer turns a KeyboardInterrupt inside a command into Exit(130), which the command
+    line returned as a value: exit 130 with nothing on stderr."""
+    import factcov.runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(factcov.runner, "score_files", interrupted)
+    instances, generations = _weather_inputs(tmp_path)
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o")]) == 130
+    assert "interrupted; outputs already in place are unchanged" in _one_line_error(capsys)

@@ -161,7 +161,14 @@ def _run(argv: Sequence[str] | None = None) -> int:
 
         _print_error(describe_unexpected(error))
         return 3
+    if result == INTERRUPTED:
+        # typer turns Ctrl-C inside a command into Exit(130), which click's main (not standalone)
+        # returns as a value: the interruption ended the run silently, without its line
+        _print_error("interrupted; outputs already in place are unchanged")
     return result if isinstance(result, int) else 0
+
+
+INTERRUPTED = 130
 
 
 # errno values that mean the path the user gave cannot be written as asked (usage, 2);
