@@ -266,3 +266,19 @@ def test_ctrl_c_during_a_command_says_it_was_interrupted(tmp_path, monkeypatch, 
     instances, generations = _weather_inputs(tmp_path)
     assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "o")]) == 130
     assert "interrupted; outputs already in place are unchanged" in _one_line_error(capsys)
+
+
+@pytest.mark.parametrize("option", [
+    ["--jobs", "100000"],  # forked that many processes (no upper bound, unlike `score --jobs`)
+    ["--rounds", ","],  # no round named: built every round, as if the option were not given
+    ["--rounds", ""],
+    ["--seasons", " , "],
+])
+def test_f1_build_refuses_options_out_of_range_before_any_work(tmp_path, capsys, shared_data, option):
+    out = tmp_path / "f1.jsonl"
+    code = run(["f1", "build", "--laps", str(shared_data / "f1" / "laps" / "2021.csv.gz"),
+                "--ergast", str(shared_data / "f1" / "ergast"), "-o", str(out), "-q", *option])
+    line = _one_line_error(capsys)
+    assert code == 2, line
+    assert option[0] in line
+    assert not out.exists()
