@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from factcov.errors import EnvironmentFailure, FactcovError
+from factcov.errors import EnvironmentFailure, FactcovError, InputError
 from factcov.parallel import in_order
 
 _evaluators: dict[bytes, Any] = {}
@@ -60,6 +60,8 @@ def dask_chunk_scorer(
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
         raise EnvironmentFailure(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except (ValueError, TypeError) as exc:  # not an address at all ('not an address', 'tcp://host' without a port)
+        raise InputError(f"--dask: {exc}; give a scheduler address such as tcp://host:8786, or 'local'") from None
 
     window = max(8, 2 * sum(client.nthreads().values()))  # every worker thread busy, one piece queued each
 

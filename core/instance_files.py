@@ -49,7 +49,7 @@ def iter_instance_file(
     for line, obj in iter_json_lines(path):
         if HEADER_KEY in obj:
             version = obj[HEADER_KEY]
-            if not isinstance(version, int) or not 1 <= version <= FORMAT:
+            if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= FORMAT:
                 raise InputError(
                     f"instance file format {version!r}; this factcov reads formats 1 to {FORMAT} "
                     "(upgrade factcov to read it)",
@@ -87,7 +87,7 @@ def resolve_blocks(obj: dict[str, Any], blocks: dict[str, Any]) -> tuple[str, st
     if isinstance(context, dict):
         for key, value in context.items():
             if isinstance(value, dict) and len(value) == 1 and REF_KEY in value:
-                if value[REF_KEY] not in blocks:
+                if not isinstance(value[REF_KEY], str) or value[REF_KEY] not in blocks:  # [1] cannot be a key
                     return key, str(value[REF_KEY])
                 context[key] = blocks[value[REF_KEY]]
     return None

@@ -226,10 +226,13 @@ def _check_text_lengths(obj: dict, path: str | Path, number: int) -> None:
         )
 
 
-def iter_json_lines(path: str | Path) -> Iterator[tuple[int, dict]]:
-    """Yield (line number, object) for each non-blank line; raise InputError on bad lines."""
+def iter_json_lines(path: str | Path, handle: IO[bytes] | None = None) -> Iterator[tuple[int, dict]]:
+    """Yield (line number, object) for each non-blank line; raise InputError on bad lines.
+
+    ``handle``: ``path`` already open (``open_binary``), for a reader that peeked at it
+    first: a pipe cannot be opened a second time."""
     seen_any = False
-    with open_binary(path) as handle:
+    with open_binary(path) if handle is None else contextlib.nullcontext(handle) as handle:
         for number, raw in read_lines(handle, path):
             try:
                 line = raw.decode("utf-8")

@@ -14,6 +14,7 @@ input's length) and yields their results in submission order. Both the forked po
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 from collections import deque
@@ -149,9 +150,21 @@ def _end_workers(executor: Any) -> None:
     """Stop ``executor``'s processes at once and reap them (none outlives the run)."""
     # the executor's own pid -> Process record (None once shut down); Python 3.14's terminate_workers() does this
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    results = getattr(executor, "_result_queue", None)  # shutdown() forgets it; the manager thread reads it
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
         process.join()
+    # A worker ended while writing a result leaves half a message in the result pipe: the
+    # executor's manager thread waits for the rest, and the interpreter's exit joins that
+    # thread, so the command hung after printing its error. With every worker gone, the
+    # parent's own write end is the pipe's last: closing it ends the wait (end of file),
+    # which the manager thread takes for a broken pool, and it exits.
+    if results is not None:
+        with contextlib.suppress(OSError):
+            results._writer.close()
+    if manager is not None:
+        manager.join(timeout=10)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.errors import FactcovError, InputError
-from factcov.jsonl import atomic_path
+from factcov.jsonl import atomic_path, parse_json_line
 
 
 class ResumableJsonl:
@@ -62,23 +62,23 @@ class ResumableJsonl:
             return
         data = self.path.read_bytes()
         end = data.rfind(b"\n") + 1
-        if end < len(data):  # a torn last line: drop it, it will be asked again
-            with self.path.open("r+b") as handle:
-                handle.truncate(end)
-            data = data[:end]
-        for number, raw in enumerate(data.splitlines(), start=1):
+        for number, raw in enumerate(data[:end].splitlines(), start=1):
             if not raw.strip():
                 continue
             try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON ({exc.msg}); this file is not a resumable output of factcov",
+                record = parse_json_line(raw.decode("utf-8"), self.path, number)
+            except (InputError, UnicodeDecodeError) as exc:
+                reason = exc.message if isinstance(exc, InputError) else "not UTF-8"
+                raise InputError(f"{reason}; this file is not a resumable output of factcov",
                                  path=self.path, line=number) from None
             try:
                 self.records[self.key(record)] = record
             except (KeyError, TypeError, IndexError):
                 raise InputError("a line of another kind (its key fields are missing); this file is not a "
                                  "resumable output of this command", path=self.path, line=number) from None
+        if end < len(data):  # a torn last line: dropped (it is asked again) once the rest proved the file ours
+            with self.path.open("r+b") as handle:
+                handle.truncate(end)
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self.records

@@ -75,10 +75,22 @@ def score_files(
         instances = load_instances(instances_path, domain)
     return score_run(
         domain, instances, iter_generations(generations_path, instances, domain), outdir,
-        inputs={"instances": Path(instances_path).name, "generations": Path(generations_path).name},
+        inputs={"instances": input_name(instances_path), "generations": input_name(generations_path)},
         extractor=extractor, policy=policy, extractor_options=extractor_options, chunk_size=chunk_size,
         jobs=jobs, dask=dask, progress=progress, report=report, empty_input=generations_path,
     )
+
+
+def input_name(path: str | Path) -> str:
+    """A file's name as summary.json records it: a name whose bytes are not UTF-8 (held
+    by Python as lone surrogates) with those bytes as \\xNN escapes; it could not be
+    written into summary.json, and the run failed after it was scored."""
+    name = Path(path).name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return name
 
 
 @fewer_collections()  # the whole run: its chunks' rows, then the summary's imports and tables

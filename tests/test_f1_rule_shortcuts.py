@@ -15,6 +15,7 @@ import factcov.domains.f1.rules_strategy as rules_strategy
 from factcov.domains.f1.extract import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
+from factcov.language import fold
 from factcov.plugins import get_domain
 
 HOSTILE = {
@@ -127,6 +128,145 @@ def test_the_rules_read_the_same_with_and_without_the_anchor_gates(texts: list[t
     assert read > 3000
 
 
+def _fuzz(language: str, rng: random.Random, count: int) -> list[str]:
+    """Strings made of what a stop count is made of: count words, digits, fillers, stop
+    words, articles, and every kind of gap between them (spaces, hyphens, line breaks,
+    no-break spaces)."""
+    lex = F1RegexExtractor(language).lex
+    words = [*rng.sample(lex.count_ends, 8), "13", "٢", "2.5", "first", "una", "uma", "duas", "a", "la", "his",
+             *lex.stop_count_fillers, lex.stop_count_noun, lex.stop_count_noun + "s", "stop", "parada", "pit",
+             "eighty-eight", "twenty one", "cincuenta y dos", "lap", "x"]
+    gaps = [" ", " ", "-", "", "  ", "\n", "\u00a0", " - ", "\t"]
+    return ["".join(rng.choice(words) + rng.choice(gaps) for _ in range(rng.randrange(2, 9))) for _ in range(count)]
+
+
+def test_a_stop_count_of_the_first_kind_has_a_count_right_before_its_stop_word(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``count_before_stop`` holds wherever ``lex.stop_count[0]`` matches (so stop_counts
+    may skip that scan where it does not): random stretches of real, damaged and made-up texts."""
+    rng = random.Random(7)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    instances = {i.language: i for i, _ in texts}
+    cases = list(texts) + [(instances[language], text) for language in extractors
+                           for text in _fuzz(language, rng, 3000)]
+    matched = skipped = 0
+    for instance, text in cases:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        first = extractor.lex.stop_count[0]
+        for _ in range(6):
+            start = rng.randrange(len(reader.folded))
+            end = rng.randrange(start, len(reader.folded) + 1)
+            if first.search(reader.folded, start, end):
+                matched += 1
+                assert reader.count_before_stop(start, end), (reader.folded[start:end], instance.language)
+            elif not reader.count_before_stop(start, end):
+                skipped += 1
+    assert matched > 500 and skipped > 20000, (matched, skipped)
+
+
+def test_stop_counts_without_the_count_shortcut_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+
+    def read_all() -> list[list[object]]:
+        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
+                for i, t in texts]
+
+    shortcut = read_all()
+    monkeypatch.setattr(_Reader, "count_before_stop", lambda self, start, end: True)
+    assert read_all() == shortcut
+    assert sum(c.type == "stop_count" for claims in shortcut for c in claims) > 200
+
+
+def test_words_before_an_arrow_end_in_the_arrow(texts: list[tuple[object, str]]) -> None:
+    """``_ARROW_BEFORE`` matches only words whose last character but spaces is one of
+    ``_ARROWS`` (so compound_at tries it only there): real texts and made-up ones."""
+    rng = random.Random(3)
+    pieces = ["medium", "hard", " ", "  ", "\n", "\u00a0", "-", "–", "/", ">", "→", "->", "x", "1", ",", "é"]
+    stretches = ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8))) for _ in range(20000)]
+    for _, text in texts:
+        for _ in range(10):
+            start = rng.randrange(len(text))
+            stretches.append(text[start: start + rng.randrange(31)])
+    found = 0
+    for stretch in stretches:
+        if rules_strategy._ARROW_BEFORE.search(stretch):
+            found += 1
+            assert stretch.rstrip()[-1:] in rules_strategy._ARROWS and stretch.rstrip(), repr(stretch)
+    assert found > 1000
+
+
+def test_the_lap_hint_finds_what_its_pattern_finds(texts: list[tuple[object, str]]) -> None:
+    """``_may_hold_lap`` (lap words by ``str.find``, digits by a class) says what
+    ``\\d|(?:lap words)`` says, on random stretches of real texts and of texts in other
+    digits and scripts."""
+    rng = random.Random(5)
+    pieces = ["lap", "laps", "vuelta", "volta", "giro", "la", "p", "13", "١٣", "٢", "²", "½", "x", " ", "é"]
+    cases = [(language, "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8))))
+             for language in ("en", "es", "pt") for _ in range(5000)]
+    cases += [(instance.language, text) for instance, text in texts]
+    for language, text in cases:
+        plain = re.compile(rf"\d|(?:{rules_strategy.LAP_WORD[language]})")
+        hint = rules_strategy._may_hold_lap(language)
+        folded = text.lower()
+        for _ in range(5):
+            start = rng.randrange(len(folded) + 1)
+            end = rng.randrange(start, len(folded) + 1)
+            found = bool(plain.search(folded, start, end))
+            assert hint.search(folded, start, end) == found, (folded[start:end], language)
+
+
+def _change_fuzz(language: str, rng: random.Random, count: int) -> list[str]:
+    """Strings made of a compound change's words: every compound word (the ambiguous ones
+    and those of several words too), the words that join two sets, articles, tyre nouns."""
+    lex = F1RegexExtractor(language).lex
+    joins = {"en": ["from", "to", "onto", "for", "switched", "went", "swapped", "another set of", "the", "tyres",
+                    "a fresh set of"],
+             "es": ["de", "a", "al", "por", "cambio", "los", "neumaticos", "otro juego de", "unos", "lluvia"],
+             "pt": ["de", "dos", "para", "pelos", "por", "trocou", "os", "pneus", "outro jogo de", "chuva"]}[language]
+    words = [*lex.compound_values, *joins, "x", "13"]
+    gaps = [" ", " ", "  ", "\n", "-", ", ", "\u00a0"]
+    return ["".join(rng.choice(words) + rng.choice(gaps) for _ in range(rng.randrange(2, 9))) for _ in range(count)]
+
+
+def test_a_change_between_two_sets_holds_two_compound_words(texts: list[tuple[object, str]]) -> None:
+    """Where a change pattern naming two sets matches, ``lex.compound`` finds two words
+    (so ``_changes`` leaves those patterns out of a sentence with one): random stretches
+    of real texts and of made-up ones."""
+    rng = random.Random(11)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    cases = [(i.language, fold(t)) for i, t in texts]
+    cases += [(language, text) for language in extractors for text in _change_fuzz(language, rng, 8000)]
+    matched = 0
+    for language, folded in cases:
+        lex = extractors[language].lex
+        two = [p for p in lex.changes if p not in lex.one_set_changes]
+        assert two and all("c2" in p.groupindex for p in two)
+        for start, end in [(0, len(folded))] + [sorted(rng.sample(range(len(folded) + 1), 2)) for _ in range(3)]:
+            if any(p.search(folded, start, end) for p in two):
+                matched += 1
+                assert len(list(lex.compound.finditer(folded, start, end))) > 1, (folded[start:end], language)
+    assert matched > 400, matched
+
+
+def test_compounds_without_the_change_shortcut_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+
+    def read_all() -> list[list[object]]:
+        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
+                for i, t in texts]
+
+    shortcut = read_all()
+    monkeypatch.setattr(rules_strategy, "_changes", lambda lex, found: lex.changes)
+    assert read_all() == shortcut
+    assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300
+
+
 # --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extract.py) -------
 NAMED = {  # codes, first names, nationalities and descriptions beside the surnames
     "en": ["VER pitted on lap 12; Max then passed HAM, and the Dutchman won ahead of Lewis.",
@@ -168,7 +308,6 @@ def test_first_name_anchors_inside_names_are_decided_as_a_span_set_decides(texts
     random anchors; and ``find`` gives its mentions in text order, disjoint, as before."""
     from factcov.domains.f1.mentions import _each_overlaps, driver_index
     from factcov.extractors.spans import SpanSet
-    from factcov.language import fold
 
     rng = random.Random(9)
     outside = inside = 0
@@ -203,7 +342,6 @@ def test_the_grammar_and_the_rare_mentions_found_in_one_pass_are_found_as_apart(
     mask and every rare kind's hits are what the two automata find apart."""
     from factcov.domains.f1.mentions import driver_index
     from factcov.domains.f1.reading import grammar_anchors, text_anchors
-    from factcov.language import fold
 
     rng = random.Random(10)
     rare_hits = 0
@@ -234,7 +372,6 @@ def test_rare_mentions_woken_only_at_a_word_start_are_the_mentions_found_without
     with anchors counted anywhere, on real texts, damaged ones and names glued to words."""
     from factcov.domains.f1.mentions import driver_index
     from factcov.extractors.anchors import Anchors
-    from factcov.language import fold
 
     rng = random.Random(11)
     glued = 0

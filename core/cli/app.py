@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import re
 import sys
 import traceback
 import warnings
@@ -150,11 +151,24 @@ def _run(argv: Sequence[str] | None = None) -> int:
         return 3
     except Exception as error:  # the promise: no traceback, a distinct code for our own bug
         _debug_traceback()
+        if isinstance(error, RuntimeError) and str(error).startswith("Symlink loop from "):
+            # Python 3.11's Path.resolve says ELOOP this way (3.13 raises OSError(ELOOP)): a path given, not our bug
+            where = str(error).removeprefix("Symlink loop from ").strip("'")
+            _print_error(f"{where}: too many levels of symbolic links (a symlink loop); give a path that leads "
+                         "to a file or folder")
+            return 2
         from factcov.cli.blame import describe_unexpected
 
         _print_error(describe_unexpected(error))
         return 3
+    if result == INTERRUPTED:
+        # typer turns Ctrl-C inside a command into Exit(130), which click's main (not standalone)
+        # returns as a value: the interruption ended the run silently, without its line
+        _print_error("interrupted; outputs already in place are unchanged")
     return result if isinstance(result, int) else 0
+
+
+INTERRUPTED = 130
 
 
 # errno values that mean the path the user gave cannot be written as asked (usage, 2);
@@ -194,12 +208,25 @@ def _silence_stdout() -> None:
         pass
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Characters of one error line: the file, line and field come first, then the value quoted.
+MAX_MESSAGE_CHARS = 2000
+
+
 def _print_error(message: str) -> None:
     from rich.console import Console
     from rich.markup import escape
 
     message = " ".join(message.split()) if "\n" in message else message  # one line, always
     message = message.encode("utf-8", "backslashreplace").decode("utf-8")  # a non-UTF-8 file name cannot crash it
+    # A value quoted from the input (an id, a system name) is the user's bytes: an escape
+    # sequence in it would drive the terminal (recolour, move the cursor, retitle the window)
+    # and a carriage return would overwrite the line; shown as \x1b, \r instead.
+    message = _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", message)
+    if len(message) > MAX_MESSAGE_CHARS:  # a 900,000-character id quoted whole made one line of a megabyte
+        head, tail = MAX_MESSAGE_CHARS * 3 // 4, MAX_MESSAGE_CHARS // 4  # where it is, and what to do
+        cut = len(message) - head - tail
+        message = f"{message[:head]} … ({cut:,} characters left out) … {message[-tail:]}"
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]factcov: error:[/] {escape(message)}")
 
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factcov.errors import InputError
 from factcov.jsonl import validation_error
+from factcov.limits import MAX_BOOTSTRAP
 
 FILES = (("factcov.toml", ()), ("pyproject.toml", ("tool", "factcov")))
 
@@ -36,7 +37,7 @@ def config_table(name: str, directory: Path | None = None) -> tuple[dict[str, An
     directory = directory or Path.cwd()
     for filename, prefix in FILES:
         path = directory / filename
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():  # a dangling link or a link loop is not "no file"
             continue
         if not path.is_file():  # a folder or a pipe named factcov.toml is not ignored in silence, nor read forever
             raise InputError("is not a regular file; factcov reads its settings from it", path=path)
@@ -87,7 +88,8 @@ def validated(model: type[BaseModel], name: str, overrides: dict[str, Any], dire
     table, path = config_table(name, directory)
     merged = {**table, **{k: v for k, v in overrides.items() if v is not None}}
     try:
-        return model.model_validate(merged)
+        # strict: TOML has types, so `bootstrap = true` or `seed = "5"` is a mistake to name, not 1 or 5
+        return model.model_validate(merged, strict=True)
     except ValidationError as exc:
         error = validation_error(exc, path or "settings", 0)
         raise InputError(error.message, path=path, field=f"{name}.{error.field}") from None
@@ -100,9 +102,10 @@ class ScoreSettings(BaseModel):
 
     unverifiable: str = "count"
     average: str = "macro"
-    weights: dict[str, float] = Field(default_factory=dict)
-    seed: int = 0
-    bootstrap: int = Field(default=1000, ge=0)
+    # the policy's own bounds, here too, so that a value out of range names the file and the field
+    weights: dict[str, Annotated[float, Field(ge=0, allow_inf_nan=False)]] = Field(default_factory=dict)
+    seed: int = Field(default=0, ge=0)
+    bootstrap: int = Field(default=1000, ge=0, le=MAX_BOOTSTRAP)
     fail_under: dict[str, Annotated[float, Field(allow_inf_nan=False)]] = Field(default_factory=dict)
 
 

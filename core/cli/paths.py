@@ -41,15 +41,41 @@ def check_command_line(command: Any, args: list[str]) -> None:
     values = list(_path_values(context.params, output_names))
     outputs = [(name, value) for name, value in values if name in output_names]
     inputs = [value for name, value in values if name not in output_names]
+    written: dict[Path, str] = {}
     for name, value in outputs:
         option = spellings[name]
         text = os.fspath(value)
+        _check_utf8_name(text, option, command_path)
         _check_not_a_system_path(Path(text), option, command_path)
+        target = _absolute(Path(text))
+        if target in written and written[target] != option:
+            raise InputError(f"{command_path}: {option} and {written[target]} name the same file; the second "
+                             "write would replace the first, so give each its own path", path=text)
+        written[target] = option
         for source in inputs:
             if _same_file(Path(text), Path(os.fspath(source))):
                 raise InputError(
                     f"{command_path}: {option} is also an input of this command; writing it would "
                     "destroy the input, so choose another output", path=text)
+
+
+def _check_utf8_name(text: str, option: str, command_path: str) -> None:
+    """An output whose name is not UTF-8 (bytes the shell passed through, held as lone
+    surrogates) cannot be handed to Parquet or written into summary.json: it was an
+    internal error after the whole run had been scored."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise InputError(f"{command_path}: {option} is not a UTF-8 name; choose a name in UTF-8", path=shown) from None
+
+
+def _absolute(path: Path) -> Path:
+    """The path with its folders' links resolved (the last part kept: it may not exist yet)."""
+    try:
+        return path.absolute().parent.resolve() / path.name
+    except (OSError, RuntimeError):
+        return path.absolute()
 
 
 def _check_not_a_system_path(path: Path, option: str, command_path: str) -> None:

@@ -45,6 +45,9 @@ def webnlg_instance_id(sample_id: Any) -> str:
 def load_human_judgments(path: str | Path, format: str = "auto") -> pd.DataFrame:
     """Human judgments as a long table with columns system, instance_id, criterion, score."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO, <(…) or a device: it said "no such file"
+        raise InputError("is not a regular file (a pipe or a device): judgments are read twice (header, then "
+                         "rows); save them to a file first", path=path)
     if not path.is_file():
         raise InputError("no such file (expected human judgments: WebNLG JSON or CSV)", path=path)
     if format == "auto":

@@ -8,18 +8,25 @@ from pathlib import Path
 import typer
 
 from factcov.errors import InputError
+from factcov.limits import MAX_JOBS
 
 LAP_SUFFIXES = (".csv", ".csv.gz", ".parquet")
 app = typer.Typer(help="Formula 1 strategy explanations: build the benchmark, count it.", no_args_is_help=True)
 
 
 def _ints(text: str | None, option: str) -> list[int] | None:
-    if not text:
+    """The integers of a comma-separated option; None when it was not given (every one
+    matches). Given without a single integer (``--rounds ','``, ``--rounds ''``) it is
+    refused: taken as "not given" it would build every round instead of none."""
+    if text is None:
         return None
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        numbers = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
         raise InputError(f"{option} takes comma-separated integers, got {text!r}") from None
+    if not numbers:
+        raise InputError(f"{option} takes comma-separated integers, got {text!r}")
+    return numbers
 
 
 @app.command("build")
@@ -31,7 +38,8 @@ def build(
     seasons: str | None = typer.Option(None, "--seasons", help="Comma-separated seasons, e.g. 2021,2022."),
     rounds: str | None = typer.Option(None, "--rounds", help="Comma-separated rounds, e.g. 1,22."),
     languages: str = typer.Option("en,es,pt", "--languages", help="Comma-separated languages."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes deriving races in parallel."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=MAX_JOBS,
+                             help=f"Processes deriving races in parallel, 1-{MAX_JOBS}."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Build f1 instances (5 tasks x languages) from lap tables and Ergast results."""

@@ -166,6 +166,13 @@ STOP_COUNT = {
         r"\b(nenhuma|zero)\s+paradas?\b|\bsem (?:parar|paradas|ir aos boxes)\b|\bnao parou\b",
     ],
 }
+# The first pattern of each STOP_COUNT list ends in its stop word right after the count,
+# a filler word between them at most ("two pit stops", "una sola parada", "duas paradas"):
+# ``rules_strategy`` scans with it only where a count ends there (most sentences that say
+# "stop" say "his first stop on lap 13": no count before the word).
+STOP_COUNT_NOUN = {"en": "stop", "es": "parada", "pt": "parada"}
+STOP_COUNT_FILLERS = {"en": ("pit",), "es": ("sola", "unica"), "pt": ("so", "unica")}
+STOP_COUNT_WORDS = {"en": (), "es": ("una",), "pt": ("duas", "uma")}  # counts beside {NUM}'s words
 START_WORDS = {
     "en": r"start(?:ed|ing|s)?|began|begin|opened|lined up|first stint",
     "es": r"empez\w*|comenz\w*|arranc\w*|sali\w* con|largo|primer stint|stint inicial",
@@ -488,11 +495,16 @@ class Lexicon:
     stop_ordinal: re.Pattern[str]
     stop_at: re.Pattern[str]
     stop_count: tuple[re.Pattern[str], ...]
+    stop_count_noun: str  # STOP_COUNT_NOUN
+    stop_count_fillers: tuple[str, ...]  # STOP_COUNT_FILLERS
+    count_ends: tuple[str, ...]  # how a count word of stop_count[0] can end (digits aside)
     start_words: re.Pattern[str]
     end_words: re.Pattern[str]
     stint_ordinal: re.Pattern[str]
     change: tuple[re.Pattern[str], ...]
     same_set: tuple[re.Pattern[str], ...]
+    changes: tuple[re.Pattern[str], ...]  # change and same_set, the patterns of a compound change
+    one_set_changes: tuple[re.Pattern[str], ...]  # those of ``changes`` that name one compound (same_set)
     finish: re.Pattern[str]
     position_after_mention: re.Pattern[str]
     win: re.Pattern[str]
@@ -555,7 +567,16 @@ def lexicon(language: str) -> Lexicon:
             quick[field.name] = quick_start(value)
         elif isinstance(value, tuple) and value and all(isinstance(p, re.Pattern) for p in value):
             quick[field.name] = tuple(quick_start(p) for p in value)
-    return dataclasses.replace(lex, **quick)
+    lex = dataclasses.replace(lex, **quick)
+    changes = (*lex.change, *lex.same_set)  # the same pattern objects
+    return dataclasses.replace(lex, changes=changes,
+                               one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex))
+
+
+def _suffixes(words: set[str]) -> tuple[str, ...]:
+    """The words none of the others ends with: a text ends with one of ``words`` exactly
+    when it ends with one of these ("eighty-eight" ends as "eight")."""
+    return tuple(sorted(w for w in words if not any(o != w and w.endswith(o) for o in words)))
 
 
 def _ordinal(language: str) -> str:
@@ -633,11 +654,17 @@ def _lexicon(language: str) -> Lexicon:
         stop_ordinal=c(rf"\b{STOP_ORDINAL[language]}"),
         stop_at=c(STOP_AT[language]),
         stop_count=tuple(c(p) for p in STOP_COUNT[language]),
+        stop_count_noun=STOP_COUNT_NOUN[language],
+        stop_count_fillers=STOP_COUNT_FILLERS[language],
+        # "eighty eight" (``\s+`` between its words) ends as "eight" does
+        count_ends=_suffixes({w.split()[-1] for w in words} | set(STOP_COUNT_WORDS[language])),
         start_words=re.compile(rf"\b(?:{START_WORDS[language]})\b"),
         end_words=re.compile(rf"\b(?:{END_WORDS[language]})\b"),
         stint_ordinal=c(rf"\b{STINT_ORDINAL[language]}\b"),
         change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
+        changes=(),  # filled by ``lexicon`` with the patterns above as compiled there
+        one_set_changes=(),
         finish=c(
             rf"(?:\b(?:{FINISH_VERBS[language]})\b\s+|\b(?:{FINISH_LABELS[language]})\s*:\s*(?:\*\*\s*)?){FINISH_FILLER[language]}"
             rf"(?:(?P<ord>{ordinal})(?:\s+(?:{PLACE_WORDS[language]}))?"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import quick_start
 
@@ -19,6 +19,7 @@ _ONE_STOP_CONTEXT = quick_start(re.compile(
 _STOP_NUMBER = re.compile(r"\b(?:pit[- ]?)?(?:stop|parada)\s+#?(\d)\b")  # "Stop 2", "parada 1"
 _ARROW_AFTER = re.compile(r"\s*(?:[-–/>→]|->)\s*\w")
 _ARROW_BEFORE = re.compile(r"\w\s*(?:[-–/>→]|->)\s*$")
+_ARROWS = "-–/>→"  # how an arrow of _ARROW_BEFORE ends
 _SEPARATOR = re.compile(r"^\s*(?:-|–|/|>|→|->|,)\s*$")
 # "soft, hard, soft, soft", "blando, duro, duro y, al final, blando": a list of sets is a
 # sequence only after words that announce one ("Zhou's race was", "la secuencia", ":")
@@ -33,18 +34,56 @@ _SEQUENCE_CUE = quick_start(re.compile(
 ))
 
 
-@cache
-def _may_hold_lap(language: str) -> re.Pattern[str]:
+def _changes(lex: Lexicon, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
+    """The change patterns that may match in a sentence whose compound words are ``found``
+    (``lex.compound``'s matches there): a change from one set to another ("from the medium
+    to the hard") holds two compound words, and no compound word ("full wets", "de lluvia
+    extrema") holds the word between them ("to", "for", "a", "por", "para"), so the
+    sentence holds two matches; with one, only "another set of hards" can match."""
+    return lex.changes if len(found) > 1 else lex.one_set_changes
+
+
+class _LapHint(NamedTuple):
     """Found wherever ``TextReader.lap_numbers`` can find a lap: each of its references
     holds a lap word ("lap 13", "second lap") or a digit ("pitted on 17")."""
-    return re.compile(rf"\d|(?:{LAP_WORD[language]})")
+
+    words: tuple[str, ...]  # how the language's lap words open (each holds one of these)
+
+    def search(self, text: str, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``str.find``,
+        the digits by one character class (in an ASCII text ``\\d`` is ``[0-9]``, a class
+        the engine tests as a bitmap)."""
+        for word in self.words:
+            if text.find(word, start, end) >= 0:
+                return True
+        return (_ASCII_DIGIT if text.isascii() else _DIGIT).search(text, start, end) is not None
+
+
+_DIGIT = re.compile(r"\d")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 @cache
-def _changes(language: str) -> tuple[re.Pattern[str], ...]:
-    """The patterns of a compound change: "from mediums to hards", "another set of hards"."""
+def _may_hold_lap(language: str) -> _LapHint:
+    """The lap hint of ``language``: its lap words (``LAP_WORD``) without their plural endings."""
+    words = tuple(sorted({word.rstrip("s?") for word in LAP_WORD[language].split("|")}))
+    if any(not re.fullmatch(r"[a-z]+", word) for word in words):
+        raise ValueError(f"lap words of {language} are not plain words: {LAP_WORD[language]!r}")
+    return _LapHint(words)
+
+
+@cache
+def _count_before_stop(language: str) -> re.Pattern[str]:
+    """Found, in the text read backwards, wherever ``lexicon(language).stop_count[0]``
+    matches forwards: its stop word, spaces or hyphens, a filler word and the same at most,
+    then the end of a count (a digit, a count word). Backwards the pattern opens with the
+    stop word, a literal the engine jumps to; forwards its count words are tried at every
+    position."""
     lex = lexicon(language)
-    return (*lex.change, *lex.same_set)
+    gap = r"[\s-]*"
+    fillers = "|".join(re.escape(word[::-1]) for word in lex.stop_count_fillers)
+    counts = "|".join(re.escape(word[::-1]) for word in lex.count_ends)
+    return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 
 class StrategyRules(TextReader):
@@ -55,13 +94,18 @@ class StrategyRules(TextReader):
         if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
+        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12")
+        bounds = sentence.start, sentence.end
+        apostrophe = folded.find("'", *bounds) >= 0 or folded.find("’", *bounds) >= 0
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            for limit in (self.lex.scope_break, self.lex.clause_break):
-                cut = self.search(limit, verb_end, stop)
-                if cut:
-                    stop = cut.start()
+            cut = self.search(self.lex.scope_break, verb_end, stop)
+            if cut:
+                stop = cut.start()
+            cut = self.search(self.lex.clause_break, verb_end, stop)
+            if cut:
+                stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
@@ -79,22 +123,23 @@ class StrategyRules(TextReader):
             if self.search(self.lex.neutralization, since, verb_start):
                 continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb_start)
-            named = [m for m in sentence.mentions if verb_start <= m.start and m.end <= verb_end]
-            if named:  # "Alpine brought Fernando in", "la Sauber chamou Hülkenberg para os"
-                subject = named[-1].code
+            # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
+            for mention in sentence.mentions:
+                if verb_start <= mention.start and mention.end <= verb_end:
+                    subject = mention.code
             for lap, start, end in laps:
                 if self.consumed(start, end):
                     continue
                 driver = subject
-                inside = [m for m in sentence.mentions  # not "uma volta antes de Ricciardo, na 12"
-                          if verb_end <= m.start and m.end <= start and not self.is_object(m, sentence)]
-                if inside:
-                    driver = inside[-1].code
-                # "against Sargeant's lap 12" (only a mention followed by an apostrophe can own it)
-                owner = next((m for m in sentence.mentions if folded[m.end: m.end + 1] in _APOSTROPHES
-                              and _POSSESSIVE_LAP.match(folded[m.end: start])), None)
-                if owner is not None:
-                    driver = owner.code
+                for mention in sentence.mentions:  # the last one acting between verb and lap, not
+                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
+                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
+                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
+                    for mention in sentence.mentions:
+                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                                folded[mention.end: start]):
+                            driver = mention.code
+                            break
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
@@ -137,7 +182,10 @@ class StrategyRules(TextReader):
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     def stop_counts(self, sentence: Sentence) -> None:
-        for pattern in self.scans(self.lex.stop_count):
+        scans = self.scans(self.lex.stop_count)
+        if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
+            del scans[0]  # no count right before a stop word: "made his first stop on lap 13"
+        for pattern in scans:
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 words = [g for g in match.groups() if g]
                 if words:
@@ -158,6 +206,12 @@ class StrategyRules(TextReader):
                 if driver is not None:
                     self.emit("stop_count", {"driver": driver}, value, match.start(), match.end())
 
+    def count_before_stop(self, start: int, end: int) -> bool:
+        """Whether a count ends right before a stop word in ``folded[start:end]``, a filler
+        and spaces or hyphens between them at most ("two pit-stops", "una sola parada"):
+        where none does, ``lex.stop_count[0]`` cannot match there."""
+        return _count_before_stop(self.lex.language).search(self.folded[start:end][::-1]) is not None
+
     def compound_at(self, match: re.Match[str], word: str, value: str) -> str | None:
         """``value`` (the set ``word``, the match's words as listed, names) where the
         match is read as a tyre set, else None."""
@@ -169,7 +223,8 @@ class StrategyRules(TextReader):
         if word not in lex.ambiguous:
             return value
         after = self.folded[end: end + 30]
-        if _ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before):
+        ending = before.rstrip()[-1:]  # _ARROW_BEFORE ends in an arrow and spaces
+        if _ARROW_AFTER.match(after) or (ending and ending in _ARROWS and _ARROW_BEFORE.search(before)):
             return value  # inside a sequence: "medium-hard-hard"
         if word in self.lex.noun_only:
             return value if self.lex.tyre_noun_after.match(after) else None
@@ -184,7 +239,8 @@ class StrategyRules(TextReader):
         if not self.may_match(lex.compound, sentence.start, sentence.end):
             return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
-        for pattern in self.scans(_changes(lex.language)):
+        found = list(self.finditer(lex.compound, sentence.start, sentence.end))
+        for pattern in self.scans(_changes(lex, found)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
@@ -225,7 +281,7 @@ class StrategyRules(TextReader):
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
         listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
         values = lex.compound_values
-        for m in self.finditer(lex.compound, sentence.start, sentence.end):
+        for m in found:
             start = m.start()
             if used and any(s <= start < e for s, e in used):
                 continue
@@ -248,7 +304,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words)
+        listed = self.listed_sequences(sentence, words) if len(words) >= 3 else []
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -276,7 +332,8 @@ class StrategyRules(TextReader):
             if stop is not None:  # "switched to hards at his first stop": what he took there
                 self.change_at_stop(driver, stop, value, start, end)
                 continue
-            previous = max((t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
             stint = self.stint_of(sentence, driver, start, end, previous)
             if stint is not None:
                 key["stint"] = stint

@@ -43,7 +43,7 @@ def score(
     from factcov.domains.rag.settings import load_settings
     from factcov.errors import InputError
     from factcov.plugins import get_extractor
-    from factcov.runner import score_run
+    from factcov.runner import input_name, score_run
 
     settings = load_settings(backend=backend, alpha=alpha, grounded=grounded, model=model,
                              n_process=n_process, stanza_dir=stanza_dir)
@@ -68,7 +68,7 @@ def score(
 
     try:
         outcome = score_run(
-            domain, instances, pairs(), options.output_dir(outdir), inputs={"answers": input.name},
+            domain, instances, pairs(), options.output_dir(outdir), inputs={"answers": input_name(input)},
             extractor=lambda language: extractor, policy=policy, progress=not quiet, report=report, empty_input=input,
         )
     except InputError as error:  # checks made while scoring (citation targets) name the answer, not the file

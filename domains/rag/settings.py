@@ -33,7 +33,7 @@ class RagSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     backend: str = "spacy"
-    alpha: float = Field(default=0.5, ge=0.0, le=1.0)
+    alpha: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
     grounded: bool = False
     model: str | None = None
     n_process: int = Field(default=1, ge=1, le=64)

@@ -24,7 +24,7 @@ from typing import Any
 from factcov import __version__
 from factcov.errors import EnvironmentFailure, FactcovError, InputError
 from factcov.jsonl import parse_json_line, write_text_atomic
-from factcov.limits import MAX_HTTP_BODY_BYTES
+from factcov.limits import MAX_HTTP_BODY_BYTES, MAX_RETRIES
 
 DEFAULT_BASE_URL = "https://api.weather.gov"
 DEFAULT_USER_AGENT = f"factcov/{__version__} (factcov weather fetch; set --user-agent to your contact)"
@@ -69,8 +69,11 @@ class NWSClient:
         self.base_url = check_base_url(self.base_url)
         if not (math.isfinite(self.timeout) and self.timeout > 0):
             raise InputError(f"--timeout must be a number of seconds above 0, got {self.timeout}")
-        if self.retries < 0:
-            raise InputError(f"--retries must be 0 or more, got {self.retries}")
+        if not 0 <= self.retries <= MAX_RETRIES:
+            # --retries 10**9 against a dead server backed off until the delay overflowed a float
+            raise InputError(f"--retries must be 0 to {MAX_RETRIES}, got {self.retries}")
+        if any(char in self.user_agent for char in "\r\n\0"):
+            raise InputError("--user-agent must be one line (no line breaks or NUL): it is sent as an HTTP header")
 
     def get_json(self, url: str) -> dict[str, Any]:
         cached = self._cached(url)

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from factcov.domains.weather.vocabulary import COMPASS
 from factcov.errors import InputError
 from factcov.inputs import files_in
-from factcov.jsonl import iter_json_lines, open_binary, parse_json_document, read_lines
+from factcov.jsonl import iter_json_lines, open_binary, parse_json_document
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*to\s*(\d+(?:\.\d+)?))?\s*(mph|km/h|kt|knots)?\s*$", re.IGNORECASE)
 _GRID_URL = re.compile(r"/gridpoints/([A-Z]{3})/(\d+),(\d+)/forecast")
@@ -245,11 +246,19 @@ def _stem(path: Path) -> str:
     return path.stem
 
 
-def _is_json_document(path: Path) -> bool:
+def _is_json_document(handle: IO[bytes]) -> bool:
     """True for a pretty-printed JSON document; a JSON-lines file (or a one-line document,
-    which reads the same way) has a complete object on its first line."""
-    with open_binary(path) as handle:
-        first = next(read_lines(handle, path), (0, b""))[1]
+    which reads the same way) has a complete object on its first line. Decided on the
+    bytes the open file can show without consuming them, so the file is opened once (a
+    FIFO or ``<(zcat …)`` cannot be opened again: the second open waited forever)."""
+    try:
+        ahead = handle.peek(_PEEK_BYTES)  # type: ignore[attr-defined]
+    except (EOFError, OSError, zlib.error):
+        return False  # damaged gzip: reading it as lines names the file and the damage
+    end = ahead.find(b"\n")
+    if end < 0:
+        return False  # no line break in sight: a one-line document or a long first line, both read as JSON lines
+    first = ahead[:end]
     if not first.lstrip().startswith(b"{"):
         return False
     try:
@@ -257,6 +266,9 @@ def _is_json_document(path: Path) -> bool:
         return False
     except (ValueError, RecursionError):  # not one complete object on the first line
         return True
+
+
+_PEEK_BYTES = 64 * 1024
 
 
 # What makes a JSON line a forecast period: at least one of these keys (null allowed:
@@ -267,15 +279,20 @@ PERIOD_FIELDS = frozenset({"temperature", "windSpeed", "shortForecast", "detaile
 def iter_file_periods(path: str | Path) -> Iterator[Period]:
     """Every period of one file, in file order, streamed for JSON lines."""
     path = Path(path)
-    if _is_json_document(path):
-        with open_binary(path) as handle:
+    with open_binary(path) as handle:
+        if _is_json_document(handle):
             document = parse_json_document(handle, path)
-        if not isinstance(document, dict):
-            raise InputError("expected a JSON object (an NWS forecast)", path=path)
-        yield from _periods_of_response(document, source_of_response(document, _stem(path)), _Where(path, None, ""))
-        return
+            if not isinstance(document, dict):
+                raise InputError("expected a JSON object (an NWS forecast)", path=path)
+            yield from _periods_of_response(document, source_of_response(document, _stem(path)),
+                                            _Where(path, None, ""))
+        else:
+            yield from _line_periods(path, handle)
+
+
+def _line_periods(path: Path, handle: IO[bytes]) -> Iterator[Period]:
     ordinals: dict[str, int] = {}  # period number within one issue, for single-period lines
-    for line, obj in iter_json_lines(path):
+    for line, obj in iter_json_lines(path, handle):
         where = _Where(path, line, "")
         if "properties" in obj:
             yield from _periods_of_response(obj, source_of_response(obj, f"{_stem(path)}@L{line}"), where)
