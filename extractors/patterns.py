@@ -24,6 +24,7 @@ offsets), so spans index the original text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right, insort
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -191,15 +192,40 @@ def _cue_right_before(cues: tuple[str, ...]) -> re.Pattern[str]:
 def dedupe(claims: Iterable[Claim]) -> list[Claim]:
     """Claims in text order; the same claim (type, key, value) read from overlapping phrases once."""
     kept: list[Claim] = []
+    # per claim (by a hashable form equal where the claims are ==): the spans kept, which
+    # never overlap one another (an overlapping one is dropped), found by bisection; a
+    # list scanned for every claim made a long text quadratic
+    spans: dict[Any, SpanSet] = {}
+    points: dict[Any, list[int]] = {}  # where claims kept with an empty span stand
     for claim in sorted(claims, key=lambda c: (c.span or (0, 0), c.type, str(c.key), str(c.value))):
-        span = claim.span or (0, 0)
-        if not any(
-            (c.type, c.key, c.value) == (claim.type, claim.key, claim.value)
-            and (c.span or (0, 0))[0] < span[1] and span[0] < (c.span or (0, 0))[1]
-            for c in kept
-        ):
-            kept.append(claim)
+        start, end = claim.span or (0, 0)
+        same = _frozen((claim.type, claim.key, claim.value))
+        held, at = spans.get(same), points.get(same)
+        if held is not None and held.overlaps(start, end):
+            continue  # a kept span shares a character with it (or holds an empty one inside)
+        if at is not None and start < end:
+            index = bisect_right(at, start)
+            if index < len(at) and at[index] < end:
+                continue  # an empty kept span lies strictly inside it
+        if start < end:
+            spans.setdefault(same, SpanSet()).add(start, end)
+        else:
+            insort(points.setdefault(same, []), start)
+        kept.append(claim)
     return kept
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a hashable that is equal exactly where values are == (1 and 1.0 too)."""
+    if isinstance(value, dict):
+        return ("dict", frozenset((key, _frozen(item)) for key, item in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_frozen(item) for item in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("repr", repr(value))
+    return value
 
 
 class TableExtractor(Extractor):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -80,6 +81,31 @@ def test_dedupe_keeps_one_of_overlapping_identical_claims_in_text_order():
     c = Claim(type="pole", key={}, value="VER", span=(30, 40), text="x", extractor="t")
     d = Claim(type="pole", key={}, value="PER", span=(5, 25), text="x", extractor="t")
     assert dedupe([c, b, d, a]) == [a, d, c]
+
+
+def _dedupe_by_scanning(claims):
+    """``dedupe`` as first written: each claim compared with every claim kept (quadratic)."""
+    kept = []
+    for claim in sorted(claims, key=lambda c: (c.span or (0, 0), c.type, str(c.key), str(c.value))):
+        span = claim.span or (0, 0)
+        if not any((c.type, c.key, c.value) == (claim.type, claim.key, claim.value)
+                   and (c.span or (0, 0))[0] < span[1] and span[0] < (c.span or (0, 0))[1] for c in kept):
+            kept.append(claim)
+    return kept
+
+
+def test_dedupe_keeps_what_comparing_with_every_kept_claim_keeps():
+    """Equal values of other types (1, 1.0, True), lists, empty spans and no span at all."""
+    rng = random.Random(7)
+    values = [1, 1.0, True, "VER", [1, 2], [1.0, 2], None, 2]
+    for _ in range(3000):
+        claims = []
+        for _ in range(rng.randint(0, 12)):
+            start = rng.randint(0, 10)
+            span = None if rng.random() < 0.1 else (start, start + rng.choice([0, 0, 1, 2, 5]))
+            claims.append(Claim(type=rng.choice(["pole", "place"]), key={"driver": rng.choice([1, 1.0, "VER"])},
+                                value=rng.choice(values), span=span))
+        assert [id(c) for c in dedupe(claims)] == [id(c) for c in _dedupe_by_scanning(claims)], claims
 
 
 class Toy(TableExtractor):

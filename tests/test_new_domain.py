@@ -52,6 +52,17 @@ def test_a_bad_name_is_a_usage_error(tmp_path, name, capsys):
     assert "lowercase" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("name", "why"), [("f1", "built-in domain"), ("weather", "built-in domain"),
+                                           ("score", "factcov command"), ("validate", "factcov command")])
+def test_a_name_factcov_already_uses_is_refused(tmp_path, name, why, capsys):
+    """A plugin named like a built-in domain is refused when it loads (a hijack), and a
+    domain's commands would stand beside factcov's own: refused before anything is written."""
+    assert run(["new-domain", name, "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert why in err and f"'{name}'" in err and len(err.strip().splitlines()) == 1
+    assert not any(tmp_path.iterdir())
+
+
 def test_an_existing_package_is_not_overwritten(tmp_path, capsys):
     assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
     (tmp_path / "factcov-pantry" / "README.md").write_text("mine")
