@@ -62,11 +62,28 @@ _FOLD_TABLE = _FoldTable()
 _RUNS = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 
 
+def _latin1_table() -> bytes | None:
+    """``_FOLD_TABLE`` for the 256 Latin-1 characters, as a ``bytes.translate`` table
+    (None if one of them folded outside Latin-1: then no text takes that way)."""
+    folded = [ord(chr(code).translate(_FOLD_TABLE)) for code in range(256)]
+    return bytes(folded) if max(folded) < 256 else None
+
+
+# Spanish and Portuguese prose ("começou", "médios", "posición") is Latin-1 throughout:
+# folded as bytes through one table, in C, instead of run by run through the mapping
+_LATIN1_FOLD = _latin1_table()
+
+
 def fold(text: str) -> str:
     """Case- and accent-insensitive form for matching words; always the same length as
     ``text``, so a match's span in the folded text is its span in the original."""
     if text.isascii():
         return text.lower()
+    if _LATIN1_FOLD is not None:
+        try:
+            return text.encode("latin-1").translate(_LATIN1_FOLD).decode("latin-1")
+        except UnicodeEncodeError:  # a character past Latin-1 ("’", "–"): by runs
+            pass
     # The table maps an ASCII character to its lower case, as ``str.lower`` does, so only
     # the non-ASCII runs go through ``translate``, which looks each character up in
     # Python's mapping protocol (a Spanish forecast: 9 µs whole, 4 µs by runs).

@@ -325,12 +325,13 @@ class Hits:
     length and the bits of the rules it anchors, in the order of their last characters
     (columns built by the automaton and ``zip``: no Python work per hit)."""
 
-    __slots__ = ("anchors", "_lasts", "_lengths", "_masks")
+    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere")
 
     def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
                  masks: tuple[int, ...]) -> None:
         self.anchors = anchors
         self._lasts, self._lengths, self._masks = lasts, lengths, masks
+        self._everywhere: int | None = None
 
     @property
     def every(self) -> list[tuple[int, int, int]]:
@@ -392,7 +393,10 @@ class Hits:
 
     def everywhere(self) -> int:
         """``mask`` of the whole text: the bits of every hit (each lies wholly inside it)."""
-        return reduce(or_, self._masks, 0)
+        found = self._everywhere
+        if found is None:  # asked by several readers of one text (the f1 mentions' kinds): worked out once
+            found = self._everywhere = reduce(or_, self._masks, 0)
+        return found
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:
         """Whether one of ``rule``'s anchors lies wholly inside ``[start, end)`` (always

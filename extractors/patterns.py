@@ -348,17 +348,19 @@ class ClaimSet:
     def add(self, claim_type: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
         """Keep the claim read from ``text[start:end]``; False when it was read already from
         overlapping words."""
-        items = tuple(key.items())
-        signature = (claim_type, tuple(sorted(items)) if len(items) > 1 else items, repr(value))
+        # the key as its items, in any order: a set of them (its keys are distinct, so two
+        # keys' sets are equal exactly when their sorted items are)
+        signature = (claim_type, frozenset(key.items()) if len(key) > 1 else tuple(key.items()), repr(value))
+        span = (start, end)
         read = self._read.get(signature)
         if read is None:
-            self._read[signature] = (start, end)
+            self._read[signature] = span
         else:
             if isinstance(read, tuple):
                 read = self._read[signature] = SpanSet([read])
             if not read.add(start, end):
                 return False
-        self.claims.append(trusted_claim(claim_type, key, value, (start, end), self.text[start:end], self.extractor))
+        self.claims.append(trusted_claim(claim_type, key, value, span, self.text[start:end], self.extractor))
         return True
 
     def in_text_order(self) -> list[Claim]:

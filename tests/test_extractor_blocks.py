@@ -171,3 +171,31 @@ def test_claim_set_keeps_the_first_reading_of_a_claim():
     assert [c.span for c in claims.claims] == [(9, 25), (46, 52), (20, 36), (0, 8)]  # reading order
     assert [c.span for c in claims.in_text_order()] == [(0, 8), (9, 25), (20, 36), (46, 52)]
     assert claims.claims[0].text == text[9:25] and claims.claims[0].extractor == "demo"
+
+
+def test_claim_set_keeps_what_a_signature_of_sorted_key_items_keeps():
+    """``ClaimSet.add`` knows a claim by its key as a set of items: it keeps exactly what
+    the sorted items kept, keys given in any order, values of mixed types included
+    (1, 1.0 and True are one key value, as dicts compare them)."""
+    import random
+
+    from factcov.extractors.patterns import ClaimSet
+    from factcov.extractors.spans import SpanSet
+
+    rng = random.Random(4)
+    values = [1, 1.0, True, 2, "1", "hard", 0.5, False, 0]
+    kept = 0
+    for _ in range(300):
+        text = "x" * 60
+        claims, plain = ClaimSet(text, "demo"), {}
+        for _ in range(rng.randint(1, 12)):
+            slots = rng.sample(["driver", "stop", "stint", "lap"], rng.randint(0, 3))
+            key = {slot: rng.choice(values) for slot in slots}
+            value = rng.choice(values)
+            start = rng.randrange(50)
+            end = start + rng.randint(1, 10)
+            signature = ("t", tuple(sorted(key.items())), repr(value))  # the plain way
+            spans = plain.setdefault(signature, SpanSet())
+            assert claims.add("t", key, value, start, end) == spans.add(start, end), (key, value)
+        kept += len(claims.claims)
+    assert kept > 1000

@@ -88,6 +88,10 @@ def test_fold_by_runs_is_the_character_table_on_any_text():
     for _ in range(3000):
         texts.append("".join(chr(rng.choice((rng.randrange(128), rng.randrange(128, 0x3000), rng.randrange(0x110000))))
                              for _ in range(rng.randrange(40))))
+    # Latin-1 throughout (folded as bytes through one table), every one of its characters
+    texts.append("".join(map(chr, range(256))))
+    for _ in range(3000):
+        texts.append("".join(chr(rng.choice((rng.randrange(128), rng.randrange(128, 256)))) for _ in range(rng.randrange(40))))
     for text in texts:
         assert fold(text) == text.translate(_FOLD_TABLE) and len(fold(text)) == len(text)
 

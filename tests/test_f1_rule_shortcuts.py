@@ -265,3 +265,149 @@ def test_compounds_without_the_change_shortcut_reads_the_same(
     monkeypatch.setattr(rules_strategy, "_changes", lambda lex, found: lex.changes)
     assert read_all() == shortcut
     assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300
+
+
+# --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extract.py) -------
+NAMED = {  # codes, first names, nationalities and descriptions beside the surnames
+    "en": ["VER pitted on lap 12; Max then passed HAM, and the Dutchman won ahead of Lewis.",
+           "The rookie stopped twice, Lewis Hamilton once; the Finn was behind Valtteri and BOT."],
+    "es": ["VER paró en la vuelta 12 y el neerlandés ganó; Max superó a Lewis y al finlandés."],
+    "pt": ["VER parou na volta 12 e o holandês venceu; o novato ficou atrás de Max e de HAM."],
+}
+
+
+def _damaged(rng: random.Random, text: str) -> str:
+    """``text`` with words cut, glued, doubled or capitalized at random."""
+    words = text.split(" ")
+    out = []
+    for word in words:
+        roll = rng.random()
+        if roll < 0.08 and len(word) > 3:
+            word = word[: rng.randrange(1, len(word))]
+        elif roll < 0.14:
+            word = word.upper()
+        elif roll < 0.2:
+            word = word + word
+        out.append(word)
+    return rng.choice((" ", "  ", "\n")).join(out) if rng.random() < 0.3 else " ".join(out)
+
+
+def _mention_texts(texts: list[tuple[object, str]]) -> list[tuple[object, str]]:
+    rng = random.Random(5)
+    out = list(texts)
+    for instance, text in texts[::7]:
+        out.append((instance, _damaged(rng, text)))
+        out += [(instance, t) for t in NAMED[instance.language]]
+        out += [(instance, _damaged(rng, t)) for t in NAMED[instance.language]]
+    return out
+
+
+def test_first_name_anchors_inside_names_are_decided_as_a_span_set_decides(texts: list[tuple[object, str]]) -> None:
+    """``_each_overlaps`` (first names looked for only when an anchor stands outside every
+    name found) says what ``SpanSet.overlaps`` of each anchor says, for real mentions and
+    random anchors; and ``find`` gives its mentions in text order, disjoint, as before."""
+    from factcov.domains.f1.mentions import _each_overlaps, driver_index
+    from factcov.extractors.spans import SpanSet
+
+    rng = random.Random(9)
+    outside = inside = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        folded = fold(text)
+        hits = index.rare_anchors.find(folded)
+        mentions = index.find(text, folded, hits)
+        assert mentions == sorted(mentions)
+        assert all(a.end <= b.start for a, b in zip(mentions, mentions[1:]))
+        taken = SpanSet([(m.start, m.end) for m in mentions])
+        candidates = [hits.spans("first")]
+        for _ in range(3):
+            spans = []
+            for _ in range(rng.randrange(0, 3)):
+                start = rng.randrange(len(folded))
+                spans.append((start, min(len(folded), start + rng.randrange(1, 9))))
+            candidates.append(spans)
+        for spans in candidates:
+            expected = all(taken.overlaps(*span) for span in spans)
+            assert _each_overlaps(spans, mentions) == expected, (text, spans)
+            inside += expected
+            outside += not expected
+    assert inside > 300 and outside > 300
+
+
+def test_the_grammar_and_the_rare_mentions_found_in_one_pass_are_found_as_apart(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``reading.text_anchors`` joins the grammar's anchors and a race's rare mention
+    anchors in one automaton: the grammar's names keep their bits, and every stretch's
+    mask and every rare kind's hits are what the two automata find apart."""
+    from factcov.domains.f1.mentions import driver_index
+    from factcov.domains.f1.reading import grammar_anchors, text_anchors
+
+    rng = random.Random(10)
+    rare_hits = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        grammar = grammar_anchors(instance.language)
+        joined = text_anchors(instance.language, index)
+        assert {name: joined.bits[name] for name in grammar.bits} == grammar.bits
+        folded = fold(text)
+        both, apart, rare = joined.find(folded), grammar.find(folded), index.rare_anchors.find(folded)
+        grammar_mask = sum(grammar.bits.values())
+        for _ in range(4):
+            start = rng.randrange(len(folded) + 1)
+            end = rng.randrange(start, len(folded) + 1)
+            assert both.mask(start, end) & grammar_mask == apart.mask(start, end), (text, start, end)
+        for name in index.rare_rules:
+            assert both.spans(name) == rare.spans(name)
+            rare_hits += len(rare.spans(name))
+        assert bool(both.everywhere() & joined.bits["first"]) == bool(rare.everywhere() & rare.anchors.bits["first"])
+    assert rare_hits > 500
+
+
+def test_rare_mentions_woken_only_at_a_word_start_are_the_mentions_found_without(
+    texts: list[tuple[object, str]]
+) -> None:
+    """The rare kinds' anchors count only where a word starts ("lando" in "blandos" wakes
+    no first-name scan): the mentions and unresolved descriptions found are those found
+    with anchors counted anywhere, on real texts, damaged ones and names glued to words."""
+    from factcov.domains.f1.mentions import driver_index
+    from factcov.extractors.anchors import Anchors
+
+    rng = random.Random(11)
+    glued = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        anywhere = Anchors(index.rare_rules)
+        variants = [text]
+        for name in list(index.first_names)[:6]:  # a first name inside a word, before and after one
+            variants.append(f"{text} B{name}s {name.title()}x xx{name} {name.title()}")
+        variants.append(_damaged(rng, text.replace(" ", "", 3)))
+        for variant in variants:
+            folded = fold(variant)
+            plain = anywhere.find(folded)
+            gated = index.rare_anchors.find(folded)
+            mentions = index.find(variant, folded, gated)
+            assert mentions == index.find(variant, folded, plain), variant
+            assert index.unresolved(folded, mentions, gated) == index.unresolved(folded, mentions, plain), variant
+            glued += len(plain.spans("first")) > len(gated.spans("first"))
+    assert glued > 300
+
+
+def test_two_capitals_in_a_row_are_found_as_the_pattern_finds_them(texts: list[tuple[object, str]]) -> None:
+    """``has_two_capitals`` (codes are looked for only in a text with two capitals in a
+    row) says what ``[A-Z][A-Z]`` says: real texts, capitals of other scripts, accents,
+    lone surrogates and random characters."""
+    from factcov.domains.f1.mentions import _TWO_CAPITALS, has_two_capitals
+
+    rng = random.Random(13)
+    samples = [text for _, text in texts[:300]] + ["VER", "Ver", "ÉCOLE", "AÉ", "A\ud800B", "ΑΒ", "aB\u00c0C", ""]
+    alphabet = "aAzZbB ÀÉÇéçßΑΒ\ud800\U0001f600-.\n"
+    for _ in range(5000):
+        samples.append("".join(rng.choice(alphabet) if rng.random() < 0.7 else chr(rng.randrange(0x110000))
+                               for _ in range(rng.randrange(12))))
+    found = 0
+    for text in samples:
+        expected = _TWO_CAPITALS.search(text) is not None
+        assert has_two_capitals(text) is expected, repr(text)
+        found += expected
+    assert 200 < found < len(samples) - 500

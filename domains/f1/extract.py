@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from typing import ClassVar
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.reading import RULES, Sentence, grammar_anchors
+from factcov.domains.f1.reading import RULES, grammar_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
@@ -53,12 +53,16 @@ class _Reader(StrategyRules, RaceRules):
         """``gated=False`` runs every rule on every sentence and every scan over all its
         stretch (the same claims, slower)."""
         self.gated = gated
-        methods: dict[str, Callable[[Sentence], None]] = {name: getattr(self, name) for name in _STEPS}
-        language, rule_mask = self.lex.language, _rule_mask(self.lex.language)
+        cls = type(self)
+        plans = _plans(cls, self.lex.language) if gated else None
         for sentence in self.sentences():
-            mask = self.enter(sentence)
-            for name in _plan(language, mask & rule_mask) if gated else RULES:
-                methods[name](sentence)
+            mask = sentence.mask
+            self._here = (sentence.start, sentence.end, mask)  # ``enter(sentence)``
+            plan = plans.get(mask) if plans is not None else _every_rule(cls)
+            if plan is None:
+                plan = plans[mask] = _plan_functions(cls, self.lex.language, mask)  # type: ignore[index]
+            for rule in plan:
+                rule(self, sentence)
         return self.read_claims.in_text_order()
 
 
@@ -89,3 +93,27 @@ def _plan(language: str, mask: int) -> tuple[str, ...]:
         elif rule == "moves":
             plan.append("move_verdict_after")
     return tuple(plan)
+
+
+# A reader class's plans, keyed by a sentence's whole anchor mask: the rules' functions,
+# taken from the class when a mask is first met (not bound again for each text), found
+# with one dict ``get`` per sentence. Held per class and language; the masks real texts
+# give are a few hundred (a rule replaced on the class after its first text is not seen:
+# nothing in the package replaces one).
+_PLANS: dict[tuple[type, str], dict[int, tuple[Callable[..., None], ...]]] = {}
+_PLANS_SIZE = 4096  # masks per class and language before its plans start again
+
+
+def _plans(cls: type, language: str) -> dict[int, tuple[Callable[..., None], ...]]:
+    plans = _PLANS.get((cls, language))
+    if plans is None or len(plans) > _PLANS_SIZE:
+        plans = _PLANS[(cls, language)] = {}
+    return plans
+
+
+def _plan_functions(cls: type, language: str, mask: int) -> tuple[Callable[..., None], ...]:
+    return tuple(getattr(cls, name) for name in _plan(language, mask & _rule_mask(language)))
+
+
+def _every_rule(cls: type) -> tuple[Callable[..., None], ...]:
+    return tuple(getattr(cls, name) for name in RULES)

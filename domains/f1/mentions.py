@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from functools import lru_cache, partial
 from operator import attrgetter
 from pathlib import Path
@@ -87,6 +88,15 @@ class Mention(NamedTuple):
 _START = attrgetter("start")  # a mention's sort key
 _mention = partial(tuple.__new__, Mention)  # ``Mention(*fields)`` without a call of Python
 _TWO_CAPITALS = re.compile("[A-Z][A-Z]")
+# every byte to "A" if it is an ASCII capital, else to ".": a text's UTF-8 bytes so
+# translated hold "AA" exactly where it has two ASCII capitals in a row (any other
+# character is bytes of 0x80 and more, all made "."), found by a byte search
+_CAPITALS_AS_A = bytes(0x41 if 0x41 <= byte <= 0x5A else 0x2E for byte in range(256))
+
+
+def has_two_capitals(text: str) -> bool:
+    """``_TWO_CAPITALS.search(text)``, several times faster (no step of the regex engine per character)."""
+    return b"AA" in text.encode("utf-8", "surrogatepass").translate(_CAPITALS_AS_A)
 
 
 @lru_cache(maxsize=1)
@@ -150,6 +160,7 @@ class DriverIndex:
             rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
             + (rf"|{self.demonym_pattern.pattern.replace('?P<noun>', '')}" if self.demonym_pattern else "")
         )
+        self.teams = {d["code"]: d.get("team") for d in drivers}  # code -> team, as the race block gives it
         teams: dict[str, set[str]] = {}
         for d in drivers:
             if d.get("team"):
@@ -159,6 +170,10 @@ class DriverIndex:
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
         self.names = Lexicon(names)
+        # not ``quick_start``ed: it would find the names ~2 µs a text faster, but compiling it
+        # costs ~1 ms more, once per set of focus drivers' team names (a cold pass: 27 of them
+        # for 348 instances), more than most runs read with it
+        self._names_pattern = self.names.compiled
         self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
         # the rarer kinds of mention are looked for only where their anchor words stand
         # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
@@ -167,7 +182,15 @@ class DriverIndex:
             "demonym": self.demonym_pattern,
             "descriptor": self.descriptor_pattern,
         }
-        self.rare_anchors = Anchors({name: (pattern,) for name, pattern in rare.items() if pattern is not None})
+        self.rare_rules = {name: (pattern,) for name, pattern in rare.items() if pattern is not None}
+        # each kind is scanned over the whole text (never a slice), so a literal its pattern
+        # needs a word boundary before counts only where a word starts ("lando" in
+        # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
+        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules))
+        # what the rare kinds' anchors depend on (the race's drivers, not the focus): indexes of
+        # one race share the anchors a reader joins with its grammar's (``reading.text_anchors``)
+        self.rare_key = tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items())
+        self.text_anchors: dict[str, Anchors] = {}  # language -> those joined anchors, once known
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
         literals = self.code_anchors.literals.get("code", frozenset())
@@ -176,41 +199,48 @@ class DriverIndex:
             None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
         )
         # every code anchor holds two capitals in a row ("VER"): a text without any (most
-        # prose) is not searched for the anchors (a scan that jumps from capital to capital)
-        self._capitals = (
-            _TWO_CAPITALS if literals is not None and all(_TWO_CAPITALS.search(a) for a in literals) else None
-        )
+        # prose) is not searched for the anchors (``has_two_capitals``: a byte search)
+        self._capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
         # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
         names, lexicon = self.names.names, self.names
         found = []
-        for match in lexicon.compiled.finditer(folded):
+        for match in self._names_pattern.finditer(folded):
             start, end = match.span()
             name = match.group()  # one word of letters is its own key; else its spaces made single
             code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
                 name, text[start:end])
             if code is not None:
                 found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+        # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
+        # another kind of mention is added
+        in_order = True
         hits = hits or self.rare_anchors.find(folded)
         present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
-            (self._capitals is None or self._capitals.search(text)) and self._code_anchor.search(text)
+            (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
         ):
             taken = SpanSet([(m.start, m.end) for m in found])
-            found += [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
-                      if not taken.covers(start)]
+            codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
+                     if not taken.covers(start)]
+            if codes:
+                found = sorted([*found, *codes], key=_START)
         first = bits.get("first")
-        if self.first_name_lexicon is not None and (first is None or present & first):
+        # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
+        # scanned only when one of the first names' anchors stands outside every name found
+        if self.first_name_lexicon is not None and (first is None or (
+            present & first and not _each_overlaps(hits.spans("first"), found)
+        )):
             taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
-            # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
-            # scanned only when one of the first names' anchors stands outside every name found
-            if first is None or any(not taken.overlaps(*span) for span in hits.spans("first")):
-                # capitalized: "Max", not "max speed"
-                found += [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
-                          if text[start].isupper() and not taken.overlaps(start, end)]
+            # capitalized: "Max", not "max speed"
+            named = [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
+                     if text[start].isupper() and not taken.overlaps(start, end)]
+            if named:
+                found += named
+                in_order = False
         demonym = bits.get("demonym")
         if self.demonym_pattern is not None and (demonym is None or present & demonym):
             taken = SpanSet([(m.start, m.end) for m in found])
@@ -220,7 +250,8 @@ class DriverIndex:
                     match.start(), match.end()
                 ):
                     found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
-        return sorted(found, key=_START)
+                    in_order = False
+        return found if in_order else sorted(found, key=_START)
 
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
@@ -235,6 +266,20 @@ class DriverIndex:
             if not taken.overlaps(match.start(), match.end())
             and not _EVENT_AFTER.match(folded, match.end())
         ]
+
+
+def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> bool:
+    """Whether each of ``spans`` shares a character with one of ``mentions`` (sorted by
+    start and disjoint, so their ends are sorted too): ``SpanSet.overlaps`` of each,
+    without building the set (most texts: one anchor, "Lewis" of "Lewis Hamilton")."""
+    if not spans:
+        return True
+    starts = [m[0] for m in mentions]
+    for start, end in spans:
+        index = bisect_left(starts, end) - 1  # the last mention opening before the span ends
+        if index < 0 or mentions[index][1] <= start:
+            return False
+    return True
 
 
 def _demonyms(race_codes: set[str], focus: set[str]) -> tuple[dict[str, str], set[str]]:
@@ -257,7 +302,9 @@ def _demonyms(race_codes: set[str], focus: set[str]) -> tuple[dict[str, str], se
 
 def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     focus = context.get("focus", {})
-    return tuple(focus[k] for k in ("driver", "rival", "attacker") if isinstance(focus.get(k), str))
+    # written out (asked once a text): the focus's driver, rival and attacker that are named
+    driver, rival, attacker = focus.get("driver"), focus.get("rival"), focus.get("attacker")
+    return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 
 @lru_cache(maxsize=256)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from functools import cache, lru_cache, partial
 from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.mentions import Mention, driver_index
+from factcov.domains.f1.mentions import DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
@@ -83,9 +83,9 @@ RULES = (  # the order rules read a sentence in (later rules see earlier claims)
 
 
 @cache
-def grammar_anchors(language: str) -> Anchors:
-    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
-    scan where none of its anchors stands is skipped: it could match nothing there)."""
+def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
+    """Each rule's trigger patterns, and each pattern a rule scans a sentence with (by its
+    id: hashing a compiled pattern hashes its whole program), as ``Anchors`` takes them."""
     lex = lexicon(language)
     triggers = rule_triggers(lex)
     scanned = {pattern for patterns in triggers.values() for pattern in patterns}
@@ -94,8 +94,41 @@ def grammar_anchors(language: str) -> Anchors:
         lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
         lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
     }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
-    # a pattern is named by its id: hashing a compiled pattern hashes its whole program
-    return Anchors({**triggers, **{id(pattern): (pattern,) for pattern in scanned}}, word_start=WHOLE_TEXT_RULES)
+    return {**triggers, **{id(pattern): (pattern,) for pattern in scanned}}
+
+
+@cache
+def grammar_anchors(language: str) -> Anchors:
+    """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
+    scan where none of its anchors stands is skipped: it could match nothing there)."""
+    return Anchors(grammar_rules(language), word_start=WHOLE_TEXT_RULES)
+
+
+# (language, a race's rare mention anchors) -> the grammar's anchors and those, joined
+_JOINED: dict[tuple[str, tuple[tuple[str, str, int], ...]], Anchors] = {}
+_JOINED_SIZE = 64
+
+
+def text_anchors(language: str, index: DriverIndex) -> Anchors:
+    """The grammar's anchors and the rare mention anchors of ``index`` (first names,
+    nationalities, descriptions) in one automaton: a text is passed over once for both.
+    The grammar's names keep the bits ``grammar_anchors`` gives them (they come first);
+    the rare kinds' names ("first", "demonym", "descriptor") follow. Built once per race
+    and language (the rare anchors depend on the race's drivers, not on the focus)."""
+    joined = index.text_anchors.get(language)
+    if joined is None:
+        key = (language, index.rare_key)
+        joined = _JOINED.get(key)
+        if joined is None:
+            grammar = grammar_anchors(language)
+            joined = Anchors({**grammar_rules(language), **index.rare_rules},
+                             word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules))  # as ``index.rare_anchors``
+            assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
+            if len(_JOINED) >= _JOINED_SIZE:
+                del _JOINED[next(iter(_JOINED))]
+            _JOINED[key] = joined
+        index.text_anchors[language] = joined
+    return joined
 
 
 # The rules that find their triggers only by scanning the folded text from and to offsets
@@ -108,6 +141,24 @@ WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
 
 _MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
+
+
+# (id of a tuple of patterns, id of the anchors' bits) -> (the tuple, the bits, each pattern
+# with its bit, 0 for one never skipped): ``scans`` asks the same few tuples (a rule's
+# patterns, held by the lexicon) for every sentence; the tuple and the bits are held, so
+# their ids stay theirs while they are in here
+_SCAN_BITS: dict[tuple[int, int], tuple[tuple[re.Pattern[str], ...], dict[Hashable, int],
+                                        tuple[tuple[re.Pattern[str], int], ...]]] = {}
+_SCAN_BITS_SIZE = 256
+
+
+def _scan_bits(patterns: tuple[re.Pattern[str], ...], bits: dict[Hashable, int]) -> tuple[
+        tuple[re.Pattern[str], ...], dict[Hashable, int], tuple[tuple[re.Pattern[str], int], ...]]:
+    if len(_SCAN_BITS) >= _SCAN_BITS_SIZE:
+        del _SCAN_BITS[next(iter(_SCAN_BITS))]
+    held = _SCAN_BITS[(id(patterns), id(bits))] = (
+        patterns, bits, tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns))
+    return held
 
 
 class Sentence(NamedTuple):
@@ -131,7 +182,9 @@ class TextReader:
         self.lex = lex
         self.text = text
         self.folded = fold(text)
-        self.hits = grammar_anchors(lex.language).find(self.folded)
+        self._index = index = driver_index(context)
+        # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
+        self.hits = text_anchors(lex.language, index).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
         self._here = (-1, -1, 0)  # see ``enter``
@@ -139,17 +192,16 @@ class TextReader:
         self.race = context.get("race", {})
         focus = context.get("focus", {})
         self.focus_driver = focus.get("driver") if isinstance(focus.get("driver"), str) else None
-        index = driver_index(context)
         self.pair = _pair(focus)
-        rare = index.rare_anchors.find(self.folded)
-        self.mentions = self.with_teammates(index.find(text, self.folded, rare))
-        self.unresolved = index.unresolved(self.folded, self.mentions, rare)
+        self.mentions = self.with_teammates(index.find(text, self.folded, self.hits))
+        self.unresolved = index.unresolved(self.folded, self.mentions, self.hits)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.read_claims = ClaimSet(text, extractor_name)
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
-        self._objects: dict[tuple[int, int, int], bool] = {}
+        self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
+        self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
 
     @property
@@ -187,10 +239,13 @@ class TextReader:
             sentence = _sentence((start, end, inside, topic, mask))
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
-            # Verstappen" leaves the topic alone)
+            # Verstappen" leaves the topic alone); the rules have mostly asked already
+            # (``is_object``'s own table, looked up here without the call)
+            objects = self._objects
             for mention in inside:
-                if not self.is_object(mention, sentence):
-                    topic = mention.code
+                known = objects.get((mention[0], start))
+                if not (self.is_object(mention, sentence) if known is None else known):
+                    topic = mention[2]
                     break
             start = end
 
@@ -199,7 +254,7 @@ class TextReader:
         team-mate of the pair driver named last before it (else of the focus driver)."""
         if self.pair is None:
             return mentions
-        teams = {d.get("code"): d.get("team") for d in self.race.get("drivers", [])}
+        teams = self._index.teams  # the race's teams by code (worked out once per race, with its index)
         if not teams.get(self.pair[0]) or teams.get(self.pair[0]) != teams.get(self.pair[1]):
             return mentions
         added = []
@@ -248,9 +303,14 @@ class TextReader:
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
         anchors stands there): the rest are not scanned."""
-        mask = self._here[2]
         bits = self._bits
-        return [p for p in patterns if (bit := bits.get(id(p))) is None or mask & bit]
+        if not bits:  # reading ungated
+            return list(patterns)
+        held = _SCAN_BITS.get((id(patterns), id(bits)))
+        if held is None or held[0] is not patterns or held[1] is not bits:
+            held = _scan_bits(patterns, bits)
+        mask = self._here[2]
+        return [pattern for pattern, bit in held[2] if not bit or mask & bit]
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
@@ -294,8 +354,9 @@ class TextReader:
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):
             return last.code  # right before the verb: "four laps before Verstappen came in"
-        if len(before) == 1:
-            acting = [] if self.is_object(last, sentence) else before
+        if len(before) == 1:  # ``is_object(last, sentence)``, its table looked up first (asked already, mostly)
+            known = self._objects.get((last[0], sentence[0]))
+            acting = [] if (self.is_object(last, sentence) if known is None else known) else before
         else:
             acting = [m for m in before if not self.is_object(m, sentence)]
         if acting:
@@ -344,12 +405,16 @@ class TextReader:
     def is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str] | None = None) -> bool:
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
         again and again of the same mention by the rules: answered once)."""
-        if marker is None:
+        if marker is None:  # the object markers (most calls): their own table, keyed by the two starts
+            key: tuple[int, ...] = (mention[0], sentence[0])
+            objects = self._objects
             marker = self.lex.object_marker
-        key = (mention.start, sentence.start, id(marker))
-        known = self._objects.get(key)
+        else:
+            key = (mention[0], sentence[0], id(marker))
+            objects = self._marked_objects
+        known = objects.get(key)
         if known is None:
-            known = self._objects[key] = self._is_object(mention, sentence, marker)
+            known = objects[key] = self._is_object(mention, sentence, marker)
         return known
 
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
