@@ -67,6 +67,12 @@ def texts(shared_data: Path) -> list[tuple[object, str]]:
     return out
 
 
+def _read_all(texts: list[tuple[object, str]]) -> list[list[object]]:
+    """Every text's claims, read by a fresh reader (with the shortcuts as patched now)."""
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read() for i, t in texts]
+
+
 def test_a_lap_reference_holds_a_lap_word_or_a_digit(texts: list[tuple[object, str]]) -> None:
     """``_may_hold_lap`` is found in every stretch where ``lap_numbers`` finds a lap (so
     pit_laps may skip a sentence without one): random stretches of every text."""
@@ -90,15 +96,9 @@ def test_a_lap_reference_holds_a_lap_word_or_a_digit(texts: list[tuple[object, s
 def test_pit_laps_without_the_lap_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
-
-    def read_all() -> list[list[object]]:
-        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
-                for i, t in texts]
-
-    shortcut = read_all()
+    shortcut = _read_all(texts)
     monkeypatch.setattr(rules_strategy, "_may_hold_lap", lambda language: re.compile(""))
-    assert read_all() == shortcut
+    assert _read_all(texts) == shortcut
     assert sum(c.type == "pit_lap" for claims in shortcut for c in claims) > 500
 
 
@@ -169,15 +169,9 @@ def test_a_stop_count_of_the_first_kind_has_a_count_right_before_its_stop_word(
 def test_stop_counts_without_the_count_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
-
-    def read_all() -> list[list[object]]:
-        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
-                for i, t in texts]
-
-    shortcut = read_all()
+    shortcut = _read_all(texts)
     monkeypatch.setattr(_Reader, "count_before_stop", lambda self, start, end: True)
-    assert read_all() == shortcut
+    assert _read_all(texts) == shortcut
     assert sum(c.type == "stop_count" for claims in shortcut for c in claims) > 200
 
 
@@ -255,15 +249,9 @@ def test_a_change_between_two_sets_holds_two_compound_words(texts: list[tuple[ob
 def test_compounds_without_the_change_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
-
-    def read_all() -> list[list[object]]:
-        return [_Reader(extractors[i.language].name, extractors[i.language].lex, t, i.context).read()
-                for i, t in texts]
-
-    shortcut = read_all()
+    shortcut = _read_all(texts)
     monkeypatch.setattr(rules_strategy, "_changes", lambda lex, found: lex.changes)
-    assert read_all() == shortcut
+    assert _read_all(texts) == shortcut
     assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300
 
 
