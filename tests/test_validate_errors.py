@@ -217,6 +217,19 @@ def test_csv_without_the_shared_task_columns_is_refused(tmp_path):
         read_shared_task_csv(path, GENERATIONS)
 
 
+def test_a_column_read_twice_in_the_header_is_refused(tmp_path):
+    """csv.DictReader keeps the last of two same-named columns: the first's values vanished."""
+    path = tmp_path / "gsml.csv"
+    path.write_text(SHARED_TASK_HEADER.replace("COMMENT", "TYPE")
+                    + '"S005.txt","1","1","Magic","5","5","5","5","NAME","Hawks","NUMBER"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="'TYPE' appears 2 times") as raised:
+        read_shared_task_csv(path, GENERATIONS)
+    assert (raised.value.line, raised.value.field) == (1, "TYPE")
+    path.write_text(SHARED_TASK_HEADER.replace("COMMENT", "ANNOTATION_ID")  # a column not read: no harm
+                    + '"S005.txt","1","1","Magic","5","5","5","5","NAME","Hawks","9"\n', encoding="utf-8")
+    assert [e.text for e in read_shared_task_csv(path, GENERATIONS)] == ["Magic"]
+
+
 # --- the command on gold made by corrupting realized texts ------------------------------------
 
 

@@ -222,3 +222,6 @@ def test_a_label_file_with_a_missing_column_names_it(webnlg_run, tmp_path, cli, 
     path.write_text("system,instance_id,criterion,label\na,b,c,\n")
     with pytest.raises(Exception, match="labels.csv:2: field 'label'"):
         load_labels(path)
+    path.write_text("system,instance_id,criterion,label,system\na,b,c,yes,d\n")  # which system?
+    with pytest.raises(Exception, match="labels.csv:1: field 'system': column 'system' appears 2 times"):
+        load_labels(path)

@@ -35,6 +35,7 @@ from pydantic import BaseModel, model_validator
 from factcov.errors import InputError
 from factcov.jsonl import iter_models
 from factcov.model import Generation, NonBlankStr
+from factcov.validation.csv_header import check_repeated_columns
 
 Tokenization = Literal["whitespace", "words"]
 TOKEN_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -42,6 +43,8 @@ TOKEN_PATTERNS: dict[str, re.Pattern[str]] = {
     "words": re.compile(r"\w+|[^\w\s]"),
 }
 SHARED_TASK_COLUMNS = ("TEXT_ID", "TYPE")
+# the other columns read when present
+OPTIONAL_COLUMNS = ("DOC_TOKEN_START", "DOC_TOKEN_END", "SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END", "CORRECTION")
 SENTENCE_END = {".", "!", "?"}
 
 
@@ -209,6 +212,7 @@ def read_shared_task_csv(path: str | Path, generations: Mapping[tuple[str, str],
         missing = [c for c in SHARED_TASK_COLUMNS if c not in fieldnames]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)} of the shared task's layout", path=path, line=1)
+        check_repeated_columns(fieldnames, [*SHARED_TASK_COLUMNS, *OPTIONAL_COLUMNS], path)
         for line, row in enumerate(_rows(reader, path), start=2):
             text_id = (row.get("TEXT_ID") or "").strip().removesuffix(".txt")
             generation = texts.find(text_id, None, path, line, "TEXT_ID")

@@ -28,6 +28,7 @@ import pandas as pd
 
 from factcov.errors import InputError
 from factcov.jsonl import read_json_file
+from factcov.validation.csv_header import check_repeated_columns
 from factcov.validation.stats import bootstrap_interval, kendall, spearman
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
@@ -105,6 +106,7 @@ def csv_records(path: Path, columns: tuple[str, ...], what: str) -> Iterator[tup
                     path=path,
                     line=1,
                 )
+            check_repeated_columns(reader.fieldnames, columns, path)
             for record in reader:
                 values = {c: (record[c] or "").strip() for c in columns}
                 for column in columns[:-1]:
