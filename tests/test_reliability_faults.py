@@ -282,3 +282,21 @@ def test_f1_build_refuses_options_out_of_range_before_any_work(tmp_path, capsys,
     assert code == 2, line
     assert option[0] in line
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("field", "value", "code"), [
+    ("startTime", 5, 2), ("endTime", {"t": 1}, 2), ("startTime", ["2024-06-20"], 2),
+    ("startTime", "date:now -527 seconds", 0),  # as recorded forecasts (../shared/data) write it
+    ("startTime", "2024-06-20T18:00:00-05:00", 0), ("endTime", None, 0),
+])
+def test_weather_build_takes_a_period_time_only_as_a_string(tmp_path, capsys, field, value, code):
+    """A period's time went into the instance as given (a number, an object)."""
+    forecast = tmp_path / "periods.jsonl"
+    forecast.write_text(json.dumps(
+        {"name": "Tonight", field: value, "temperature": 31, "temperatureUnit": "F", "windSpeed": "10 mph",
+         "windDirection": "E", "shortForecast": "Cloudy", "detailedForecast": "Cloudy, with a low around 31."}) + "\n")
+    assert run(["weather", "build", "-f", str(forecast), "-o", str(tmp_path / "w.jsonl"), "-q"]) == code
+    if code:
+        line = _one_line_error(capsys)
+        assert f"field '{field}'" in line and "periods.jsonl:1" in line
+        assert not (tmp_path / "w.jsonl").exists()

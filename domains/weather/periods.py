@@ -171,8 +171,9 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         source=source,
         number=number,
         name=name,
-        start=raw.get("startTime"),
-        end=raw.get("endTime"),
+        # strings as the API writes them (ISO times; recorded forecasts hold "date:now -527 seconds")
+        start=_text(raw.get("startTime"), where, "startTime") or None,
+        end=_text(raw.get("endTime"), where, "endTime") or None,
         is_daytime=is_daytime,
         temperature=None if temperature is None else round(temperature),
         trend=trend,
