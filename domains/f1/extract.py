@@ -57,7 +57,7 @@ class _Reader(StrategyRules, RaceRules):
         plans = _plans(cls, self.lex.language) if gated else None
         for sentence in self.sentences():
             mask = sentence.mask
-            self._here = (sentence.start, sentence.end, mask)  # ``enter(sentence)``
+            self._here = (sentence.start, sentence.end, mask)  # the sentence ``may_match`` asks about
             plan = plans.get(mask) if plans is not None else _every_rule(cls)
             if plan is None:
                 plan = plans[mask] = _plan_functions(cls, self.lex.language, mask)  # type: ignore[index]

@@ -187,7 +187,9 @@ class TextReader:
         self.hits = text_anchors(lex.language, index).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        self._here = (-1, -1, 0)  # see ``enter``
+        # the sentence being read (start, end, anchor mask), set by the read loop for each:
+        # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
+        self._here = (-1, -1, 0)
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -280,12 +282,6 @@ class TextReader:
         if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
             return bool(here[2] & bit)
         return self.hits.present_bit(bit, start, end)
-
-    def enter(self, sentence: Sentence) -> int:
-        """The bits of the names (rules, patterns) with an anchor in ``sentence``, kept for
-        ``may_match`` (a stretch of the sentence holds no anchor of the others either)."""
-        self._here = (sentence.start, sentence.end, sentence.mask)
-        return sentence.mask
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
