@@ -304,7 +304,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words) if len(words) >= 3 else []
+        listed = self.listed_sequences(sentence, words)
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -343,9 +343,10 @@ class StrategyRules(TextReader):
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
         """Three or more sets listed with commas after a sequence cue ("Zhou's race was
         soft, hard, soft, soft"): one sequence, bare words included (``words``: the
-        sentence's compound words outside a change read, in order)."""
-        if len(words) < 3 or self.folded.find(",", sentence.start, sentence.end) < 0:
-            return []  # a list of three or more has a comma
+        sentence's compound words outside a change read, in order; gathered only in a
+        sentence with a comma, as a list of three or more has one)."""
+        if len(words) < 3:
+            return []
         sequences, index = [], 0
         while index < len(words):
             chain = [words[index]]
