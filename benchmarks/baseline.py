@@ -81,6 +81,14 @@ def measure_on(ref: str, script: str, *args: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def measure_baseline(ref: str | None, script: str) -> dict | None:
+    """``measure_on(ref, script, ...)`` with the script's own arguments minus ``--baseline``
+    (None when no ``ref`` was given): the "before" of a script's ``--baseline REF``."""
+    if not ref:
+        return None
+    return measure_on(ref, script, *args_without_baseline(sys.argv[1:]))
+
+
 def args_without_baseline(argv: list[str]) -> list[str]:
     """A script's own arguments minus ``--baseline REF`` / ``--baseline=REF``: what it is
     rerun with on REF's code."""

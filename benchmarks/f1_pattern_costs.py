@@ -69,11 +69,9 @@ def main() -> None:
     parser.add_argument("--baseline", help="also measure this commit's code, in the same run")
     parser.add_argument("--json", action="store_true", help="print the costs as one JSON line")
     args = parser.parse_args()
-    before = None
-    if args.baseline:
-        from baseline import args_without_baseline, measure_on
+    from baseline import measure_baseline
 
-        before = measure_on(args.baseline, __file__, *args_without_baseline(sys.argv[1:]))
+    before = measure_baseline(args.baseline, __file__)
     after = measure(args)
     if args.json:
         print(json.dumps(after))

@@ -143,11 +143,9 @@ def main() -> None:
     if args.whole:
         whole(args.data)
         return
-    before = None
-    if args.baseline:
-        from baseline import args_without_baseline, measure_on
+    from baseline import measure_baseline
 
-        before = measure_on(args.baseline, __file__, *args_without_baseline(sys.argv[1:]))
+    before = measure_baseline(args.baseline, __file__)
     after = measure(args)
     if args.json:
         print(json.dumps(after))
