@@ -8,41 +8,34 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    _APPS.append(app)
     app.command("new-domain")(new_domain)
 
 
-_APPS: list[typer.Typer] = []  # the root app: its commands are names a domain cannot take
-
-
-def _taken_names() -> dict[str, str]:
+def _taken_names(ctx: typer.Context) -> dict[str, str]:
     """Names a new domain would clash with: the built-in domains (an entry point of the same
-    name is refused as a hijack) and factcov's commands (``factcov NAME ...`` is a domain's
-    command group)."""
+    name is refused as a hijack) and the commands of the running ``factcov`` (``factcov
+    NAME ...`` is a domain's command group), read from the root command."""
     from factcov.plugins import DEFAULT_PLUGINS
 
     taken = {module.split(".")[2]: "a built-in domain" for module in DEFAULT_PLUGINS
              if module.startswith("factcov.domains.")}
-    for app in _APPS:
-        for command in app.registered_commands:
-            taken.setdefault((command.name or command.callback.__name__).replace("-", "_"), "a factcov command")
-        for group in app.registered_groups:
-            if group.name:
-                taken.setdefault(group.name.replace("-", "_"), "a factcov command")
+    root = ctx.find_root()
+    for command in root.command.list_commands(root):  # type: ignore[attr-defined]  # the root is a group
+        taken.setdefault(command.replace("-", "_"), "a factcov command")
     return taken
 
 
 def new_domain(
+    ctx: typer.Context,
     name: str = typer.Argument(..., help="Domain name: lowercase letters, digits and '_'."),
     destination: Path = typer.Option(Path("."), "--out", "-o", help="Folder to write factcov-NAME/ into.",
                                      file_okay=False),
 ) -> None:
     """Write factcov-NAME/: pyproject with the entry point, claim types, oracle, extractor, tests."""
+    from factcov.errors import InputError
     from factcov.scaffold import write_domain_package
 
-    from factcov.errors import InputError
-
-    why = _taken_names().get(name)
+    why = _taken_names(ctx).get(name)
     if why is not None:
         raise InputError(f"'{name}' is {why}; choose another domain name")
     root = write_domain_package(name, destination)
