@@ -399,3 +399,103 @@ def test_two_capitals_in_a_row_are_found_as_the_pattern_finds_them(texts: list[t
         assert has_two_capitals(text) is expected, repr(text)
         found += expected
     assert 200 < found < len(samples) - 500
+
+
+# --- who a claim is about (domains/f1/reading.py: subject, is_object) ------------------
+def _plain_is_object(reader: _Reader, mention: object, sentence: object, marker: re.Pattern[str]) -> bool:
+    """Whether ``mention`` is named as an object, the plain way: the marker searched in
+    the 30 characters before it, whatever their length, and the driver listed before it."""
+    start = max(mention.start - 30, sentence.start)
+    if marker.search(reader.folded[start: mention.start]):
+        return True
+    previous = None
+    for other in sentence.mentions:
+        if other.end <= mention.start:
+            previous = other
+    return (previous is not None and bool(reader.lex.and_word.match(reader.folded[previous.end: mention.start]))
+            and _plain_is_object(reader, previous, sentence, marker))
+
+
+def _plain_subject(reader: _Reader, sentence: object, position: int) -> str | None:
+    """``TextReader.subject`` as written before its one-driver path (each test in turn)."""
+    from factcov.domains.f1 import reading
+
+    before = [m for m in sentence.mentions if m.end <= position]
+    unresolved = reader._unresolved_here
+    if not before:
+        if unresolved and any(sentence.start <= s and e <= position for s, e in unresolved):
+            return None
+        return reader.subject_after(sentence, position)
+    last = before[-1]
+    if unresolved and any(last.end <= s and e <= position for s, e in unresolved):
+        return None
+    folded = reader.folded
+    between = folded[last.end: position]
+    marker = reader.lex.object_marker
+    if "," in between and reading._PRONOUN_RELATIVE.search(folded, last.end, position):
+        acting = [m for m in before if not _plain_is_object(reader, m, sentence, marker)]
+        return reader.other_driver(acting[0].code if acting else sentence.topic)
+    if reading._RELATIVE_OPEN.match(between):
+        return last.code
+    if not between.strip() and not reading._GERUND.match(folded, position):
+        return last.code
+    acting = [m for m in before if not _plain_is_object(reader, m, sentence, marker)]
+    if acting:
+        before = acting
+        between = folded[acting[-1].end: position]
+    elif any(_plain_is_object(reader, m, sentence, reader.lex.passed_marker) for m in before):
+        return reader.subject_after(sentence, position)
+    if reading._APPOSITION.match(between):
+        return before[-1].code
+    if reader.lex.subject_reset.search(between) and not reading._RELATIVE.match(between):
+        opening = reader.lex.subordinate_opening.match(folded, sentence.start)
+        if opening is not None:
+            comma = folded.find(",", opening.end(), position)
+            main = [m for m in before if comma != -1 and m.start > comma]
+            return main[0].code if main else None
+        return before[0].code
+    return before[-1].code
+
+
+SUBJECTS = {  # clause marks, pronouns, relatives, appositions and objects around one driver
+    "en": ["Hamilton, who pitted on lap 13, won.", "When Hamilton, who pitted on lap 13, came out, he won.", "Hamilton: he stopped on lap 13.", "Hamilton (on softs) won.",
+           "When Hamilton pitted, he came out behind.", "Hamilton pitting on lap 13 won.",
+           "Hamilton, with fresh softs, passed him.", "behind Hamilton, he stopped twice.",
+           "Verstappen passed Hamilton and won; he stopped twice.", "than Hamilton and Bottas, he won."],
+    "es": ["Hamilton, que paró en la vuelta 13, ganó.", "Cuando Hamilton, que paró en la 13, salió, ganó.", "Hamilton: paró en la 13.", "Cuando Hamilton paró, ganó.",
+           "Verstappen adelantó a Hamilton y ganó.", "Hamilton, con blandos nuevos, le adelantó."],
+    "pt": ["Hamilton, que parou na volta 13, venceu.", "Quando Hamilton, com pneus macios, saiu, venceu.", "Hamilton: ele parou na 13.", "Quando Hamilton parou, venceu.",
+           "Bottas segurou Gasly logo atrás dele, que foi 18º.", "Hamilton entrando nos boxes, venceu."],
+}
+
+
+def test_the_subject_is_who_the_plain_way_finds(texts: list[tuple[object, str]]) -> None:
+    """``subject`` (one driver before: the reset tests only, ``is_object`` skipping windows
+    shorter than any marker) names who its every test in turn names, at every word of
+    real, damaged and made-up sentences, whether or not ``is_object`` was asked before."""
+    rng = random.Random(17)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    cases = _mention_texts(texts)
+    picks = {i.language: i for i, _ in texts}
+    cases += [(picks[language], text) for language, made in SUBJECTS.items() for text in made]
+    cases += [(picks[language], _damaged(rng, text)) for language, made in SUBJECTS.items() for text in made]
+    asked = differ_from_last = 0
+    for instance, text in cases:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        for sentence in reader.sentences():
+            reader._here = (sentence.start, sentence.end, sentence.mask)
+            positions = [m.start() for m in re.finditer(r"\b\w", reader.folded[sentence.start: sentence.end])]
+            rng.shuffle(positions)  # the objects' table filled in any order
+            for offset in positions:
+                position = sentence.start + offset
+                expected = _plain_subject(reader, sentence, position)
+                assert reader.subject(sentence, position) == expected, (text, reader.folded[sentence.start: position])
+                asked += 1
+                before = [m for m in sentence.mentions if m.end <= position]
+                differ_from_last += bool(before) and expected != before[-1].code
+            for mention in sentence.mentions:
+                for marker in (reader.lex.object_marker, reader.lex.passed_marker):
+                    assert reader.is_object(mention, sentence, None if marker is reader.lex.object_marker
+                                            else marker) == _plain_is_object(reader, mention, sentence, marker)
+    assert asked > 20000 and differ_from_last > 300, (asked, differ_from_last)
