@@ -499,3 +499,61 @@ def test_the_subject_is_who_the_plain_way_finds(texts: list[tuple[object, str]])
                     assert reader.is_object(mention, sentence, None if marker is reader.lex.object_marker
                                             else marker) == _plain_is_object(reader, mention, sentence, marker)
     assert asked > 20000 and differ_from_last > 300, (asked, differ_from_last)
+
+
+def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:
+    """``_stop_count_cues`` (words besides the stop word, "unica", "nenhuma", "no") stand in
+    every match of their pattern (so stop_counts may skip it where none does): random
+    stretches of real, damaged and made-up texts, with the cue words put in."""
+    rng = random.Random(19)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    matched = skipped = 0
+    for language, extractor in extractors.items():
+        lex = extractor.lex
+        cues = rules_strategy._stop_count_cues(language)
+        assert cues, language  # the patterns the stop word wakes have cues
+        cases = [fold(t) for i, t in texts if i.language == language]
+        cases += [fold(_damaged(rng, t)) for i, t in texts[::5] if i.language == language]
+        fuzz = _fuzz(language, rng, 3000)
+        words = sorted({cue.strip() for needed in cues.values() for cue in needed})
+        cases += [f"{rng.choice(words)} {text}" for text in fuzz]
+        cases += [text.replace(lex.stop_count_noun, f"{rng.choice(words)} {lex.stop_count_noun}", 1) for text in fuzz]
+        for folded in cases:
+            for start, end in [(0, len(folded))] + [sorted(rng.sample(range(len(folded) + 1), 2)) for _ in range(3)]:
+                for pattern in lex.stop_count:
+                    needed = cues.get(id(pattern))
+                    if needed is None:
+                        continue
+                    if pattern.search(folded, start, end):
+                        matched += 1
+                        assert any(cue in folded[start:end] for cue in needed), (folded[start:end], pattern.pattern)
+                    elif not any(cue in folded[start:end] for cue in needed):
+                        skipped += 1
+    assert matched > 300 and skipped > 3000, (matched, skipped)
+
+
+def test_stop_counts_without_the_cues_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shortcut = _read_all(texts)
+    monkeypatch.setattr(rules_strategy, "_stop_count_cues", lambda language: {})
+    assert _read_all(texts) == shortcut
+    assert sum(c.type == "stop_count" for claims in shortcut for c in claims) > 200
+
+
+def test_a_change_holds_a_compound_word(texts: list[tuple[object, str]]) -> None:
+    """Every change pattern, of one set or two, matches only where ``lex.compound`` finds a
+    word (so ``compounds`` leaves a sentence without one at once): random stretches of real
+    texts and of made-up ones."""
+    rng = random.Random(23)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    cases = [(i.language, fold(t)) for i, t in texts]
+    cases += [(language, text) for language in extractors for text in _change_fuzz(language, rng, 4000)]
+    matched = 0
+    for language, folded in cases:
+        lex = extractors[language].lex
+        for start, end in [(0, len(folded))] + [sorted(rng.sample(range(len(folded) + 1), 2)) for _ in range(3)]:
+            if any(p.search(folded, start, end) for p in lex.changes):
+                matched += 1
+                assert lex.compound.search(folded, start, end), (folded[start:end], language)
+    assert matched > 600, matched

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
-from factcov.extractors.anchors import quick_start
+from factcov.extractors.anchors import anchors, quick_start
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
@@ -84,6 +84,25 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     fillers = "|".join(re.escape(word[::-1]) for word in lex.stop_count_fillers)
     counts = "|".join(re.escape(word[::-1]) for word in lex.count_ends)
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
+
+
+@cache
+def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
+    """Words one of which stands in every match of a stop-count pattern besides the stop
+    word, by the pattern's id (those of ``lexicon(language).stop_count``; a pattern left
+    out has none worth a look). The anchors wake "a única parada" and "nenhuma parada" in
+    every sentence saying "parada" (the stop word is their longest literal); these are the
+    pattern's anchors with the stop word taken as any word ("unica"; "nenhuma", "zero",
+    "sem ", "nao parou"): every match of the pattern matches the widened one, so holds one."""
+    lex = lexicon(language)
+    cues: dict[int, tuple[str, ...]] = {}
+    for pattern in lex.stop_count:
+        if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
+            continue  # a word widened inside a negative look-around would narrow the pattern
+        widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
+        if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):  # a letter stands everywhere
+            cues[id(pattern)] = tuple(sorted(widened))
+    return cues
 
 
 class StrategyRules(TextReader):
@@ -185,8 +204,20 @@ class StrategyRules(TextReader):
         scans = self.scans(self.lex.stop_count)
         if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
             del scans[0]  # no count right before a stop word: "made his first stop on lap 13"
+        folded, start, end = self.folded, sentence.start, sentence.end
+        cues = _stop_count_cues(self.lex.language)
+        text = None  # the sentence, sliced once for the cues (``in`` on it is faster than ``find`` with bounds)
         for pattern in scans:
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+            needed = cues.get(id(pattern))
+            if needed is not None:
+                if text is None:
+                    text = folded[start:end]
+                for cue in needed:
+                    if cue in text:
+                        break
+                else:
+                    continue  # none of the words its matches hold besides the stop word ("unica", "nenhuma")
+            for match in pattern.finditer(folded, start, end):
                 words = [g for g in match.groups() if g]
                 if words:
                     word = words[0]
@@ -235,11 +266,80 @@ class StrategyRules(TextReader):
         return None
 
     def compounds(self, sentence: Sentence) -> None:
+        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
+        if not found:
+            return  # no compound word, so no change either (each names one: ``_changes``)
+        used = self.compound_changes(sentence, found)
+        tokens: list[tuple[int, int, str]] = []
+        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
+        # a list of sets (``listed_sequences``) has three words or more, and a comma
+        listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
+        values = self.lex.compound_values
+        for m in found:
+            start = m.start()
+            if used and any(s <= start < e for s, e in used):
+                continue
+            word = m.group(0)
+            value = values.get(word)
+            if value is None:  # "full  wets" over a line break: the words as listed
+                word = " ".join(word.split())
+                value = values.get(word)
+                if value is None:
+                    continue
+            if listing:
+                words.append((start, m.end(), value))
+            if self.compound_at(m, word, value) is not None:
+                tokens.append((start, m.end(), value))
+        if not tokens and not listing:
+            return
+        groups: list[list[tuple[int, int, str]]] = []
+        for token in tokens:
+            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
+                self.folded[groups[-1][-1][1]: token[0]]
+            ):
+                groups[-1].append(token)
+            else:
+                groups.append([token])
+        listed = self.listed_sequences(sentence, words) if listing else None
+        if listed:
+            inside = [(g[0][0], g[-1][1]) for g in listed]
+            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+            groups.sort(key=lambda g: g[0][0])
+        for group in groups:
+            driver = self.subject(sentence, group[0][0])
+            if driver is None:
+                continue
+            if len(group) == 2 and self.one_stop_line(sentence, group):
+                continue
+
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
+                for stint, (_start, end, value) in enumerate(group, start=1):
+                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+                record = self.driver_record(driver)
+                if record is not None and record.get("red_flag_tyre_changes"):
+                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
+                for stop in range(1, len(group)):
+                    self.emit("compound_change", {"driver": driver, "stop": stop},
+                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
+                continue
+            start, end, value = group[0]
+            key: dict[str, Any] = {"driver": driver}
+            stop = self.stop_said_at(sentence, end, driver)
+            if stop is not None:  # "switched to hards at his first stop": what he took there
+                self.change_at_stop(driver, stop, value, start, end)
+                continue
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
+            if stint is not None:
+                key["stint"] = stint
+            self.emit("stint_compound", key, value, start, end)
+
+    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+        """'switched from the medium to the hard', 'another set of hards': each change read
+        (``found``: the sentence's compound words); the spans of the changes read."""
         lex = self.lex
-        if not self.may_match(lex.compound, sentence.start, sentence.end):
-            return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
         used: list[tuple[int, int]] = []
-        found = list(self.finditer(lex.compound, sentence.start, sentence.end))
         for pattern in self.scans(_changes(lex, found)):
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
@@ -277,67 +377,7 @@ class StrategyRules(TextReader):
                     if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
-        tokens: list[tuple[int, int, str]] = []
-        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
-        listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
-        values = lex.compound_values
-        for m in found:
-            start = m.start()
-            if used and any(s <= start < e for s, e in used):
-                continue
-            word = m.group(0)
-            value = values.get(word)
-            if value is None:  # "full  wets" over a line break: the words as listed
-                word = " ".join(word.split())
-                value = values.get(word)
-                if value is None:
-                    continue
-            if listing:
-                words.append((start, m.end(), value))
-            if self.compound_at(m, word, value) is not None:
-                tokens.append((start, m.end(), value))
-        groups: list[list[tuple[int, int, str]]] = []
-        for token in tokens:
-            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
-                self.folded[groups[-1][-1][1]: token[0]]
-            ):
-                groups[-1].append(token)
-            else:
-                groups.append([token])
-        listed = self.listed_sequences(sentence, words)
-        if listed:
-            inside = [(g[0][0], g[-1][1]) for g in listed]
-            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
-            groups.sort(key=lambda g: g[0][0])
-        for group in groups:
-            driver = self.subject(sentence, group[0][0])
-            if driver is None:
-                continue
-            if len(group) == 2 and self.one_stop_line(sentence, group):
-                continue
-
-            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
-                for stint, (_start, end, value) in enumerate(group, start=1):
-                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
-                record = self.driver_record(driver)
-                if record is not None and record.get("red_flag_tyre_changes"):
-                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
-                for stop in range(1, len(group)):
-                    self.emit("compound_change", {"driver": driver, "stop": stop},
-                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
-                continue
-            start, end, value = group[0]
-            key: dict[str, Any] = {"driver": driver}
-            stop = self.stop_said_at(sentence, end, driver)
-            if stop is not None:  # "switched to hards at his first stop": what he took there
-                self.change_at_stop(driver, stop, value, start, end)
-                continue
-            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
-                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
-            stint = self.stint_of(sentence, driver, start, end, previous)
-            if stint is not None:
-                key["stint"] = stint
-            self.emit("stint_compound", key, value, start, end)
+        return used
 
     def listed_sequences(self, sentence: Sentence,
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
@@ -429,17 +469,21 @@ class StrategyRules(TextReader):
         'finished on' (the last); words before an earlier compound do not count."""
         lex = self.lex
         clause = self.clause_start(sentence, start)
-        window_start = max(clause, start - 45, previous)
-        near = list(self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30)))
+        window_start = start - 45 if start - 45 > clause else clause  # ``max``, a call, written out
+        if previous > window_start:
+            window_start = previous
+        near = list(self.finditer(lex.stint_ordinal, window_start, end + 30 if end + 30 < sentence.end else sentence.end))
         if near:
             closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
         # a match inside ``before`` holds an anchor there: no anchor, no scan
         ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
-        starts = list(lex.start_words.finditer(before)) if self.may_match(lex.start_words, window_start, start) else []
-        if ends and (not starts or ends[-1].start() > starts[-1].start()):
+        if not self.may_match(lex.start_words, window_start, start):
+            return self.count_of(driver, "stints") if ends else None
+        if not ends:  # any start word says the first stint: the first one found will do
+            return 1 if lex.start_words.search(before) else None
+        starts = list(lex.start_words.finditer(before))
+        if not starts or ends[-1].start() > starts[-1].start():
             return self.count_of(driver, "stints")
-        if starts:
-            return 1
-        return None
+        return 1
