@@ -557,3 +557,38 @@ def test_a_change_holds_a_compound_word(texts: list[tuple[object, str]]) -> None
                 matched += 1
                 assert lex.compound.search(folded, start, end), (folded[start:end], language)
     assert matched > 600, matched
+
+
+def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compound_word_precedes_it(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``stops_owned_by_compounds`` with the sentence's compound words (nothing scanned when
+    none stands before the change) finds what a scan of the words before the change finds:
+    at every change of real texts, made-up ones and words glued to the change."""
+    rng = random.Random(29)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    picks = {i.language: i for i, _ in texts}
+    cases = list(texts)
+    for language in extractors:
+        fuzz = _change_fuzz(language, rng, 1500)
+        cases += [(picks[language], text) for text in fuzz]
+        cases += [(picks[language], f"Hamilton {a} at his first stop {b}") for a, b in zip(fuzz, reversed(fuzz))]
+    changes = without_words_before = 0
+    for instance, text in cases:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        lex = reader.lex
+        for sentence in reader.sentences():
+            reader._here = (sentence.start, sentence.end, sentence.mask)
+            found = list(lex.compound.finditer(reader.folded, sentence.start, sentence.end))
+            for pattern in lex.changes:
+                for match in pattern.finditer(reader.folded, sentence.start, sentence.end):
+                    plain = []
+                    for token in lex.compound.finditer(reader.folded, sentence.start, match.start()):
+                        at = lex.stop_at.match(reader.folded, token.end(), match.start())
+                        if at is not None:
+                            plain.append((at.start(), at.end()))
+                    assert reader.stops_owned_by_compounds(sentence, match.start(), found) == plain, text
+                    changes += 1
+                    without_words_before += found[0].start() >= match.start()
+    assert changes > 600 and without_words_before > 250, (changes, without_words_before)

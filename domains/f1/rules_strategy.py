@@ -110,44 +110,50 @@ class StrategyRules(TextReader):
 
     def pit_laps(self, sentence: Sentence) -> None:
         folded = self.folded
-        if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
+        lex = self.lex
+        if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
-        verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
+        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12")
         bounds = sentence.start, sentence.end
         apostrophe = folded.find("'", *bounds) >= 0 or folded.find("’", *bounds) >= 0
+        # the safety car's words, looked for before each verb only in a sentence holding one
+        neutral_here = self.may_match(lex.neutralization, sentence.start, sentence.end)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(self.lex.scope_break, verb_end, stop)
+            cut = self.search(lex.scope_break, verb_end, stop)
             if cut:
                 stop = cut.start()
-            cut = self.search(self.lex.clause_break, verb_end, stop)
+            cut = self.search(lex.clause_break, verb_end, stop)
             if cut:
                 stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
                 previous_verb = verbs[index - 1].end() if index else clause
+                since = previous_verb if previous_verb > clause else clause
                 until = verb_start
                 # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-                neutral = self.search(self.lex.neutralization, max(clause, previous_verb), until)
+                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
                 if neutral:
                     until = neutral.start()
-                laps = self.lap_numbers(max(clause, previous_verb), until)
-            if not laps:
-                continue  # no lap said: nothing to read, whoever stopped
-            owner = self.previous_mention(sentence, verb_start)
-            since = max(owner.end if owner else sentence.start, clause)
-            if self.search(self.lex.neutralization, since, verb_start):
-                continue  # "the safety car came in": not a pit stop
+                laps = self.lap_numbers(since, until)
+                if not laps:
+                    continue  # no lap said: nothing to read, whoever stopped
+            if neutral_here:
+                owner = self.previous_mention(sentence, verb_start)
+                since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
+                if self.search(lex.neutralization, since, verb_start):
+                    continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb_start)
             # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
             for mention in sentence.mentions:
                 if verb_start <= mention.start and mention.end <= verb_end:
                     subject = mention.code
+            consumed = self._consumed
             for lap, start, end in laps:
-                if self.consumed(start, end):
+                if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
                     continue
                 driver = subject
                 for mention in sentence.mentions:  # the last one acting between verb and lap, not
@@ -164,7 +170,7 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.finditer(self.lex.stop_ordinal, clause, start):
+                    for match in self.finditer(lex.stop_ordinal, clause, start):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
                     if ordinal is None:
                         numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
@@ -172,8 +178,8 @@ class StrategyRules(TextReader):
                             ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
-                self._consumed.take((start, end))
-                self.emit("pit_lap", key, lap, min(verb_start, start), end)
+                consumed.take((start, end))
+                self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
 
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
@@ -248,7 +254,7 @@ class StrategyRules(TextReader):
         match is read as a tyre set, else None."""
         lex = self.lex
         start, end = match.span()
-        before = self.folded[max(0, start - 30): start]
+        before = self.folded[start - 30 if start > 30 else 0: start]
         if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
         if word not in lex.ambiguous:
@@ -357,7 +363,7 @@ class StrategyRules(TextReader):
                     for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
                                               match.start()):
                         if owned is None:
-                            owned = self.stops_owned_by_compounds(sentence, match.start())
+                            owned = self.stops_owned_by_compounds(sentence, match.start(), found)
                         if not any(s <= stop.start() < e for s, e in owned):
                             ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
                 if ordinal is None:
@@ -409,9 +415,15 @@ class StrategyRules(TextReader):
             return None
         return self.ordinal(match.group(1), driver, "pit_stops")
 
-    def stops_owned_by_compounds(self, sentence: Sentence, position: int) -> list[tuple[int, int]]:
+    def stops_owned_by_compounds(self, sentence: Sentence, position: int,
+                                 found: list[re.Match[str]]) -> list[tuple[int, int]]:
         """Spans of 'at his first stop' said right after an earlier compound: that
-        compound's stop, not a later change's ('hards at his first stop and another set of hards')."""
+        compound's stop, not a later change's ('hards at his first stop and another set of
+        hards'). ``found``: the sentence's compound words; ``position``: where a change
+        opens, at a word boundary (its pattern opens with one), so a compound word before
+        it is found there too: with none found before it, nothing is scanned."""
+        if not found or found[0].start() >= position:
+            return []
         owned = []
         for token in self.finditer(self.lex.compound, sentence.start, position):
             match = self.lex.stop_at.match(self.folded, token.end(), position)
