@@ -224,14 +224,13 @@ class StrategyRules(TextReader):
                 else:
                     continue  # none of the words its matches hold besides the stop word ("unica", "nenhuma")
             for match in pattern.finditer(folded, start, end):
-                words = [g for g in match.groups() if g]
-                if words:
-                    word = words[0]
+                word = next(filter(None, match.groups()), None)  # the count said, if any
+                if word is not None:
                     if word in ("una", "uma") and not _ONE_STOP_CONTEXT.search(
                         self.folded, max(sentence.start, match.start() - 25), match.end() + 12
                     ):
                         continue  # "tras una parada lenta": a stop, not a count of stops
-                    value = _TIMES.get(word, self.number(word))
+                    value = _TIMES[word] if word in _TIMES else self.number(word)
                 else:
                     value = 0  # "did not stop", "sin parar"
                 if not isinstance(value, int) or value > 6:
