@@ -274,7 +274,8 @@ class StrategyRules(TextReader):
         found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
-        used = self.compound_changes(sentence, found)
+        changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
+        used = self.compound_changes(sentence, found, changes) if changes else []
         tokens: list[tuple[int, int, str]] = []
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
         # a list of sets (``listed_sequences``) has three words or more, and a comma
@@ -340,12 +341,14 @@ class StrategyRules(TextReader):
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
 
-    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
+                         changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
         """'switched from the medium to the hard', 'another set of hards': each change read
-        (``found``: the sentence's compound words); the spans of the changes read."""
+        by the patterns ``changes`` (``found``: the sentence's compound words); the spans of
+        the changes read."""
         lex = self.lex
         used: list[tuple[int, int]] = []
-        for pattern in self.scans(_changes(lex, found)):
+        for pattern in changes:
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
