@@ -592,3 +592,45 @@ def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compou
                     changes += 1
                     without_words_before += found[0].start() >= match.start()
     assert changes > 600 and without_words_before > 250, (changes, without_words_before)
+
+
+def test_a_match_opens_with_one_of_its_patterns_opening_words(texts: list[tuple[object, str]]) -> None:
+    """``lexicon.opening_words`` (so compound changes are scanned from the first word a
+    change may open with) holds for the change patterns and the other patterns with opening
+    words a sentence is scanned with: each match of random stretches of real, damaged and
+    made-up texts opens with one, and a scan from the first of them finds what a scan of
+    the whole stretch finds."""
+    from factcov.domains.f1.lexicon import opening_words
+
+    rng = random.Random(31)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    checked = matched = 0
+    for language, extractor in extractors.items():
+        lex = extractor.lex
+        patterns = [p for p in (*lex.changes, *lex.stop_count, lex.compound, lex.podium_third, lex.move_fail)
+                    if opening_words(p) is not None]
+        assert all(opening_words(p) is not None for p in lex.changes if "c2" in p.groupindex), language
+        cases = [fold(t) for i, t in texts if i.language == language][::6]
+        cases += [fold(_damaged(rng, t)) for i, t in texts[::25] if i.language == language]
+        cases += _change_fuzz(language, rng, 300)
+        for folded in cases:
+            for start, end in [(0, len(folded)), sorted(rng.sample(range(len(folded) + 1), 2))]:
+                for pattern in patterns:
+                    words = opening_words(pattern)
+                    whole = [m.span() for m in pattern.finditer(folded, start, end)]
+                    found = [at for at in (folded.find(word, start, end) for word in words) if at >= 0]
+                    assert whole == ([m.span() for m in pattern.finditer(folded, min(found), end)] if found else []), (
+                        pattern.pattern, folded[start:end])
+                    assert all(any(folded.startswith(word, s) for word in words) for s, _ in whole)
+                    checked += 1
+                    matched += len(whole)
+    assert checked > 10000 and matched > 1000, (checked, matched)
+
+
+def test_compounds_scanned_from_the_opening_words_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shortcut = _read_all(texts)
+    monkeypatch.setattr(rules_strategy, "_change_openings", lambda language: {})
+    assert _read_all(texts) == shortcut
+    assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300
