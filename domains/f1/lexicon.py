@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from re import _constants, _parser  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
 from dataclasses import dataclass
 from functools import cache
 
@@ -579,43 +579,6 @@ def lexicon(language: str) -> Lexicon:
 def shortest_match(pattern: re.Pattern[str]) -> int:
     """The fewest characters a match of ``pattern`` spans: a shorter stretch holds none."""
     return int(_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
-
-
-def opening_words(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Literals one of which every match of ``pattern`` opens with ("from" of
-    ``\\bfrom\\s+...``; "swap", "chang" of ``\\b(?:swap\\w*|chang\\w*)...``), or None
-    where it may open otherwise (a class, a repeat, an empty alternative, ignored case).
-    A scan for it may start at the first of them: no match opens before."""
-    if pattern.flags & re.IGNORECASE:
-        return None
-    words = _openings(list(_parser.parse(pattern.pattern, pattern.flags)))
-    return tuple(sorted(set(words))) if words else None
-
-
-def _openings(items: list[tuple[object, object]]) -> list[str] | None:
-    index = 0
-    while index < len(items) and items[index][0] is _constants.AT:
-        index += 1  # "\\b": zero-width, the match opens with what follows
-    if index == len(items):
-        return None
-    op, av = items[index]
-    if op is _constants.LITERAL:
-        word = ""
-        while index < len(items) and items[index][0] is _constants.LITERAL:
-            word += chr(items[index][1])  # type: ignore[call-overload]
-            index += 1
-        return [word]
-    if op is _constants.SUBPATTERN:
-        return _openings(list(av[3]))  # type: ignore[index]
-    if op is _constants.BRANCH:
-        words: list[str] = []
-        for alternative in av[1]:  # type: ignore[index]
-            opened = _openings(list(alternative))
-            if opened is None:
-                return None
-            words += opened
-        return words
-    return None
 
 
 def _suffixes(words: set[str]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon, opening_words
+from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import anchors, quick_start
 
@@ -84,14 +84,6 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     fillers = "|".join(re.escape(word[::-1]) for word in lex.stop_count_fillers)
     counts = "|".join(re.escape(word[::-1]) for word in lex.count_ends)
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
-
-
-@cache
-def _change_openings(language: str) -> dict[int, tuple[str, ...]]:
-    """The words each change pattern of ``lexicon(language)`` opens with (``opening_words``),
-    by the pattern's id; a pattern that may open otherwise is left out."""
-    return {id(pattern): words for pattern in lexicon(language).changes
-            if (words := opening_words(pattern)) is not None}
 
 
 @cache
@@ -356,19 +348,8 @@ class StrategyRules(TextReader):
         the changes read."""
         lex = self.lex
         used: list[tuple[int, int]] = []
-        openings = _change_openings(lex.language)
-        text = self.folded[sentence.start: sentence.end]
         for pattern in changes:
-            # a change opens with one of a few words ("from", "switched", "another"): scanned
-            # from the first of them (a scan costs by the characters it passes), none if none stands
-            start = len(text)
-            for word in openings.get(id(pattern), ("",)):
-                at = text.find(word, 0, start)
-                if at >= 0:
-                    start = at
-            if start == len(text):
-                continue
-            for match in pattern.finditer(self.folded, sentence.start + start, sentence.end):
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
                 c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
