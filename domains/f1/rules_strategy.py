@@ -99,7 +99,10 @@ def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
     for pattern in lex.stop_count:
         if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
             continue  # a word widened inside a negative look-around would narrow the pattern
-        widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
+        try:
+            widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
+        except re.error:  # the word inside a look-behind, which must keep its width
+            continue
         if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):  # a letter stands everywhere
             cues[id(pattern)] = tuple(sorted(widened))
     return cues
