@@ -434,7 +434,9 @@ class TextReader:
         # a window shorter than any marker holds none (the driver opening a sentence, most
         # mentions); a match inside it holds one of the marker's anchors there (a marker
         # without anchors, as the object markers are, is searched for at once)
-        if stop - start >= self.lex.shortest_marker and (
+        lex = self.lex
+        shortest = lex.shortest_marker if marker is lex.object_marker or marker is lex.passed_marker else 0
+        if stop - start >= shortest and (
             self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)
         ) and marker.search(self.folded[start: stop]):
             return True
