@@ -353,10 +353,8 @@ class ClaimSet:
         # keys' sets are equal exactly when their sorted items are)
         signature = (claim_type, frozenset(key.items()) if len(key) > 1 else tuple(key.items()), repr(value))
         span = (start, end)
-        read = self._read.get(signature)
-        if read is None:
-            self._read[signature] = span
-        else:
+        read = self._read.setdefault(signature, span)  # the first reading (most claims): kept as is
+        if read is not span:
             if isinstance(read, tuple):
                 read = self._read[signature] = SpanSet([read])
             if not read.add(start, end):
