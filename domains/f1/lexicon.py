@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from re import _parser  # type: ignore[attr-defined]
 from dataclasses import dataclass
 from functools import cache
+from re import _parser  # type: ignore[attr-defined]
 
 from factcov.extractors.anchors import quick_start
 from factcov.extractors.patterns import alternation
