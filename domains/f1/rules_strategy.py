@@ -117,9 +117,10 @@ class StrategyRules(TextReader):
         if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
-        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12")
-        bounds = sentence.start, sentence.end
-        apostrophe = folded.find("'", *bounds) >= 0 or folded.find("’", *bounds) >= 0
+        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
+        # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
+        said = folded[sentence.start: sentence.end]
+        apostrophe = "'" in said or "’" in said
         # the safety car's words, looked for before each verb only in a sentence holding one
         neutral_here = self.may_match(lex.neutralization, sentence.start, sentence.end)
         for index, verb in enumerate(verbs):
