@@ -50,13 +50,15 @@ class _LapHint(NamedTuple):
     words: tuple[str, ...]  # how the language's lap words open (each holds one of these)
 
     def search(self, text: str, start: int, end: int) -> bool:
-        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``str.find``,
-        the digits by one character class (in an ASCII text ``\\d`` is ``[0-9]``, a class
-        the engine tests as a bitmap)."""
+        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``in`` on the
+        stretch sliced once (cheaper than a ``find`` with bounds each), the digits by one
+        character class (in an ASCII stretch ``\\d`` is ``[0-9]``, a class the engine tests
+        as a bitmap)."""
+        stretch = text[start:end]
         for word in self.words:
-            if text.find(word, start, end) >= 0:
+            if word in stretch:
                 return True
-        return (_ASCII_DIGIT if text.isascii() else _DIGIT).search(text, start, end) is not None
+        return (_ASCII_DIGIT if stretch.isascii() else _DIGIT).search(stretch) is not None
 
 
 _DIGIT = re.compile(r"\d")
