@@ -254,11 +254,22 @@ class Anchors:
     """
 
     def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]],
-                 word_start: Collection[Hashable] = ()) -> None:
+                 word_start: Collection[Hashable] = (),
+                 literal_anchors: Mapping[Hashable, Collection[str]] | None = None,
+                 apart: Collection[Hashable] = ()) -> None:
         """``word_start``: names whose patterns are only ever scanned over the whole text
         (``pattern.finditer(text, pos, endpos)``, never a slice): a literal such a pattern
         requires a word boundary before (``\\bwon``) counts for them only where one stands
-        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis"."""
+        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis".
+
+        ``literal_anchors``: names whose anchors are given as strings, not worked out from patterns
+        (the f1 drivers' names): every occurrence of each is a hit, anywhere, none dropped
+        for holding another (a caller may read where they stand: ``spans``). Their bits
+        follow the rules'.
+
+        ``apart``: names whose ``spans`` a caller asks for (the f1 mentions'): the hits of
+        their literals are also listed apart, so ``spans`` of one passes over those few,
+        not over every hit of the text."""
         import ahocorasick  # a C automaton; imported here so the module loads without it
 
         self.literals: dict[Hashable, frozenset[str] | None] = {}
@@ -287,11 +298,20 @@ class Anchors:
                 self.literals[rule] = None if literals is None else _useful(frozenset(literals))
             for literal in self.literals[rule] or ():
                 by_literal.setdefault(literal, []).append(rule)
+        for name, strings in (literal_anchors or {}).items():
+            if name in self.literals:
+                raise ValueError(f"{name!r} is named both as a rule and as literals")
+            if "" in strings:
+                raise ValueError(f"{name!r}: an empty literal stands everywhere")
+            self.literals[name] = frozenset(strings)
+            for literal in self.literals[name]:
+                by_literal.setdefault(literal, []).append(name)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
         self.gated = frozenset(self.literals) - self.always
         self.bits: dict[Hashable, int] = {
             rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
         }
+        self.apart = frozenset(apart) & frozenset(self.bits)
         self._automaton = ahocorasick.Automaton()
         self._word_start = bool(opening)
         for literal, owners in by_literal.items():
@@ -301,7 +321,10 @@ class Anchors:
                     at_word |= self.bits[rule]
                 else:
                     mask |= self.bits[rule]
-            self._automaton.add_word(literal, (len(literal), mask, at_word & ~mask))
+            value = (len(literal), mask, at_word & ~mask)
+            if self.apart:  # a fourth column: whether the hit is listed apart
+                value += (not self.apart.isdisjoint(owners),)
+            self._automaton.add_word(literal, value)
         if by_literal:
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
@@ -311,13 +334,16 @@ class Anchors:
         if not found:
             return Hits(self, (), (), ())
         lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
-        lengths, masks, at_word = zip(*values)
+        if self.apart:
+            lengths, masks, at_word, apart = zip(*values)
+        else:
+            (lengths, masks, at_word), apart = zip(*values), None
         if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
             masks = list(masks)
             for index in compress(range(len(at_word)), at_word):
                 if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
                     masks[index] |= at_word[index]
-        return Hits(self, lasts, lengths, tuple(masks))
+        return Hits(self, lasts, lengths, tuple(masks), apart)
 
 
 class Hits:
@@ -325,13 +351,16 @@ class Hits:
     length and the bits of the rules it anchors, in the order of their last characters
     (columns built by the automaton and ``zip``: no Python work per hit)."""
 
-    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere")
+    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere", "_apart", "_listed_apart")
 
     def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
-                 masks: tuple[int, ...]) -> None:
+                 masks: tuple[int, ...], apart: tuple[bool, ...] | None = None) -> None:
+        """``apart``: whether each hit anchors one of ``anchors.apart`` (None: none does)."""
         self.anchors = anchors
         self._lasts, self._lengths, self._masks = lasts, lengths, masks
         self._everywhere: int | None = None
+        self._apart = apart
+        self._listed_apart: list[tuple[int, int, int]] | None = None
 
     @property
     def every(self) -> list[tuple[int, int, int]]:
@@ -342,6 +371,12 @@ class Hits:
     def spans(self, rule: Hashable) -> list[tuple[int, int]]:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
+        if rule in self.anchors.apart:  # among the few hits listed apart (all of the rule's are)
+            listed = self._listed_apart
+            if listed is None:
+                listed = self._listed_apart = list(compress(zip(self._lasts, self._lengths, self._masks),
+                                                            self._apart or ()))
+            return [(last + 1 - length, last + 1) for last, length, mask in listed if mask & bit]
         # the hits of other rules are passed over without a step of Python each
         hits = compress(zip(self._lasts, self._lengths), map(and_, self._masks, repeat(bit)))
         return [(last + 1 - length, last + 1) for last, length in hits]

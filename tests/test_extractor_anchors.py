@@ -381,6 +381,31 @@ def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None
                 assert hits.present(rule, start, end) == (rule in expected)
 
 
+def test_literal_anchors_and_spans_listed_apart_are_every_occurrence() -> None:
+    """Anchors given as literals (``literal_anchors``) are hits wherever they stand, none
+    dropped for holding another ("ab" in "cab"), beside rules' anchors; and the spans of a
+    name listed ``apart`` are those found over every hit, for rules and literals alike."""
+    rng = random.Random(15)
+    rules = {"short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")]}
+    given = {"given": ["ab", "cab", "b a", "a"]}
+    plain = Anchors(rules, literal_anchors=given)
+    apart = Anchors(rules, literal_anchors=given, apart=("given", "long"))
+    assert plain.bits == apart.bits and list(plain.bits) == ["short", "long", "given"]
+    for _ in range(400):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        every, listed = plain.find(text), apart.find(text)
+        expected = sorted({(i, i + len(literal)) for literal in given["given"] for i in range(len(text))
+                           if text.startswith(literal, i)})
+        assert sorted(every.spans("given")) == expected
+        for name in plain.bits:
+            assert listed.spans(name) == every.spans(name), (text, name)
+            assert listed.mask(0, len(text)) == every.mask(0, len(text))
+    with pytest.raises(ValueError):
+        Anchors(rules, literal_anchors={"given": ["ab", ""]})
+    with pytest.raises(ValueError):
+        Anchors(rules, literal_anchors={"short": ["ab"]})
+
+
 def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
     """``Hits.masks`` (one pass over the hits for every sentence of a text) against
     ``Hits.mask`` of each stretch, on random texts cut at random places."""

@@ -399,3 +399,39 @@ def test_two_capitals_in_a_row_are_found_as_the_pattern_finds_them(texts: list[t
         assert has_two_capitals(text) is expected, repr(text)
         found += expected
     assert 200 < found < len(samples) - 500
+
+
+def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``DriverIndex.names_at`` (the names read from the automaton's hits of their
+    literals, in a text whose whitespace is single spaces) finds what the names pattern
+    finds (``names_scanned``): real texts, damaged ones, names glued to words, cut by a
+    hyphen, an apostrophe, digits or an underscore, team names of drivers in and out of
+    the focus, and a name at either end of the text."""
+    from factcov.domains.f1.mentions import NAMES, driver_index
+
+    rng = random.Random(14)
+    compared = with_teams = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        assert index.name_literals is not None and set(index.names.names) <= index.name_literals
+        names = sorted(index.name_literals, key=lambda name: rng.random())[:4]
+        teams = [team for team in index.name_literals if team not in index.names.names][:2]
+        variants = [text, f"{names[0].title()} {text} {names[1]}", text.replace(" ", "-", 4)]
+        for name in names:
+            glued = rng.choice(("x", "_", "3", "'s", "-", "’", "º", ""))
+            variants.append(f"{text} {glued}{name} {name}{glued} {name.upper()}, {name.title()}{glued}.")
+        team_variant = f"{text} {' and the '.join(team.title() for team in teams)} {names[0]}" if teams else None
+        if team_variant:
+            variants.append(team_variant)
+        variants.append(_damaged(rng, text))
+        for variant in variants:
+            folded = fold(variant)
+            hits = index.rare_anchors.find(folded)
+            if not folded.isprintable() or "  " in folded:
+                continue  # the pattern's ``\s+`` may match more than a space: not read from the literals
+            assert index.names_at(folded, hits.spans(NAMES)) == index.names_scanned(variant, folded), variant
+            compared += 1
+            with_teams += variant is team_variant
+    assert compared > 5000 and with_teams > 500

@@ -170,6 +170,14 @@ class DriverIndex:
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
         self.names = Lexicon(names)
+        # the names are literals ("hamilton", "max verstappen"): where a text's whitespace is
+        # single spaces (a name's space matches what the pattern's ``\s+`` does), they are
+        # found by the automaton pass the reader makes anyway (``reading.text_anchors``) rather
+        # than by a scan of their pattern. Every team name of the race is one (whichever
+        # driver is the focus: a race's drivers share the automaton); None: a name is not
+        # plain words (see ``_plain``), the pattern finds them all
+        literals = {*names, *filter(None, teams)}
+        self.name_literals = frozenset(literals) if all(map(_plain, literals)) else None
         # not ``quick_start``ed: it would find the names ~2 µs a text faster, but compiling it
         # costs ~1 ms more, once per set of focus drivers' team names (a cold pass: 27 of them
         # for 348 instances), more than most runs read with it
@@ -186,10 +194,16 @@ class DriverIndex:
         # each kind is scanned over the whole text (never a slice), so a literal its pattern
         # needs a word boundary before counts only where a word starts ("lando" in
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
-        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules))
-        # what the rare kinds' anchors depend on (the race's drivers, not the focus): indexes of
-        # one race share the anchors a reader joins with its grammar's (``reading.text_anchors``)
-        self.rare_key = tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items())
+        self.rare_literals = {NAMES: self.name_literals} if self.name_literals is not None else {}
+        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
+                                    literal_anchors=self.rare_literals, apart=SPANS_ASKED)
+        # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
+        # focus): indexes of one race share the anchors a reader joins with its grammar's
+        # (``reading.text_anchors``)
+        self.rare_key = (
+            tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items()),
+            tuple(sorted(self.name_literals or ())),
+        )
         self.text_anchors: dict[str, Anchors] = {}  # language -> those joined anchors, once known
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
@@ -204,20 +218,14 @@ class DriverIndex:
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
-        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
-        names, lexicon = self.names.names, self.names
-        found = []
-        for match in self._names_pattern.finditer(folded):
-            start, end = match.span()
-            name = match.group()  # one word of letters is its own key; else its spaces made single
-            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
-                name, text[start:end])
-            if code is not None:
-                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+        hits = hits or self.rare_anchors.find(folded)
+        if hits.anchors.bits.get(NAMES) is not None and folded.isprintable() and "  " not in folded:
+            found = self.names_at(folded, hits.spans(NAMES))  # whitespace only single spaces (printable)
+        else:
+            found = self.names_scanned(text, folded)
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
         # another kind of mention is added
         in_order = True
-        hits = hits or self.rare_anchors.find(folded)
         present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
@@ -253,6 +261,45 @@ class DriverIndex:
                     in_order = False
         return found if in_order else sorted(found, key=_START)
 
+    def names_scanned(self, text: str, folded: str) -> list[Mention]:
+        """The drivers named by name (not code, first name or nationality) in ``text``: the
+        names pattern's matches, in text order."""
+        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
+        names, lexicon = self.names.names, self.names
+        found = []
+        for match in self._names_pattern.finditer(folded):
+            start, end = match.span()
+            name = match.group()  # one word of letters is its own key; else its spaces made single
+            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
+                name, text[start:end])
+            if code is not None:
+                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+        return found
+
+    def names_at(self, folded: str, spans: list[tuple[int, int]]) -> list[Mention]:
+        """``names_scanned`` from where the names' literals stand in ``folded`` (``spans``:
+        every occurrence of each of ``name_literals``), for a text whose whitespace is single
+        spaces. The pattern, tried at each position from the left, matches the longest name
+        standing there between word boundaries, and goes on after it: so does this, trying
+        only the positions where a name stands."""
+        names = self.names.names
+        size = len(folded)
+        found = []
+        taken = 0  # where the last name found ends: the scan goes on from there
+        for start, negative_end in sorted([(start, -end) for start, end in spans]):  # the longest first at a start
+            if start < taken:
+                continue
+            end = -negative_end
+            code = names.get(folded[start:end])  # None: a team name, but not of a focus driver
+            # ``\b`` on both sides (a name opens and ends with a word character, ``_plain``)
+            if code is None or (start and (folded[start - 1].isalnum() or folded[start - 1] == "_")) or (
+                end < size and (folded[end].isalnum() or folded[end] == "_")
+            ):
+                continue
+            found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+            taken = end
+        return found
+
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
@@ -266,6 +313,19 @@ class DriverIndex:
             if not taken.overlaps(match.start(), match.end())
             and not _EVENT_AFTER.match(folded, match.end())
         ]
+
+
+def _plain(name: str) -> bool:
+    """Whether ``name`` is words of single spaces, opening and ending with a word character
+    (then, in a text whose whitespace is single spaces, the names pattern's ``\\b`` and
+    ``\\s+`` match it as the literal it is)."""
+    return bool(name) and name == " ".join(name.split()) and _WORD.match(name[0]) is not None and (
+        _WORD.match(name[-1]) is not None)
+
+
+_WORD = re.compile(r"\w")
+NAMES = "name"  # the names' literals among a text's anchors (``DriverIndex.rare_literals``)
+SPANS_ASKED = frozenset({NAMES, "first"})  # the kinds ``find`` asks the hits' spans of (``Anchors(apart=...)``)
 
 
 def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> bool:

@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.mentions import DriverIndex, Mention, driver_index
+from factcov.domains.f1.mentions import SPANS_ASKED, DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
@@ -110,8 +110,9 @@ _JOINED_SIZE = 64
 
 
 def text_anchors(language: str, index: DriverIndex) -> Anchors:
-    """The grammar's anchors and the rare mention anchors of ``index`` (first names,
-    nationalities, descriptions) in one automaton: a text is passed over once for both.
+    """The grammar's anchors, the rare mention anchors of ``index`` (first names,
+    nationalities, descriptions) and its drivers' names in one automaton: a text is passed
+    over once for all.
     The grammar's names keep the bits ``grammar_anchors`` gives them (they come first);
     the rare kinds' names ("first", "demonym", "descriptor") follow. Built once per race
     and language (the rare anchors depend on the race's drivers, not on the focus)."""
@@ -121,8 +122,9 @@ def text_anchors(language: str, index: DriverIndex) -> Anchors:
         joined = _JOINED.get(key)
         if joined is None:
             grammar = grammar_anchors(language)
-            joined = Anchors({**grammar_rules(language), **index.rare_rules},
-                             word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules))  # as ``index.rare_anchors``
+            joined = Anchors({**grammar_rules(language), **index.rare_rules},  # as ``index.rare_anchors``
+                             word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules), literal_anchors=index.rare_literals,
+                             apart=SPANS_ASKED)
             assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
             if len(_JOINED) >= _JOINED_SIZE:
                 del _JOINED[next(iter(_JOINED))]
