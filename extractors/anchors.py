@@ -32,7 +32,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from itertools import compress, product, repeat
-from operator import and_, ge, or_, sub
+from operator import and_, ge, itemgetter, or_, sub
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
@@ -230,6 +230,20 @@ def word_start(text: str, start: int) -> bool:
 
 
 _AT_BOUNDARY = re.compile(r"\b").match
+_AT_WORD_CHARACTER = re.compile(r"\w").match
+# each Latin-1 character's byte, or a space for one that is no word character (as the
+# engine's ``\w`` and ``\b`` tell them: ``str.isalnum`` or "_")
+_WORD_MARKS = bytes(byte if chr(byte).isalnum() or byte == 0x5F else 0x20 for byte in range(256))
+
+
+def _word_marks(text: str) -> bytes | None:
+    """A byte per character of ``text``, a space (32) exactly where the character is no
+    word character (an encoding and a table, in C: no step of Python per character);
+    None for a text past Latin-1 ("’", "–"), whose word starts are asked of the engine."""
+    try:
+        return text.encode("latin-1").translate(_WORD_MARKS)
+    except UnicodeEncodeError:
+        return None
 
 
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
@@ -312,6 +326,10 @@ class Anchors:
             rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
         }
         self.apart = frozenset(apart) & frozenset(self.bits)
+        # whether every literal counted only where a word starts opens with a word character
+        # (then ``find`` tells a word start by the character before it, see ``_word_marks``)
+        self._opens_words = all(_AT_WORD_CHARACTER(literal) for literal, owners in by_literal.items()
+                                if any(literal in opening.get(rule, ()) for rule in owners))
         self._automaton = ahocorasick.Automaton()
         self._word_start = bool(opening)
         for literal, owners in by_literal.items():
@@ -340,9 +358,18 @@ class Anchors:
             (lengths, masks, at_word), apart = zip(*values), None
         if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
             masks = list(masks)
-            for index in compress(range(len(at_word)), at_word):
-                if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
-                    masks[index] |= at_word[index]
+            marks = _word_marks(text) if self._opens_words else None
+            if marks is not None:
+                # each literal opens with a word character: a word starts there when the
+                # character before is none (or there is none), a space in ``marks``
+                for index in compress(range(len(at_word)), at_word):
+                    before = lasts[index] - lengths[index]
+                    if before < 0 or marks[before] == 32:
+                        masks[index] |= at_word[index]
+            else:
+                for index in compress(range(len(at_word)), at_word):
+                    if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
+                        masks[index] |= at_word[index]
         return Hits(self, lasts, lengths, tuple(masks), apart)
 
 
@@ -360,7 +387,7 @@ class Hits:
         self._lasts, self._lengths, self._masks = lasts, lengths, masks
         self._everywhere: int | None = None
         self._apart = apart
-        self._listed_apart: list[tuple[int, int, int]] | None = None
+        self._listed_apart: tuple[list[tuple[int, int, int]], int] | None = None  # see ``_listed``
 
     @property
     def every(self) -> list[tuple[int, int, int]]:
@@ -372,14 +399,26 @@ class Hits:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
         if rule in self.anchors.apart:  # among the few hits listed apart (all of the rule's are)
-            listed = self._listed_apart
-            if listed is None:
-                listed = self._listed_apart = list(compress(zip(self._lasts, self._lengths, self._masks),
-                                                            self._apart or ()))
-            return [(last + 1 - length, last + 1) for last, length, mask in listed if mask & bit]
+            return [(last + 1 - length, last + 1) for last, length, mask in self._listed()[0] if mask & bit]
         # the hits of other rules are passed over without a step of Python each
         hits = compress(zip(self._lasts, self._lengths), map(and_, self._masks, repeat(bit)))
         return [(last + 1 - length, last + 1) for last, length in hits]
+
+    def _listed(self) -> tuple[list[tuple[int, int, int]], int]:
+        """The hits listed apart (last, length, bits), and their bits or-ed."""
+        listed = self._listed_apart
+        if listed is None:
+            hits = list(compress(zip(self._lasts, self._lengths, self._masks), self._apart or ()))
+            listed = self._listed_apart = (hits, reduce(or_, map(itemgetter(2), hits), 0))
+        return listed
+
+    def anywhere(self, rule: Hashable) -> bool:
+        """Whether one of ``rule``'s anchors stands anywhere in the text (``present`` of the
+        whole text; for a rule listed apart, asked of those few hits, not every hit)."""
+        bit = self.anchors.bits.get(rule)
+        if bit is None:
+            return True
+        return bool((self._listed()[1] if rule in self.anchors.apart else self.everywhere()) & bit)
 
     @property
     def gated(self) -> frozenset[Hashable]:

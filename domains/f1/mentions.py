@@ -196,7 +196,7 @@ class DriverIndex:
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
         self.rare_literals = {NAMES: self.name_literals} if self.name_literals is not None else {}
         self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
-                                    literal_anchors=self.rare_literals, apart=SPANS_ASKED)
+                                    literal_anchors=self.rare_literals, apart=MENTION_KINDS)
         # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
         # focus): indexes of one race share the anchors a reader joins with its grammar's
         # (``reading.text_anchors``)
@@ -226,7 +226,6 @@ class DriverIndex:
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
         # another kind of mention is added
         in_order = True
-        present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
             (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
@@ -239,9 +238,9 @@ class DriverIndex:
         first = bits.get("first")
         # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
         # scanned only when one of the first names' anchors stands outside every name found
-        if self.first_name_lexicon is not None and (first is None or (
-            present & first and not _each_overlaps(hits.spans("first"), found)
-        )):
+        if self.first_name_lexicon is not None and hits.anywhere("first") and (
+            first is None or not _each_overlaps(hits.spans("first"), found)
+        ):
             taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
             # capitalized: "Max", not "max speed"
             named = [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
@@ -249,8 +248,7 @@ class DriverIndex:
             if named:
                 found += named
                 in_order = False
-        demonym = bits.get("demonym")
-        if self.demonym_pattern is not None and (demonym is None or present & demonym):
+        if self.demonym_pattern is not None and hits.anywhere("demonym"):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -304,8 +302,7 @@ class DriverIndex:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
         hits = hits or self.rare_anchors.find(folded)
-        descriptor = hits.anchors.bits.get("descriptor")
-        if descriptor is not None and not hits.everywhere() & descriptor:  # ``hits.present`` of the whole text
+        if not hits.anywhere("descriptor"):
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
@@ -325,7 +322,9 @@ def _plain(name: str) -> bool:
 
 _WORD = re.compile(r"\w")
 NAMES = "name"  # the names' literals among a text's anchors (``DriverIndex.rare_literals``)
-SPANS_ASKED = frozenset({NAMES, "first"})  # the kinds ``find`` asks the hits' spans of (``Anchors(apart=...)``)
+# the kinds of mention ``find`` asks where or whether their anchors stand: their few hits
+# are listed apart from the grammar's (``Anchors(apart=...)``)
+MENTION_KINDS = frozenset({NAMES, "first", "demonym", "descriptor"})
 
 
 def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> bool:

@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.mentions import SPANS_ASKED, DriverIndex, Mention, driver_index
+from factcov.domains.f1.mentions import MENTION_KINDS, DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
@@ -124,7 +124,7 @@ def text_anchors(language: str, index: DriverIndex) -> Anchors:
             grammar = grammar_anchors(language)
             joined = Anchors({**grammar_rules(language), **index.rare_rules},  # as ``index.rare_anchors``
                              word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules), literal_anchors=index.rare_literals,
-                             apart=SPANS_ASKED)
+                             apart=MENTION_KINDS)
             assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
             if len(_JOINED) >= _JOINED_SIZE:
                 del _JOINED[next(iter(_JOINED))]
