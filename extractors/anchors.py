@@ -231,19 +231,23 @@ def word_start(text: str, start: int) -> bool:
 
 _AT_BOUNDARY = re.compile(r"\b").match
 _AT_WORD_CHARACTER = re.compile(r"\w").match
+_WORD_CHARACTERS = re.compile(r"\w+").fullmatch
+_SHORT_WORD = 2  # a literal this short stands inside most words: looked for where a word starts
+_LAST = itemgetter(0)  # a hit's last character, in the automaton's (last, value)
+_PAST_LATIN1 = 0x3F  # "?": what ``str.encode("latin-1", "replace")`` makes of a character past Latin-1
+_PAST_LATIN1_BYTE = b"?"
 # each Latin-1 character's byte, or a space for one that is no word character (as the
-# engine's ``\w`` and ``\b`` tell them: ``str.isalnum`` or "_")
-_WORD_MARKS = bytes(byte if chr(byte).isalnum() or byte == 0x5F else 0x20 for byte in range(256))
+# engine's ``\w`` and ``\b`` tell them: ``str.isalnum`` or "_"); "?" (no word character)
+# stays "?", the mark of a character that may be either
+_WORD_MARKS = bytes(byte if chr(byte).isalnum() or byte in (0x5F, _PAST_LATIN1) else 0x20 for byte in range(256))
 
 
-def _word_marks(text: str) -> bytes | None:
-    """A byte per character of ``text``, a space (32) exactly where the character is no
-    word character (an encoding and a table, in C: no step of Python per character);
-    None for a text past Latin-1 ("’", "–"), whose word starts are asked of the engine."""
-    try:
-        return text.encode("latin-1").translate(_WORD_MARKS)
-    except UnicodeEncodeError:
-        return None
+def _word_marks(text: str) -> bytes:
+    """A byte per character of ``text``: a space (32) where the character is no word
+    character, "?" where it is past Latin-1 ("’", "ж") or "?" itself (the engine tells
+    which), else the character's own byte (an encoding and a table, in C: no step of
+    Python per character)."""
+    return text.encode("latin-1", "replace").translate(_WORD_MARKS)
 
 
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
@@ -325,6 +329,9 @@ class Anchors:
         self.bits: dict[Hashable, int] = {
             rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
         }
+        # the bits of the names whose every literal counts wherever it stands: a gate for a
+        # scan of a slice too (where ``\\b`` holds at the slice's start, word or not)
+        self.slice_bits = {rule: bit for rule, bit in self.bits.items() if not opening.get(rule)}
         self.apart = frozenset(apart) & frozenset(self.bits)
         # whether every literal counted only where a word starts opens with a word character
         # (then ``find`` tells a word start by the character before it, see ``_word_marks``)
@@ -332,6 +339,10 @@ class Anchors:
                                 if any(literal in opening.get(rule, ()) for rule in owners))
         self._automaton = ahocorasick.Automaton()
         self._word_start = bool(opening)
+        # short words counted only where a word starts ("e", "is"): found by a byte search
+        # for a word start before them (see ``_word_marks``), not by the automaton, which
+        # would report each inside most words ("is" in "his", "e" in "parada")
+        self._short_words: list[tuple[bytes, tuple[object, ...]]] = []
         for literal, owners in by_literal.items():
             mask = at_word = 0
             for rule in owners:
@@ -342,13 +353,22 @@ class Anchors:
             value = (len(literal), mask, at_word & ~mask)
             if self.apart:  # a fourth column: whether the hit is listed apart
                 value += (not self.apart.isdisjoint(owners),)
-            self._automaton.add_word(literal, value)
-        if by_literal:
+            if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
+                self._short_words.append((literal.encode("ascii"), (value[0], at_word, 0, *value[3:])))
+            else:
+                self._automaton.add_word(literal, value)
+        if len(self._automaton):
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
     def find(self, text: str) -> Hits:
         found = list(self._automaton.iter(text)) if len(self._automaton) else []
+        marks = _word_marks(text) if self._short_words or (self._word_start and self._opens_words) else None
+        if self._short_words:
+            before = len(found)
+            self._find_short_words(text, marks, found)  # type: ignore[arg-type]
+            if len(found) > before:
+                found.sort(key=_LAST)  # among the automaton's, by their last characters
         if not found:
             return Hits(self, (), (), ())
         lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
@@ -358,19 +378,37 @@ class Anchors:
             (lengths, masks, at_word), apart = zip(*values), None
         if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
             masks = list(masks)
-            marks = _word_marks(text) if self._opens_words else None
-            if marks is not None:
+            if marks is not None and self._opens_words:
                 # each literal opens with a word character: a word starts there when the
                 # character before is none (or there is none), a space in ``marks``
                 for index in compress(range(len(at_word)), at_word):
                     before = lasts[index] - lengths[index]
-                    if before < 0 or marks[before] == 32:
+                    if before < 0 or marks[before] == 32 or (
+                        marks[before] == _PAST_LATIN1 and _AT_BOUNDARY(text, before + 1) is not None
+                    ):
                         masks[index] |= at_word[index]
             else:
                 for index in compress(range(len(at_word)), at_word):
                     if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
                         masks[index] |= at_word[index]
         return Hits(self, lasts, lengths, tuple(masks), apart)
+
+    def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
+        """Add to ``found`` the hits of the short words, where a word starts."""
+        spaced = b" " + marks  # a space for the start of the text: a word starts there
+        unsure = _PAST_LATIN1_BYTE in marks
+        for word, value in self._short_words:
+            last = len(word) - 1  # ``spaced`` holds the character before the word at the word's start in ``text``
+            at = spaced.find(b" " + word)
+            while at != -1:
+                found.append((at + last, value))
+                at = spaced.find(b" " + word, at + 1)
+            if unsure:  # after a character past Latin-1: the engine says whether a word starts
+                at = spaced.find(_PAST_LATIN1_BYTE + word)
+                while at != -1:
+                    if _AT_BOUNDARY(text, at) is not None:
+                        found.append((at + last, value))
+                    at = spaced.find(_PAST_LATIN1_BYTE + word, at + 1)
 
 
 class Hits:

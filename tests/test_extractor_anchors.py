@@ -121,17 +121,20 @@ def test_a_rule_scanning_the_whole_text_wakes_only_at_a_word_start() -> None:
 
 def test_word_starts_told_by_the_character_before_are_the_engine_s() -> None:
     """``Anchors.find`` tells a word start by the character before a hit (a Latin-1 text)
-    or by the engine's ``\\b`` (any other): the hits of rules woken only at a word start
-    are, either way, every occurrence of their literals where ``word_start`` holds. Random
-    texts of letters, digits, "_", accents, ordinals, superscripts, spaces, punctuation and
-    characters past Latin-1."""
+    or by the engine's ``\\b`` (any other), and finds the short words counted only there
+    ("e", "se", "to") by a byte search: the hits of rules woken only at a word start are,
+    either way, every occurrence of their literals where ``word_start`` holds. Random texts
+    of letters, digits, "_", accents, ordinals, superscripts, spaces, punctuation, "?" and
+    characters past Latin-1 (a lone surrogate too)."""
+    assert [word for word, _ in Anchors({"short": [re.compile(r"\b(?:e|to)\b")]}, word_start={"short"})._short_words]
     from factcov.extractors.anchors import word_start
 
     rules = {"at_word": [re.compile(r"\b(?:is|e|ab)\b")], "anywhere": [re.compile(r"is\b|ab")],
              "opening_other": [re.compile(r"\b(?:se|to)")]}
     gate = Anchors(rules, word_start={"at_word", "opening_other"})
     rng = random.Random(16)
-    alphabet = ["is", "e", "ab", "se", "to", " ", "_", "1", "é", "ª", "²", "º", "\xa0", ".", "-", "’", "\n", "x", "Ж"]
+    alphabet = ["is", "e", "ab", "se", "to", " ", "_", "1", "é", "ª", "²", "º", "\xa0", ".", "-", "’", "\n", "x", "Ж",
+                "?", "\ud800"]
     latin = other = 0
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))

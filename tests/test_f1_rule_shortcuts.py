@@ -435,3 +435,39 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
             compared += 1
             with_teams += variant is team_variant
     assert compared > 5000 and with_teams > 500
+
+
+def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_starts(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``may_match`` and ``scans`` (whose callers may search a slice, where ``\\b`` holds at
+    its start) take only anchors counted anywhere (``Anchors.slice_bits``); ``finditer`` and
+    ``search`` also those counted at word starts. A pattern matching in a slice of a real or
+    damaged text has an anchor there by the first; matching from and to offsets, by the
+    second; and the patterns asked through ``may_match``/``scans`` keep their gate."""
+    from factcov.domains.f1.reading import asked_patterns, grammar_anchors, grammar_rules
+
+    rng = random.Random(17)
+    sliced = by_offsets = 0
+    for language in ("en", "es", "pt"):
+        anchors = grammar_anchors(language)
+        patterns = {name: group[0] for name, group in grammar_rules(language).items() if isinstance(name, int)}
+        asked = {id(pattern) for pattern in asked_patterns(F1RegexExtractor(language).lex)}
+        assert all(name in anchors.slice_bits for name in asked if name in anchors.bits)
+        assert any(name not in anchors.slice_bits for name in patterns if name in anchors.bits)
+        picked = [text for instance, text in texts if instance.language == language][::5]
+        for text in picked + [_damaged(rng, text) for text in picked]:
+            folded = fold(text)
+            hits = anchors.find(folded)
+            for _ in range(6):
+                start = rng.randrange(len(folded) + 1)
+                end = min(len(folded), start + rng.randrange(1, 80))
+                mask = hits.mask(start, end)
+                for name, pattern in patterns.items():
+                    if name in anchors.slice_bits and pattern.search(folded[start:end]):
+                        assert mask & anchors.slice_bits[name], (pattern.pattern, folded[start:end])
+                        sliced += 1
+                    if name in anchors.bits and pattern.search(folded, start, end):
+                        assert mask & anchors.bits[name], (pattern.pattern, folded, start, end)
+                        by_offsets += 1
+    assert sliced > 500 and by_offsets > 1000
