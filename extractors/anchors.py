@@ -446,8 +446,9 @@ class Hits:
         """The hits listed apart (last, length, bits), and their bits or-ed."""
         listed = self._listed_apart
         if listed is None:
-            hits = list(compress(zip(self._lasts, self._lengths, self._masks), self._apart or ()))
-            listed = self._listed_apart = (hits, reduce(or_, map(itemgetter(2), hits), 0))
+            apart = self._apart or ()
+            listed = self._listed_apart = (list(compress(zip(self._lasts, self._lengths, self._masks), apart)),
+                                           reduce(or_, compress(self._masks, apart), 0))
         return listed
 
     def anywhere(self, rule: Hashable) -> bool:
