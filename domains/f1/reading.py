@@ -210,7 +210,7 @@ class TextReader:
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        # the sentence being read (start, end, anchor mask), set by the read loop for each:
+        # the sentence being read (start, end, anchor mask), set by ``sentences`` for each:
         # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
         self._here = (-1, -1, 0)
         self.context = context
@@ -250,7 +250,7 @@ class TextReader:
         unresolved = sorted(self.unresolved)
         unresolved_starts = [u[0] for u in unresolved]
         first = 0  # the first mention not in an earlier sentence
-        ends = list(bounded_sentence_ends(self.folded, self.lex.sentence_end))  # increasing, the last len(folded)
+        ends = bounded_sentence_ends(self.folded, self.lex.sentence_end)  # increasing, the last len(folded)
         masks = self.hits.masks(ends) if ends else []
         for end, mask in zip(ends, masks):
             last = bisect_left(mention_starts, end, first)
@@ -263,16 +263,19 @@ class TextReader:
             if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
                 self._consumed = SpanMask()
             sentence = _sentence((start, end, inside, topic, mask))
+            self._here = (start, end, mask)  # the sentence ``may_match`` asks about
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone); the rules have mostly asked already
-            # (``is_object``'s own table, looked up here without the call)
-            objects = self._objects
-            for mention in inside:
-                known = objects.get((mention[0], start))
-                if not (self.is_object(mention, sentence) if known is None else known):
-                    topic = mention[2]
-                    break
+            # (``is_object``'s own table, looked up here without the call). A sentence
+            # naming only the topic leaves it as it is (the usual one: one driver, the topic)
+            if inside and (len(inside) > 1 or inside[0][2] != topic):
+                objects = self._objects
+                for mention in inside:
+                    known = objects.get((mention[0], start))
+                    if not (self.is_object(mention, sentence) if known is None else known):
+                        topic = mention[2]
+                        break
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
