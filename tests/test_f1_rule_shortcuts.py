@@ -409,7 +409,7 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
     finds (``names_scanned``): real texts, damaged ones, names glued to words, cut by a
     hyphen, an apostrophe, digits or an underscore, team names of drivers in and out of
     the focus, and a name at either end of the text."""
-    from factcov.domains.f1.mentions import NAMES, driver_index
+    from factcov.domains.f1.mentions import NAMES, SPACES, driver_index
 
     rng = random.Random(14)
     compared = with_teams = 0
@@ -426,11 +426,14 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
         if team_variant:
             variants.append(team_variant)
         variants.append(_damaged(rng, text))
+        variants.append(text.replace(" ", rng.choice(("\t", "\u2009", "\xa0", "\u3000", "  ")), 2))
         for variant in variants:
             folded = fold(variant)
             hits = index.rare_anchors.find(folded)
-            if not folded.isprintable() or "  " in folded:
-                continue  # the pattern's ``\s+`` may match more than a space: not read from the literals
+            if not all(c == " " for c in folded if c.isspace()) or "  " in folded:
+                assert hits.anywhere(SPACES)  # the pattern's ``\s+`` may match more than a space:
+                continue  # not read from the literals
+            assert not hits.anywhere(SPACES)
             expected = index.names_scanned(variant, folded)
             assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
             index._nested_at_ends = False  # the names sorted by start: the same names
@@ -496,3 +499,15 @@ def test_names_holding_others_are_found_where_their_literals_stand_as_the_patter
         assert index.names_at(folded, index.rare_anchors.find(folded).spans(NAMES)) == expected, text
         found += len(expected)
     assert found > 500
+
+
+def test_the_irregular_spaces_are_every_whitespace_but_one_space() -> None:
+    """``IRREGULAR_SPACES`` (a text without them is read for names from the literals' hits)
+    holds every character the engine's ``\\s`` matches but the space."""
+    import sys
+
+    from factcov.domains.f1.mentions import IRREGULAR_SPACES
+
+    spaces = {c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace()}
+    assert all(re.fullmatch(r"\s", c) for c in spaces)
+    assert IRREGULAR_SPACES == {"  ", *spaces - {" "}}

@@ -197,7 +197,7 @@ class DriverIndex:
         # each kind is scanned over the whole text (never a slice), so a literal its pattern
         # needs a word boundary before counts only where a word starts ("lando" in
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
-        self.rare_literals = {NAMES: self.name_literals} if self.name_literals is not None else {}
+        self.rare_literals = {NAMES: self.name_literals, SPACES: IRREGULAR_SPACES} if self.name_literals else {}
         self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
                                     literal_anchors=self.rare_literals, apart=MENTION_KINDS)
         # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
@@ -222,8 +222,8 @@ class DriverIndex:
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
         hits = hits or self.rare_anchors.find(folded)
-        if hits.anchors.bits.get(NAMES) is not None and folded.isprintable() and "  " not in folded:
-            found = self.names_at(folded, hits.spans(NAMES))  # whitespace only single spaces (printable)
+        if hits.anchors.bits.get(NAMES) is not None and not hits.anywhere(SPACES):  # single spaces only
+            found = self.names_at(folded, hits.spans(NAMES))
         else:
             found = self.names_scanned(text, folded)
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
@@ -351,9 +351,13 @@ def _plain(name: str) -> bool:
 
 _WORD = re.compile(r"\w")
 NAMES = "name"  # the names' literals among a text's anchors (``DriverIndex.rare_literals``)
+SPACES = "space"  # and the whitespace that is not one space: where a name's ``\\s+`` may match more
+# every whitespace character but the space (what ``\\s`` matches: ``str.isspace``, none past
+# U+3000), and two spaces: a text holding none has single spaces between its words
+IRREGULAR_SPACES = frozenset({"  ", *(c for c in map(chr, range(0x3001)) if c.isspace() and c != " ")})
 # the kinds of mention ``find`` asks where or whether their anchors stand: their few hits
 # are listed apart from the grammar's (``Anchors(apart=...)``)
-MENTION_KINDS = frozenset({NAMES, "first", "demonym", "descriptor"})
+MENTION_KINDS = frozenset({NAMES, SPACES, "first", "demonym", "descriptor"})
 
 
 def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> bool:
