@@ -28,7 +28,7 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from itertools import compress, product, repeat
@@ -342,7 +342,7 @@ class Anchors:
         # short words counted only where a word starts ("e", "is"): found by a byte search
         # for a word start before them (see ``_word_marks``), not by the automaton, which
         # would report each inside most words ("is" in "his", "e" in "parada")
-        self._short_words: list[tuple[bytes, tuple[object, ...]]] = []
+        self._short_words: list[tuple[bytes, bytes, int, tuple[object, ...]]] = []  # see ``_find_short_words``
         for literal, owners in by_literal.items():
             mask = at_word = 0
             for rule in owners:
@@ -354,7 +354,9 @@ class Anchors:
             if self.apart:  # a fourth column: whether the hit is listed apart
                 value += (not self.apart.isdisjoint(owners),)
             if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
-                self._short_words.append((literal.encode("ascii"), (value[0], at_word, 0, *value[3:])))
+                word = literal.encode("ascii")
+                self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
+                                          (value[0], at_word, 0, *value[3:])))
             else:
                 self._automaton.add_word(literal, value)
         if len(self._automaton):
@@ -391,24 +393,25 @@ class Anchors:
                 for index in compress(range(len(at_word)), at_word):
                     if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
                         masks[index] |= at_word[index]
-        return Hits(self, lasts, lengths, tuple(masks), apart)
+        return Hits(self, lasts, lengths, masks, apart)
 
     def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
         """Add to ``found`` the hits of the short words, where a word starts."""
         spaced = b" " + marks  # a space for the start of the text: a word starts there
         unsure = _PAST_LATIN1_BYTE in marks
-        for word, value in self._short_words:
-            last = len(word) - 1  # ``spaced`` holds the character before the word at the word's start in ``text``
-            at = spaced.find(b" " + word)
+        # ``spaced`` holds, where a word opens in ``text``, the character before it: the
+        # needles are the word after a space (a word start) and after "?" (the engine says)
+        for after_space, after_unsure, last, value in self._short_words:
+            at = spaced.find(after_space)
             while at != -1:
                 found.append((at + last, value))
-                at = spaced.find(b" " + word, at + 1)
-            if unsure:  # after a character past Latin-1: the engine says whether a word starts
-                at = spaced.find(_PAST_LATIN1_BYTE + word)
+                at = spaced.find(after_space, at + 1)
+            if unsure:
+                at = spaced.find(after_unsure)
                 while at != -1:
                     if _AT_BOUNDARY(text, at) is not None:
                         found.append((at + last, value))
-                    at = spaced.find(_PAST_LATIN1_BYTE + word, at + 1)
+                    at = spaced.find(after_unsure, at + 1)
 
 
 class Hits:
@@ -418,8 +421,8 @@ class Hits:
 
     __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere", "_apart", "_listed_apart")
 
-    def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
-                 masks: tuple[int, ...], apart: tuple[bool, ...] | None = None) -> None:
+    def __init__(self, anchors: Anchors, lasts: Sequence[int], lengths: Sequence[int],
+                 masks: Sequence[int], apart: Sequence[bool] | None = None) -> None:
         """``apart``: whether each hit anchors one of ``anchors.apart`` (None: none does)."""
         self.anchors = anchors
         self._lasts, self._lengths, self._masks = lasts, lengths, masks

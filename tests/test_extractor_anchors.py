@@ -126,7 +126,7 @@ def test_word_starts_told_by_the_character_before_are_the_engine_s() -> None:
     either way, every occurrence of their literals where ``word_start`` holds. Random texts
     of letters, digits, "_", accents, ordinals, superscripts, spaces, punctuation, "?" and
     characters past Latin-1 (a lone surrogate too)."""
-    assert [word for word, _ in Anchors({"short": [re.compile(r"\b(?:e|to)\b")]}, word_start={"short"})._short_words]
+    assert len(Anchors({"short": [re.compile(r"\b(?:e|to)\b")]}, word_start={"short"})._short_words) == 2
     from factcov.extractors.anchors import word_start
 
     rules = {"at_word": [re.compile(r"\b(?:is|e|ab)\b")], "anywhere": [re.compile(r"is\b|ab")],
