@@ -289,7 +289,7 @@ class DriverIndex:
         found = []
         taken = 0  # where the last name found ends: the scan goes on from there
         if not self._nested_at_ends:  # by start, the longest first at a start
-            spans = sorted(spans, key=_START_LONGEST_FIRST)
+            spans = sorted(spans, key=_start_longest_first)
         for start, end in spans:
             if start < taken:
                 continue
@@ -335,10 +335,8 @@ _BOUNDARY = re.compile(r"\b")
 
 
 def _start_longest_first(span: tuple[int, int]) -> tuple[int, int]:
+    """A name's sort key: by start, the longest first at a start (the order a scan tries them in)."""
     return span[0], -span[1]
-
-
-_START_LONGEST_FIRST = _start_longest_first
 
 
 def _plain(name: str) -> bool:
