@@ -198,8 +198,7 @@ class DriverIndex:
         # needs a word boundary before counts only where a word starts ("lando" in
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
         self.rare_literals = {NAMES: self.name_literals, SPACES: IRREGULAR_SPACES} if self.name_literals else {}
-        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
-                                    literal_anchors=self.rare_literals, apart=MENTION_KINDS)
+        self._rare_anchors: Anchors | None = None  # built when first asked (a reader joins them with the grammar's)
         # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
         # focus): indexes of one race share the anchors a reader joins with its grammar's
         # (``reading.text_anchors``)
@@ -218,6 +217,16 @@ class DriverIndex:
         # every code anchor holds two capitals in a row ("VER"): a text without any (most
         # prose) is not searched for the anchors (``has_two_capitals``: a byte search)
         self._capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
+
+    @property
+    def rare_anchors(self) -> Anchors:
+        """The rare kinds' anchors, the names' and the irregular spaces' alone (a reader
+        finds them in its one pass, ``reading.text_anchors``: these are built only when
+        asked, for a text read without it)."""
+        if self._rare_anchors is None:
+            self._rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
+                                         literal_anchors=self.rare_literals, apart=MENTION_KINDS)
+        return self._rare_anchors
 
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
@@ -317,6 +326,7 @@ class DriverIndex:
         ]
 
 
+@lru_cache(maxsize=64)  # the names of a race, whichever driver is the focus
 def _nested_at_ends(names: frozenset[str]) -> bool:
     """Whether no name holds another (between word boundaries) but as its end ("hamilton"
     in "lewis hamilton"). Then a name the scan takes is the first, by end, of those it may
