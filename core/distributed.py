@@ -11,6 +11,7 @@ output files are the same bytes as a local run.
 from __future__ import annotations
 
 import pickle
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -43,6 +44,35 @@ def score_chunk_on_worker(spec: bytes, chunk: list, score_chunk: Callable[[Any, 
     return score_chunk(_evaluators[spec], chunk)
 
 
+REFUSAL_PROBE_SECONDS = 5.0
+
+
+def refused(address: str) -> OSError | None:
+    """The error of a TCP scheduler address nothing listens on, found with one connection
+    attempt: Dask's client retries a refused address until its connect timeout (30 s by
+    default) before it gives up, so a mistyped port would otherwise cost half a minute.
+    None when the port answers, cannot be asked quickly (a slow network: Dask's own
+    timeout then applies), or the address is not TCP (``local``, ``tls://``, ``inproc://``)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    if address == "local":
+        return None
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return None  # not an address: Dask's client says what is wrong with it
+    try:
+        with socket.create_connection((host, port), timeout=REFUSAL_PROBE_SECONDS):
+            return None
+    except ConnectionRefusedError as exc:
+        return exc
+    except OSError:
+        return None
+
+
 @contextmanager
 def dask_chunk_scorer(
     evaluator: Any, address: str, score_chunk: Callable[[Any, list], Any],
@@ -57,6 +87,9 @@ def dask_chunk_scorer(
         raise FactcovError("--dask needs the dask extra: pip install 'factcov[dask]'") from None
     spec = evaluator_spec(evaluator)  # before connecting: a factory that cannot travel fails at once
     try:
+        refusal = refused(address)
+        if refusal is not None:
+            raise refusal
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
         raise EnvironmentFailure(f"cannot reach the Dask scheduler at {address}: {exc}") from None

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from factcov import __version__
+from factcov.collector import fewer_collections
 from factcov.domain import Domain
 from factcov.errors import UnknownNameError
 from factcov.extractor import Extractor
@@ -23,33 +21,6 @@ from factcov.scoring import RelevantFacts, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
 KNOWLEDGE_CACHE_SIZE = 4096
-# Scoring allocates many small containers (claims, verdicts, rows) that reference
-# counting frees; at CPython's default first-generation threshold (700 allocations) the
-# cyclic collector runs thousands of times per batch and, with many instances in memory,
-# each older-generation pass walks all of them: a third of a weather run's CPU time.
-GC_FIRST_THRESHOLD = 20_000
-_gc_lock = threading.Lock()
-_gc_users = 0
-_gc_saved: tuple[int, ...] = ()
-
-
-@contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Raise the collector's first threshold while scoring (restored after; nestable and
-    thread-safe: the first user raises it, the last restores it)."""
-    global _gc_users, _gc_saved
-    with _gc_lock:
-        if _gc_users == 0:
-            _gc_saved = gc.get_threshold()
-            gc.set_threshold(max(_gc_saved[0], GC_FIRST_THRESHOLD), *_gc_saved[1:])
-        _gc_users += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_users -= 1
-            if _gc_users == 0:
-                gc.set_threshold(*_gc_saved)
 
 
 ExtractorFactory = Callable[[str], Extractor]

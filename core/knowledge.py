@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any
 
 from factcov.model import Claim, ClaimType, Fact, canonical_json
@@ -12,6 +12,10 @@ from factcov.model import Claim, ClaimType, Fact, canonical_json
 # Key subsets indexed per fact: keys of the built-in domains have at most three slots; a
 # claim stating more is looked up by its first three (by name), then filtered.
 INDEXED_SLOTS = 3
+# An index key is flat: (type, slot, folded value, slot, folded value, ...), slots by name
+# (one tuple to build and hash per claim, not one per slot and one around them).
+IndexKey = tuple[object, ...]
+_INDEXED_KEY_LEN = 1 + 2 * INDEXED_SLOTS
 # Lookups a layered knowledge remembers (answers shared with its layers, or their merge)
 # before it starts over: ~50 KB per instance at most, while a text states ~7 keys.
 MERGED_LOOKUPS = 128
@@ -36,12 +40,12 @@ class Knowledge:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
-        # (type, stated slots and folded values, by slot name) -> the facts that agree
-        # with them, for every subset of up to INDEXED_SLOTS slots of each fact's key: a
-        # claim's lookup, partial key or not, is one dict access (built once per block).
-        self._by_key: dict[tuple[str, tuple[tuple[str, object], ...]], list[Fact]] = defaultdict(list)
+        # (type, stated slots and folded values, by slot name: an ``IndexKey``) -> the facts
+        # that agree with them, for every subset of up to INDEXED_SLOTS slots of each fact's
+        # key: a claim's lookup, partial key or not, is one dict access (built once per block).
+        self._by_key: dict[IndexKey, list[Fact]] = defaultdict(list)
         self._seen: set[Fact] = set()
-        self._merged: dict[tuple[str, tuple[tuple[str, object], ...]], Sequence[Fact]] = {}
+        self._merged: dict[IndexKey, Sequence[Fact]] = {}
         for fact in facts:
             if fact not in self._seen:
                 self._seen.add(fact)
@@ -49,7 +53,7 @@ class Knowledge:
                 slots = sorted((slot, _folded(value)) for slot, value in fact.key.items())
                 for size in range(1, min(len(slots), INDEXED_SLOTS) + 1):
                     for stated in combinations(slots, size):
-                        self._by_key[(fact.type, stated)].append(fact)
+                        self._by_key[(fact.type, *chain.from_iterable(stated))].append(fact)
 
     def __len__(self) -> int:
         return len(self.facts())
@@ -73,46 +77,44 @@ class Knowledge:
     def lookup(self, claim: Claim) -> Sequence[Fact]:
         """``candidates(claim)`` without the copy: the verifier's per-claim path. The
         sequence may be the index's own: read it, never change it."""
-        key = claim.key
-        if not key:
-            stated: tuple[tuple[str, object], ...] = ()
-        elif len(key) == 1:
-            for slot, value in key.items():
-                stated = ((slot, value.casefold() if isinstance(value, str) else value),)
-        elif len(key) == 2:  # slots are distinct: ordering by name is sorting the pairs
+        type_, key = claim.type, claim.key
+        if len(key) == 2:  # the commonest claim; slots are distinct: ordering by name is sorting the pairs
             (a, x), (b, y) = key.items()
             x = x.casefold() if isinstance(x, str) else x
             y = y.casefold() if isinstance(y, str) else y
-            stated = ((a, x), (b, y)) if a < b else ((b, y), (a, x))
+            index_key: IndexKey = (type_, a, x, b, y) if a < b else (type_, b, y, a, x)
+        elif len(key) == 1:
+            for slot, value in key.items():
+                index_key = (type_, slot, value.casefold() if isinstance(value, str) else value)
         else:
-            stated = tuple(sorted((slot, _folded(value)) for slot, value in key.items()))
+            index_key = (type_, *chain.from_iterable(sorted((slot, _folded(value)) for slot, value in key.items())))
         if self.base is None:
-            if len(stated) <= INDEXED_SLOTS:  # _own_candidates, inlined
-                return self._by_key.get((claim.type, stated), ()) if stated else self._by_type.get(claim.type, ())
+            if len(index_key) <= _INDEXED_KEY_LEN:  # _own_candidates, inlined
+                return self._by_key.get(index_key, ()) if key else self._by_type.get(type_, ())
         else:  # a layered knowledge's remembered answer (see _candidates), inlined
-            merged = self._merged.get((claim.type, stated))
+            merged = self._merged.get(index_key)
             if merged is not None:
                 return merged
-        return self._candidates(claim.type, stated)
+        return self._candidates(index_key)
 
-    def _candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
+    def _candidates(self, index_key: IndexKey) -> Sequence[Fact]:
         if self.base is None:
-            return self._own_candidates(type_, stated)
+            return self._own_candidates(index_key)
         # Layered: the answer is remembered, since an instance's knowledge answers the same
         # lookups for every system's text (one dict access instead of both layers' and
         # their merge). At most MERGED_LOOKUPS are kept, so a text stating many keys
         # costs time, not memory: a full memo starts over.
-        merged = self._merged.get((type_, stated))
+        merged = self._merged.get(index_key)
         if merged is None:
-            merged = self._merge(type_, stated)
+            merged = self._merge(index_key)
             if len(self._merged) >= MERGED_LOOKUPS:
                 self._merged.clear()
-            self._merged[(type_, stated)] = merged
+            self._merged[index_key] = merged
         return merged
 
-    def _merge(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
-        own = self._own_candidates(type_, stated)
-        base = self.base._candidates(type_, stated)
+    def _merge(self, index_key: IndexKey) -> Sequence[Fact]:
+        own = self._own_candidates(index_key)
+        base = self.base._candidates(index_key)
         if not own:  # a base fact equal to an own fact has its key: it would be among own
             return base
         if not base:
@@ -124,13 +126,15 @@ class Knowledge:
         seen = self._seen
         return [fact for fact in facts if fact not in seen] if seen else facts
 
-    def _own_candidates(self, type_: str, stated: tuple[tuple[str, object], ...]) -> Sequence[Fact]:
-        if not stated:
-            return self._by_type.get(type_, ())
-        found = self._by_key.get((type_, stated[:INDEXED_SLOTS]), ())
-        if len(stated) <= INDEXED_SLOTS:
+    def _own_candidates(self, index_key: IndexKey) -> Sequence[Fact]:
+        if len(index_key) == 1:  # no slot stated
+            return self._by_type.get(index_key[0], ())
+        found = self._by_key.get(index_key[:_INDEXED_KEY_LEN], ())
+        if len(index_key) <= _INDEXED_KEY_LEN:
             return found
-        return [fact for fact in found if all(_folded(fact.key.get(k)) == v for k, v in stated[INDEXED_SLOTS:])]
+        beyond = index_key[_INDEXED_KEY_LEN:]  # slot, folded value, slot, ...
+        return [fact for fact in found
+                if all(_folded(fact.key.get(slot)) == value for slot, value in zip(beyond[::2], beyond[1::2]))]
 
 
 def _identity(fact: Fact) -> tuple[str, str]:

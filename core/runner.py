@@ -15,9 +15,10 @@ import pandas as pd
 from factcov import __version__
 from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
 from factcov.cli.console import progress as console_progress
+from factcov.collector import fewer_collections
 from factcov.domain import Domain
 from factcov.errors import InputError
-from factcov.evaluate import Evaluator, ExtractorFactory, Result, fewer_collections
+from factcov.evaluate import Evaluator, ExtractorFactory, Result
 from factcov.extraction_failures import ExtractionFailures
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import chunked

@@ -137,4 +137,22 @@ def test_an_unreachable_dask_scheduler_is_an_environment_failure_and_writes_noth
             pytest.raises(EnvironmentFailure, match="cannot reach the Dask scheduler") as failed:
         score_files("f1", *f1_files, tmp_path / "out", dask="tcp://127.0.0.1:9", report=False)  # port 9: discard, closed
     assert failed.value.exit_code == 3
+    # told by the one probe, not by Dask's retries until its connect timeout
+    assert "refused" in str(failed.value).lower(), failed.value
     _nothing_written(tmp_path)
+
+
+def test_the_refusal_probe_passes_an_address_that_answers_and_those_it_cannot_judge():
+    pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
+    import socket
+
+    from factcov.distributed import refused
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        assert refused(f"tcp://127.0.0.1:{port}") is None
+        assert refused(f"127.0.0.1:{port}") is None  # tcp is Dask's default scheme
+    assert isinstance(refused(f"tcp://127.0.0.1:{port}"), ConnectionRefusedError)  # closed now
+    assert refused("local") is None and refused("inproc://x") is None and refused("tcp://host") is None
