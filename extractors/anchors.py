@@ -28,11 +28,11 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from itertools import compress, product, repeat
-from operator import and_, ge, or_, sub
+from operator import and_, ge, itemgetter, or_, sub
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
@@ -230,6 +230,24 @@ def word_start(text: str, start: int) -> bool:
 
 
 _AT_BOUNDARY = re.compile(r"\b").match
+_AT_WORD_CHARACTER = re.compile(r"\w").match
+_WORD_CHARACTERS = re.compile(r"\w+").fullmatch
+_SHORT_WORD = 2  # a literal this short stands inside most words: looked for where a word starts
+_LAST = itemgetter(0)  # a hit's last character, in the automaton's (last, value)
+_PAST_LATIN1 = 0x3F  # "?": what ``str.encode("latin-1", "replace")`` makes of a character past Latin-1
+_PAST_LATIN1_BYTE = b"?"
+# each Latin-1 character's byte, or a space for one that is no word character (as the
+# engine's ``\w`` and ``\b`` tell them: ``str.isalnum`` or "_"); "?" (no word character)
+# stays "?", the mark of a character that may be either
+_WORD_MARKS = bytes(byte if chr(byte).isalnum() or byte in (0x5F, _PAST_LATIN1) else 0x20 for byte in range(256))
+
+
+def _word_marks(text: str) -> bytes:
+    """A byte per character of ``text``: a space (32) where the character is no word
+    character, "?" where it is past Latin-1 ("’", "ж") or "?" itself (the engine tells
+    which), else the character's own byte (an encoding and a table, in C: no step of
+    Python per character)."""
+    return text.encode("latin-1", "replace").translate(_WORD_MARKS)
 
 
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
@@ -254,11 +272,22 @@ class Anchors:
     """
 
     def __init__(self, rules: Mapping[Hashable, Iterable[re.Pattern[str]]],
-                 word_start: Collection[Hashable] = ()) -> None:
+                 word_start: Collection[Hashable] = (),
+                 literal_anchors: Mapping[Hashable, Collection[str]] | None = None,
+                 apart: Collection[Hashable] = ()) -> None:
         """``word_start``: names whose patterns are only ever scanned over the whole text
         (``pattern.finditer(text, pos, endpos)``, never a slice): a literal such a pattern
         requires a word boundary before (``\\bwon``) counts for them only where one stands
-        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis"."""
+        (``word_start_anchors``), so "is" in "his" does not wake a rule looking for "\\bis".
+
+        ``literal_anchors``: names whose anchors are given as strings, not worked out from patterns
+        (the f1 drivers' names): every occurrence of each is a hit, anywhere, none dropped
+        for holding another (a caller may read where they stand: ``spans``). Their bits
+        follow the rules'.
+
+        ``apart``: names whose ``spans`` a caller asks for (the f1 mentions'): the hits of
+        their literals are also listed apart, so ``spans`` of one passes over those few,
+        not over every hit of the text."""
         import ahocorasick  # a C automaton; imported here so the module loads without it
 
         self.literals: dict[Hashable, frozenset[str] | None] = {}
@@ -287,13 +316,33 @@ class Anchors:
                 self.literals[rule] = None if literals is None else _useful(frozenset(literals))
             for literal in self.literals[rule] or ():
                 by_literal.setdefault(literal, []).append(rule)
+        for name, strings in (literal_anchors or {}).items():
+            if name in self.literals:
+                raise ValueError(f"{name!r} is named both as a rule and as literals")
+            if "" in strings:
+                raise ValueError(f"{name!r}: an empty literal stands everywhere")
+            self.literals[name] = frozenset(strings)
+            for literal in self.literals[name]:
+                by_literal.setdefault(literal, []).append(name)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
         self.gated = frozenset(self.literals) - self.always
         self.bits: dict[Hashable, int] = {
             rule: 1 << index for index, rule in enumerate(r for r in self.literals if r in self.gated)
         }
+        # the bits of the names whose every literal counts wherever it stands: a gate for a
+        # scan of a slice too (where ``\\b`` holds at the slice's start, word or not)
+        self.slice_bits = {rule: bit for rule, bit in self.bits.items() if not opening.get(rule)}
+        self.apart = frozenset(apart) & frozenset(self.bits)
+        # whether every literal counted only where a word starts opens with a word character
+        # (then ``find`` tells a word start by the character before it, see ``_word_marks``)
+        self._opens_words = all(_AT_WORD_CHARACTER(literal) for literal, owners in by_literal.items()
+                                if any(literal in opening.get(rule, ()) for rule in owners))
         self._automaton = ahocorasick.Automaton()
         self._word_start = bool(opening)
+        # short words counted only where a word starts ("e", "is"): found by a byte search
+        # for a word start before them (see ``_word_marks``), not by the automaton, which
+        # would report each inside most words ("is" in "his", "e" in "parada")
+        self._short_words: list[tuple[bytes, bytes, int, tuple[object, ...]]] = []  # see ``_find_short_words``
         for literal, owners in by_literal.items():
             mask = at_word = 0
             for rule in owners:
@@ -301,23 +350,68 @@ class Anchors:
                     at_word |= self.bits[rule]
                 else:
                     mask |= self.bits[rule]
-            self._automaton.add_word(literal, (len(literal), mask, at_word & ~mask))
-        if by_literal:
+            value = (len(literal), mask, at_word & ~mask)
+            if self.apart:  # a fourth column: whether the hit is listed apart
+                value += (not self.apart.isdisjoint(owners),)
+            if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
+                word = literal.encode("ascii")
+                self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
+                                          (value[0], at_word, 0, *value[3:])))
+            else:
+                self._automaton.add_word(literal, value)
+        if len(self._automaton):
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
     def find(self, text: str) -> Hits:
         found = list(self._automaton.iter(text)) if len(self._automaton) else []
+        marks = _word_marks(text) if self._short_words or (self._word_start and self._opens_words) else None
+        if self._short_words:
+            before = len(found)
+            self._find_short_words(text, marks, found)  # type: ignore[arg-type]
+            if len(found) > before:
+                found.sort(key=_LAST)  # among the automaton's, by their last characters
         if not found:
             return Hits(self, (), (), ())
         lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
-        lengths, masks, at_word = zip(*values)
+        if self.apart:
+            lengths, masks, at_word, apart = zip(*values)
+        else:
+            (lengths, masks, at_word), apart = zip(*values), None
         if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
             masks = list(masks)
-            for index in compress(range(len(at_word)), at_word):
-                if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
-                    masks[index] |= at_word[index]
-        return Hits(self, lasts, lengths, tuple(masks))
+            if marks is not None and self._opens_words:
+                # each literal opens with a word character: a word starts there when the
+                # character before is none (or there is none), a space in ``marks``
+                for index in compress(range(len(at_word)), at_word):
+                    before = lasts[index] - lengths[index]
+                    if before < 0 or marks[before] == 32 or (
+                        marks[before] == _PAST_LATIN1 and _AT_BOUNDARY(text, before + 1) is not None
+                    ):
+                        masks[index] |= at_word[index]
+            else:
+                for index in compress(range(len(at_word)), at_word):
+                    if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
+                        masks[index] |= at_word[index]
+        return Hits(self, lasts, lengths, masks, apart)
+
+    def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
+        """Add to ``found`` the hits of the short words, where a word starts."""
+        spaced = b" " + marks  # a space for the start of the text: a word starts there
+        unsure = _PAST_LATIN1_BYTE in marks
+        # ``spaced`` holds, where a word opens in ``text``, the character before it: the
+        # needles are the word after a space (a word start) and after "?" (the engine says)
+        for after_space, after_unsure, last, value in self._short_words:
+            at = spaced.find(after_space)
+            while at != -1:
+                found.append((at + last, value))
+                at = spaced.find(after_space, at + 1)
+            if unsure:
+                at = spaced.find(after_unsure)
+                while at != -1:
+                    if _AT_BOUNDARY(text, at) is not None:
+                        found.append((at + last, value))
+                    at = spaced.find(after_unsure, at + 1)
 
 
 class Hits:
@@ -325,13 +419,16 @@ class Hits:
     length and the bits of the rules it anchors, in the order of their last characters
     (columns built by the automaton and ``zip``: no Python work per hit)."""
 
-    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere")
+    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere", "_apart", "_listed_apart")
 
-    def __init__(self, anchors: Anchors, lasts: tuple[int, ...], lengths: tuple[int, ...],
-                 masks: tuple[int, ...]) -> None:
+    def __init__(self, anchors: Anchors, lasts: Sequence[int], lengths: Sequence[int],
+                 masks: Sequence[int], apart: Sequence[bool] | None = None) -> None:
+        """``apart``: whether each hit anchors one of ``anchors.apart`` (None: none does)."""
         self.anchors = anchors
         self._lasts, self._lengths, self._masks = lasts, lengths, masks
         self._everywhere: int | None = None
+        self._apart = apart
+        self._listed_apart: tuple[list[tuple[int, int, int]], int] | None = None  # see ``_listed``
 
     @property
     def every(self) -> list[tuple[int, int, int]]:
@@ -342,9 +439,28 @@ class Hits:
     def spans(self, rule: Hashable) -> list[tuple[int, int]]:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
+        if rule in self.anchors.apart:  # among the few hits listed apart (all of the rule's are)
+            return [(last + 1 - length, last + 1) for last, length, mask in self._listed()[0] if mask & bit]
         # the hits of other rules are passed over without a step of Python each
         hits = compress(zip(self._lasts, self._lengths), map(and_, self._masks, repeat(bit)))
         return [(last + 1 - length, last + 1) for last, length in hits]
+
+    def _listed(self) -> tuple[list[tuple[int, int, int]], int]:
+        """The hits listed apart (last, length, bits), and their bits or-ed."""
+        listed = self._listed_apart
+        if listed is None:
+            apart = self._apart or ()
+            listed = self._listed_apart = (list(compress(zip(self._lasts, self._lengths, self._masks), apart)),
+                                           reduce(or_, compress(self._masks, apart), 0))
+        return listed
+
+    def anywhere(self, rule: Hashable) -> bool:
+        """Whether one of ``rule``'s anchors stands anywhere in the text (``present`` of the
+        whole text; for a rule listed apart, asked of those few hits, not every hit)."""
+        bit = self.anchors.bits.get(rule)
+        if bit is None:
+            return True
+        return bool((self._listed()[1] if rule in self.anchors.apart else self.everywhere()) & bit)
 
     @property
     def gated(self) -> frozenset[Hashable]:

@@ -52,15 +52,18 @@ class SpanSet:
 MAX_SENTENCE_CHARS = 2000
 
 
-def bounded_sentence_ends(text: str, sentence_end: re.Pattern[str], limit: int = MAX_SENTENCE_CHARS) -> Iterator[int]:
+def bounded_sentence_ends(text: str, sentence_end: re.Pattern[str], limit: int = MAX_SENTENCE_CHARS) -> list[int]:
     """End offsets of the sentences of ``text`` (``sentence_end`` matches a sentence's last
     characters), a sentence longer than ``limit`` cut at its last space before the limit."""
-    ends = [m.end() for m in sentence_end.finditer(text)]  # increasing: a sentence end takes a character
+    ends = list(map(_END, sentence_end.finditer(text)))  # increasing: a sentence end takes a character
     if len(text) <= limit:  # no sentence to cut (the usual text): the ends found, and the text's end
         if text and (not ends or ends[-1] != len(text)):
             ends.append(len(text))
-        return iter(ends)
-    return _cut_sentence_ends(text, [*ends, len(text)], limit)
+        return ends
+    return list(_cut_sentence_ends(text, [*ends, len(text)], limit))
+
+
+_END = re.Match.end
 
 
 def _cut_sentence_ends(text: str, ends: list[int], limit: int) -> Iterator[int]:

@@ -119,6 +119,35 @@ def test_a_rule_scanning_the_whole_text_wakes_only_at_a_word_start() -> None:
     assert gate.find("is third").present("copula", 0, 8)  # the text's start is a word's
 
 
+def test_word_starts_told_by_the_character_before_are_the_engine_s() -> None:
+    """``Anchors.find`` tells a word start by the character before a hit (a Latin-1 text)
+    or by the engine's ``\\b`` (any other), and finds the short words counted only there
+    ("e", "se", "to") by a byte search: the hits of rules woken only at a word start are,
+    either way, every occurrence of their literals where ``word_start`` holds. Random texts
+    of letters, digits, "_", accents, ordinals, superscripts, spaces, punctuation, "?" and
+    characters past Latin-1 (a lone surrogate too)."""
+    assert len(Anchors({"short": [re.compile(r"\b(?:e|to)\b")]}, word_start={"short"})._short_words) == 2
+    from factcov.extractors.anchors import word_start
+
+    rules = {"at_word": [re.compile(r"\b(?:is|e|ab)\b")], "anywhere": [re.compile(r"is\b|ab")],
+             "opening_other": [re.compile(r"\b(?:se|to)")]}
+    gate = Anchors(rules, word_start={"at_word", "opening_other"})
+    rng = random.Random(16)
+    alphabet = ["is", "e", "ab", "se", "to", " ", "_", "1", "é", "ª", "²", "º", "\xa0", ".", "-", "’", "\n", "x", "Ж",
+                "?", "\ud800"]
+    latin = other = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        hits = gate.find(text)
+        for rule, literals in (("at_word", ("is", "e", "ab")), ("opening_other", ("se", "to"))):
+            expected = sorted((i, i + len(literal)) for literal in literals for i in range(len(text))
+                              if text.startswith(literal, i) and word_start(text, i))
+            assert sorted(hits.spans(rule)) == expected, (text, rule)
+        latin += all(ord(c) < 256 for c in text)
+        other += any(ord(c) >= 256 for c in text)
+    assert latin > 500 and other > 500
+
+
 @pytest.fixture(scope="module")
 def texts(shared_data: Path) -> list[tuple[object, str]]:
     """Realized and hand-varied texts of two real races in three languages, plus the same
@@ -379,6 +408,33 @@ def test_the_rules_of_a_stretch_are_those_with_an_anchor_wholly_inside() -> None
             assert hits.within(start, end) == expected, (text, start, end)
             for rule in gate.bits:
                 assert hits.present(rule, start, end) == (rule in expected)
+
+
+def test_literal_anchors_and_spans_listed_apart_are_every_occurrence() -> None:
+    """Anchors given as literals (``literal_anchors``) are hits wherever they stand, none
+    dropped for holding another ("ab" in "cab"), beside rules' anchors; and the spans of a
+    name listed ``apart``, and whether it stands anywhere, are those found over every hit,
+    for rules and literals alike."""
+    rng = random.Random(15)
+    rules = {"short": [re.compile(r"ab|c")], "long": [re.compile(r"abcab|cc a")]}
+    given = {"given": ["ab", "cab", "b a", "a"]}
+    plain = Anchors(rules, literal_anchors=given)
+    apart = Anchors(rules, literal_anchors=given, apart=("given", "long"))
+    assert plain.bits == apart.bits and list(plain.bits) == ["short", "long", "given"]
+    for _ in range(400):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 40)))
+        every, listed = plain.find(text), apart.find(text)
+        expected = sorted({(i, i + len(literal)) for literal in given["given"] for i in range(len(text))
+                           if text.startswith(literal, i)})
+        assert sorted(every.spans("given")) == expected
+        for name in plain.bits:
+            assert listed.spans(name) == every.spans(name), (text, name)
+            assert listed.anywhere(name) == every.anywhere(name) == bool(every.everywhere() & plain.bits[name])
+            assert listed.mask(0, len(text)) == every.mask(0, len(text))
+    with pytest.raises(ValueError):
+        Anchors(rules, literal_anchors={"given": ["ab", ""]})
+    with pytest.raises(ValueError):
+        Anchors(rules, literal_anchors={"short": ["ab"]})
 
 
 def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:

@@ -577,3 +577,115 @@ def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compou
                     changes += 1
                     without_words_before += found[0].start() >= match.start()
     assert changes > 600 and without_words_before > 250, (changes, without_words_before)
+
+
+def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``DriverIndex.names_at`` (the names read from the automaton's hits of their
+    literals, in a text whose whitespace is single spaces) finds what the names pattern
+    finds (``names_scanned``): real texts, damaged ones, names glued to words, cut by a
+    hyphen, an apostrophe, digits or an underscore, team names of drivers in and out of
+    the focus, and a name at either end of the text."""
+    from factcov.domains.f1.mentions import NAMES, SPACES, driver_index
+
+    rng = random.Random(14)
+    compared = with_teams = 0
+    for instance, text in _mention_texts(texts):
+        index = driver_index(instance.context)
+        assert index.name_literals is not None and set(index.names.names) <= index.name_literals
+        names = sorted(index.name_literals, key=lambda name: rng.random())[:4]
+        teams = [team for team in index.name_literals if team not in index.names.names][:2]
+        variants = [text, f"{names[0].title()} {text} {names[1]}", text.replace(" ", "-", 4)]
+        for name in names:
+            glued = rng.choice(("x", "_", "3", "'s", "-", "’", "º", ""))
+            variants.append(f"{text} {glued}{name} {name}{glued} {name.upper()}, {name.title()}{glued}.")
+        team_variant = f"{text} {' and the '.join(team.title() for team in teams)} {names[0]}" if teams else None
+        if team_variant:
+            variants.append(team_variant)
+        variants.append(_damaged(rng, text))
+        variants.append(text.replace(" ", rng.choice(("\t", "\u2009", "\xa0", "\u3000", "  ")), 2))
+        for variant in variants:
+            folded = fold(variant)
+            hits = index.rare_anchors.find(folded)
+            if not all(c == " " for c in folded if c.isspace()) or "  " in folded:
+                assert hits.anywhere(SPACES)  # the pattern's ``\s+`` may match more than a space:
+                continue  # not read from the literals
+            assert not hits.anywhere(SPACES)
+            expected = index.names_scanned(variant, folded)
+            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            index._nested_at_ends = False  # the names sorted by start: the same names
+            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            index._nested_at_ends = True
+            compared += 1
+            with_teams += variant is team_variant
+    assert compared > 5000 and with_teams > 500
+
+
+def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_starts(
+    texts: list[tuple[object, str]]
+) -> None:
+    """``may_match`` and ``scans`` (whose callers may search a slice, where ``\\b`` holds at
+    its start) take only anchors counted anywhere (``Anchors.slice_bits``); ``finditer`` and
+    ``search`` also those counted at word starts. A pattern matching in a slice of a real or
+    damaged text has an anchor there by the first; matching from and to offsets, by the
+    second; and the patterns asked through ``may_match``/``scans`` keep their gate."""
+    from factcov.domains.f1.reading import asked_patterns, grammar_anchors, grammar_rules
+
+    rng = random.Random(17)
+    sliced = by_offsets = 0
+    for language in ("en", "es", "pt"):
+        anchors = grammar_anchors(language)
+        patterns = {name: group[0] for name, group in grammar_rules(language).items() if isinstance(name, int)}
+        asked = {id(pattern) for pattern in asked_patterns(F1RegexExtractor(language).lex)}
+        assert all(name in anchors.slice_bits for name in asked if name in anchors.bits)
+        assert any(name not in anchors.slice_bits for name in patterns if name in anchors.bits)
+        picked = [text for instance, text in texts if instance.language == language][::5]
+        for text in picked + [_damaged(rng, text) for text in picked]:
+            folded = fold(text)
+            hits = anchors.find(folded)
+            for _ in range(6):
+                start = rng.randrange(len(folded) + 1)
+                end = min(len(folded), start + rng.randrange(1, 80))
+                mask = hits.mask(start, end)
+                for name, pattern in patterns.items():
+                    if name in anchors.slice_bits and pattern.search(folded[start:end]):
+                        assert mask & anchors.slice_bits[name], (pattern.pattern, folded[start:end])
+                        sliced += 1
+                    if name in anchors.bits and pattern.search(folded, start, end):
+                        assert mask & anchors.bits[name], (pattern.pattern, folded, start, end)
+                        by_offsets += 1
+    assert sliced > 500 and by_offsets > 1000
+
+
+def test_names_holding_others_are_found_where_their_literals_stand_as_the_pattern_finds_them() -> None:
+    """A race whose names hold others not at their end ("red" in "red bull"): ``names_at``
+    takes them by start (not in the automaton's order), as the pattern does."""
+    from factcov.domains.f1.mentions import NAMES, DriverIndex
+
+    drivers = [{"code": "AAA", "name": "Max Red", "team": "Red Bull"},
+               {"code": "BBB", "name": "Bull Rider", "team": "Haas"}]
+    index = DriverIndex(drivers, ("AAA",))
+    assert {"red bull", "red", "bull rider"} <= set(index.names.names) and not index._nested_at_ends
+    rng = random.Random(18)
+    words = ["Red", "Bull", "Rider", "Max", "red bull", "Haas", ",", "x", "the"]
+    found = 0
+    for _ in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        folded = fold(text)
+        expected = index.names_scanned(text, folded)
+        assert index.names_at(folded, index.rare_anchors.find(folded).spans(NAMES)) == expected, text
+        found += len(expected)
+    assert found > 500
+
+
+def test_the_irregular_spaces_are_every_whitespace_but_one_space() -> None:
+    """``IRREGULAR_SPACES`` (a text without them is read for names from the literals' hits)
+    holds every character the engine's ``\\s`` matches but the space."""
+    import sys
+
+    from factcov.domains.f1.mentions import IRREGULAR_SPACES
+
+    spaces = {c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace()}
+    assert all(re.fullmatch(r"\s", c) for c in spaces)
+    assert IRREGULAR_SPACES == {"  ", *spaces - {" "}}

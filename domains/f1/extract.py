@@ -55,9 +55,8 @@ class _Reader(StrategyRules, RaceRules):
         self.gated = gated
         cls = type(self)
         plans = _plans(cls, self.lex.language) if gated else None
-        for sentence in self.sentences():
-            mask = sentence.mask
-            self._here = (sentence.start, sentence.end, mask)  # the sentence ``may_match`` asks about
+        for sentence in self.sentences():  # each sets ``_here``, the sentence ``may_match`` asks about
+            mask = sentence[4]  # ``sentence.mask``
             plan = plans.get(mask) if plans is not None else _every_rule(cls)
             if plan is None:
                 plan = plans[mask] = _plan_functions(cls, self.lex.language, mask)  # type: ignore[index]

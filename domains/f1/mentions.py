@@ -170,6 +170,17 @@ class DriverIndex:
             if len(focused) == 1 and team and team not in names:
                 names[team] = next(iter(focused))
         self.names = Lexicon(names)
+        # the names are literals ("hamilton", "max verstappen"): where a text's whitespace is
+        # single spaces (a name's space matches what the pattern's ``\s+`` does), they are
+        # found by the automaton pass the reader makes anyway (``reading.text_anchors``) rather
+        # than by a scan of their pattern. Every team name of the race is one (whichever
+        # driver is the focus: a race's drivers share the automaton); None: a name is not
+        # plain words (see ``_plain``), the pattern finds them all
+        literals = {*names, *filter(None, teams)}
+        self.name_literals = frozenset(literals) if all(map(_plain, literals)) else None
+        # names overlapping in a text then end together ("lewis hamilton", "hamilton"): the
+        # automaton's order (by end, the longest first) is the order a scan tries them in
+        self._nested_at_ends = self.name_literals is not None and _nested_at_ends(self.name_literals)
         # not ``quick_start``ed: it would find the names ~2 µs a text faster, but compiling it
         # costs ~1 ms more, once per set of focus drivers' team names (a cold pass: 27 of them
         # for 348 instances), more than most runs read with it
@@ -186,10 +197,15 @@ class DriverIndex:
         # each kind is scanned over the whole text (never a slice), so a literal its pattern
         # needs a word boundary before counts only where a word starts ("lando" in
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
-        self.rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules))
-        # what the rare kinds' anchors depend on (the race's drivers, not the focus): indexes of
-        # one race share the anchors a reader joins with its grammar's (``reading.text_anchors``)
-        self.rare_key = tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items())
+        self.rare_literals = {NAMES: self.name_literals, SPACES: IRREGULAR_SPACES} if self.name_literals else {}
+        self._rare_anchors: Anchors | None = None  # built when first asked (a reader joins them with the grammar's)
+        # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
+        # focus): indexes of one race share the anchors a reader joins with its grammar's
+        # (``reading.text_anchors``)
+        self.rare_key = (
+            tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items()),
+            tuple(sorted(self.name_literals or ())),
+        )
         self.text_anchors: dict[str, Anchors] = {}  # language -> those joined anchors, once known
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
@@ -202,23 +218,26 @@ class DriverIndex:
         # prose) is not searched for the anchors (``has_two_capitals``: a byte search)
         self._capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
 
+    @property
+    def rare_anchors(self) -> Anchors:
+        """The rare kinds' anchors, the names' and the irregular spaces' alone (a reader
+        finds them in its one pass, ``reading.text_anchors``: these are built only when
+        asked, for a text read without it)."""
+        if self._rare_anchors is None:
+            self._rare_anchors = Anchors(self.rare_rules, word_start=frozenset(self.rare_rules),
+                                         literal_anchors=self.rare_literals, apart=MENTION_KINDS)
+        return self._rare_anchors
+
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
-        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
-        names, lexicon = self.names.names, self.names
-        found = []
-        for match in self._names_pattern.finditer(folded):
-            start, end = match.span()
-            name = match.group()  # one word of letters is its own key; else its spaces made single
-            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
-                name, text[start:end])
-            if code is not None:
-                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+        hits = hits or self.rare_anchors.find(folded)
+        if hits.anchors.bits.get(NAMES) is not None and not hits.anywhere(SPACES):  # single spaces only
+            found = self.names_at(folded, hits.spans(NAMES))
+        else:
+            found = self.names_scanned(text, folded)
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
         # another kind of mention is added
         in_order = True
-        hits = hits or self.rare_anchors.find(folded)
-        present = hits.everywhere()  # the rare kinds' anchors anywhere in the text
         bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
             (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
@@ -231,9 +250,9 @@ class DriverIndex:
         first = bits.get("first")
         # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
         # scanned only when one of the first names' anchors stands outside every name found
-        if self.first_name_lexicon is not None and (first is None or (
-            present & first and not _each_overlaps(hits.spans("first"), found)
-        )):
+        if self.first_name_lexicon is not None and hits.anywhere("first") and (
+            first is None or not _each_overlaps(hits.spans("first"), found)
+        ):
             taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
             # capitalized: "Max", not "max speed"
             named = [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
@@ -241,8 +260,7 @@ class DriverIndex:
             if named:
                 found += named
                 in_order = False
-        demonym = bits.get("demonym")
-        if self.demonym_pattern is not None and (demonym is None or present & demonym):
+        if self.demonym_pattern is not None and hits.anywhere("demonym"):
             taken = SpanSet([(m.start, m.end) for m in found])
             for match in self.demonym_pattern.finditer(folded):
                 key = " ".join(match.group("noun").split())
@@ -253,12 +271,52 @@ class DriverIndex:
                     in_order = False
         return found if in_order else sorted(found, key=_START)
 
+    def names_scanned(self, text: str, folded: str) -> list[Mention]:
+        """The drivers named by name (not code, first name or nationality) in ``text``: the
+        names pattern's matches, in text order."""
+        # ``self.names.find`` written out (a dozen mentions a text: no generator, no call per name)
+        names, lexicon = self.names.names, self.names
+        found = []
+        for match in self._names_pattern.finditer(folded):
+            start, end = match.span()
+            name = match.group()  # one word of letters is its own key; else its spaces made single
+            code = names.get(name if name.isalpha() else " ".join(name.split())) or lexicon.resolve(
+                name, text[start:end])
+            if code is not None:
+                found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+        return found
+
+    def names_at(self, folded: str, spans: list[tuple[int, int]]) -> list[Mention]:
+        """``names_scanned`` from where the names' literals stand in ``folded`` (``spans``:
+        every occurrence of each of ``name_literals``, as ``Hits.spans`` gives them: by end,
+        the longest first at an end), for a text whose whitespace is single spaces. The
+        pattern, tried at each position from the left, matches the longest name standing
+        there between word boundaries, and goes on after it: so does this, trying only the
+        positions where a name stands."""
+        names = self.names.names
+        size = len(folded)
+        found = []
+        taken = 0  # where the last name found ends: the scan goes on from there
+        if not self._nested_at_ends:  # by start, the longest first at a start
+            spans = sorted(spans, key=_start_longest_first)
+        for start, end in spans:
+            if start < taken:
+                continue
+            code = names.get(folded[start:end])  # None: a team name, but not of a focus driver
+            # ``\b`` on both sides (a name opens and ends with a word character, ``_plain``)
+            if code is None or (start and (folded[start - 1].isalnum() or folded[start - 1] == "_")) or (
+                end < size and (folded[end].isalnum() or folded[end] == "_")
+            ):
+                continue
+            found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
+            taken = end
+        return found
+
     def unresolved(self, folded: str, mentions: list[Mention], hits: Hits | None = None) -> list[tuple[int, int]]:
         """Spans of driver descriptions that name no driver ("the rookie", "el finlandés"
         when two Finns raced)."""
         hits = hits or self.rare_anchors.find(folded)
-        descriptor = hits.anchors.bits.get("descriptor")
-        if descriptor is not None and not hits.everywhere() & descriptor:  # ``hits.present`` of the whole text
+        if not hits.anywhere("descriptor"):
             return []
         taken = SpanSet([(m.start, m.end) for m in mentions])
         return [
@@ -266,6 +324,48 @@ class DriverIndex:
             if not taken.overlaps(match.start(), match.end())
             and not _EVENT_AFTER.match(folded, match.end())
         ]
+
+
+@lru_cache(maxsize=64)  # the names of a race, whichever driver is the focus
+def _nested_at_ends(names: frozenset[str]) -> bool:
+    """Whether no name holds another (between word boundaries) but as its end ("hamilton"
+    in "lewis hamilton"). Then a name the scan takes is the first, by end, of those it may
+    take there: a name ending before it would stand inside it (a scan takes the first
+    position a name stands at, the longest there), and one ending with it is shorter or
+    was not there. So names by end, the longest first at an end, can be taken in turn."""
+    for name in names:
+        bounds = [match.start() for match in _BOUNDARY.finditer(name)]
+        for index, start in enumerate(bounds):
+            if any(name[start:end] in names for end in bounds[index + 1:] if end < len(name)):
+                return False
+    return True
+
+
+_BOUNDARY = re.compile(r"\b")
+
+
+def _start_longest_first(span: tuple[int, int]) -> tuple[int, int]:
+    """A name's sort key: by start, the longest first at a start (the order a scan tries them in)."""
+    return span[0], -span[1]
+
+
+def _plain(name: str) -> bool:
+    """Whether ``name`` is words of single spaces, opening and ending with a word character
+    (then, in a text whose whitespace is single spaces, the names pattern's ``\\b`` and
+    ``\\s+`` match it as the literal it is)."""
+    return bool(name) and name == " ".join(name.split()) and _WORD.match(name[0]) is not None and (
+        _WORD.match(name[-1]) is not None)
+
+
+_WORD = re.compile(r"\w")
+NAMES = "name"  # the names' literals among a text's anchors (``DriverIndex.rare_literals``)
+SPACES = "space"  # and the whitespace that is not one space: where a name's ``\\s+`` may match more
+# every whitespace character but the space (what ``\\s`` matches: ``str.isspace``, none past
+# U+3000), and two spaces: a text holding none has single spaces between its words
+IRREGULAR_SPACES = frozenset({"  ", *(c for c in map(chr, range(0x3001)) if c.isspace() and c != " ")})
+# the kinds of mention ``find`` asks where or whether their anchors stand: their few hits
+# are listed apart from the grammar's (``Anchors(apart=...)``)
+MENTION_KINDS = frozenset({NAMES, SPACES, "first", "demonym", "descriptor"})
 
 
 def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> bool:

@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.mentions import DriverIndex, Mention, driver_index
+from factcov.domains.f1.mentions import MENTION_KINDS, DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors, quick_start
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
@@ -97,11 +97,30 @@ def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
     return {**triggers, **{id(pattern): (pattern,) for pattern in scanned}}
 
 
+def asked_patterns(lex: Lexicon) -> set[re.Pattern[str]]:
+    """The patterns the rules ask about through ``may_match`` or ``scans``, and may then
+    search in a slice of the text (where ``\\b`` holds at the slice's start): their anchors
+    count wherever they stand. A pattern asked so but not listed here is never skipped by
+    those two (they take only such anchors, ``Anchors.slice_bits``), only by ``finditer``
+    and ``search``, which scan the whole text from and to offsets."""
+    return {lex.podium_list, lex.compound, lex.start_words, lex.end_words, *lex.stop_count, *lex.changes}
+
+
+@cache
+def word_start_names(language: str) -> frozenset[Hashable]:
+    """The names of ``grammar_rules`` whose anchors count only where a word starts (when
+    their patterns want a ``\\b`` there): the rules scanning the whole text, and the
+    patterns only ``finditer`` and ``search`` scan ("is" in "his" wakes no scan for a
+    copula ``\\b(?:is|was)\\s``)."""
+    asked = {id(pattern) for pattern in asked_patterns(lexicon(language))}
+    return WHOLE_TEXT_RULES | {name for name in grammar_rules(language) if isinstance(name, int) and name not in asked}
+
+
 @cache
 def grammar_anchors(language: str) -> Anchors:
     """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
     scan where none of its anchors stands is skipped: it could match nothing there)."""
-    return Anchors(grammar_rules(language), word_start=WHOLE_TEXT_RULES)
+    return Anchors(grammar_rules(language), word_start=word_start_names(language))
 
 
 # (language, a race's rare mention anchors) -> the grammar's anchors and those, joined
@@ -110,8 +129,9 @@ _JOINED_SIZE = 64
 
 
 def text_anchors(language: str, index: DriverIndex) -> Anchors:
-    """The grammar's anchors and the rare mention anchors of ``index`` (first names,
-    nationalities, descriptions) in one automaton: a text is passed over once for both.
+    """The grammar's anchors, the rare mention anchors of ``index`` (first names,
+    nationalities, descriptions) and its drivers' names in one automaton: a text is passed
+    over once for all.
     The grammar's names keep the bits ``grammar_anchors`` gives them (they come first);
     the rare kinds' names ("first", "demonym", "descriptor") follow. Built once per race
     and language (the rare anchors depend on the race's drivers, not on the focus)."""
@@ -121,8 +141,10 @@ def text_anchors(language: str, index: DriverIndex) -> Anchors:
         joined = _JOINED.get(key)
         if joined is None:
             grammar = grammar_anchors(language)
-            joined = Anchors({**grammar_rules(language), **index.rare_rules},
-                             word_start=WHOLE_TEXT_RULES | frozenset(index.rare_rules))  # as ``index.rare_anchors``
+            joined = Anchors({**grammar_rules(language), **index.rare_rules},  # as ``index.rare_anchors``
+                             word_start=word_start_names(language) | frozenset(index.rare_rules),
+                             literal_anchors=index.rare_literals,
+                             apart=MENTION_KINDS)
             assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
             if len(_JOINED) >= _JOINED_SIZE:
                 del _JOINED[next(iter(_JOINED))]
@@ -186,8 +208,9 @@ class TextReader:
         # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
         self.hits = text_anchors(lex.language, index).find(self.folded)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
+        self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        # the sentence being read (start, end, anchor mask), set by the read loop for each:
+        # the sentence being read (start, end, anchor mask), set by ``sentences`` for each:
         # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
         self._here = (-1, -1, 0)
         self.context = context
@@ -215,6 +238,7 @@ class TextReader:
     @gated.setter
     def gated(self, gated: bool) -> None:
         self._bits = self.hits.anchors.bits if gated else {}
+        self._slice_bits = self.hits.anchors.slice_bits if gated else {}
         self._clause_bit = self._bits.get(id(self.lex.clause_break))
 
     def sentences(self) -> Iterator[Sentence]:
@@ -227,7 +251,7 @@ class TextReader:
         unresolved = sorted(self.unresolved)
         unresolved_starts = [u[0] for u in unresolved]
         first = 0  # the first mention not in an earlier sentence
-        ends = list(bounded_sentence_ends(self.folded, self.lex.sentence_end))  # increasing, the last len(folded)
+        ends = bounded_sentence_ends(self.folded, self.lex.sentence_end)  # increasing, the last len(folded)
         masks = self.hits.masks(ends) if ends else []
         for end, mask in zip(ends, masks):
             last = bisect_left(mention_starts, end, first)
@@ -240,16 +264,19 @@ class TextReader:
             if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
                 self._consumed = SpanMask()
             sentence = _sentence((start, end, inside, topic, mask))
+            self._here = (start, end, mask)  # the sentence ``may_match`` asks about
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone); the rules have mostly asked already
-            # (``is_object``'s own table, looked up here without the call)
-            objects = self._objects
-            for mention in inside:
-                known = objects.get((mention[0], start))
-                if not (self.is_object(mention, sentence) if known is None else known):
-                    topic = mention[2]
-                    break
+            # (``is_object``'s own table, looked up here without the call). A sentence
+            # naming only the topic leaves it as it is (the usual one: one driver, the topic)
+            if inside and (len(inside) > 1 or inside[0][2] != topic):
+                objects = self._objects
+                for mention in inside:
+                    known = objects.get((mention[0], start))
+                    if not (self.is_object(mention, sentence) if known is None else known):
+                        topic = mention[2]
+                        break
             start = end
 
     def with_teammates(self, mentions: list[Mention]) -> list[Mention]:
@@ -275,8 +302,9 @@ class TextReader:
     # --- helpers ------------------------------------------------------------------
     def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
         """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
-        anchors stands there); always True when reading ungated."""
-        bit = self._bits.get(id(pattern))
+        anchors stands there), searched as a slice or not; always True when reading ungated
+        and for a pattern whose anchors count only where a word starts (``asked_patterns``)."""
+        bit = self._slice_bits.get(id(pattern))
         if bit is None:  # a pattern without anchors (or reading ungated): never skipped
             return True
         here = self._here
@@ -299,8 +327,8 @@ class TextReader:
 
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
-        anchors stands there): the rest are not scanned."""
-        bits = self._bits
+        anchors stands there, see ``may_match``): the rest are not scanned."""
+        bits = self._slice_bits
         if not bits:  # reading ungated
             return list(patterns)
         held = _SCAN_BITS.get((id(patterns), id(bits)))
