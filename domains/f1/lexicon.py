@@ -12,6 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache
+from re import _parser  # type: ignore[attr-defined]
 
 from factcov.extractors.anchors import quick_start
 from factcov.extractors.patterns import alternation
@@ -517,6 +518,7 @@ class Lexicon:
     move_passive: re.Pattern[str]
     object_marker: re.Pattern[str]
     passed_marker: re.Pattern[str]
+    shortest_marker: int  # the fewest characters object_marker or passed_marker matches
     possessive: re.Pattern[str]
     by: re.Pattern[str]
     move_fail: re.Pattern[str]
@@ -570,7 +572,13 @@ def lexicon(language: str) -> Lexicon:
     lex = dataclasses.replace(lex, **quick)
     changes = (*lex.change, *lex.same_set)  # the same pattern objects
     return dataclasses.replace(lex, changes=changes,
-                               one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex))
+                               one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex),
+                               shortest_marker=min(shortest_match(lex.object_marker), shortest_match(lex.passed_marker)))
+
+
+def shortest_match(pattern: re.Pattern[str]) -> int:
+    """The fewest characters a match of ``pattern`` spans: a shorter stretch holds none."""
+    return int(_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
 
 
 def _suffixes(words: set[str]) -> tuple[str, ...]:
@@ -690,6 +698,7 @@ def _lexicon(language: str) -> Lexicon:
             rf"\b(?:{OBJECT_MARKER[language].replace('{PASSED}', PASSED[language])})\s+(?:{FILLER_BEFORE_NAME[language]})$"
         ),
         passed_marker=re.compile(rf"\b(?:{PASSED[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        shortest_marker=0,  # filled by ``lexicon``
         move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
         move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
         move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),

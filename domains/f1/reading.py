@@ -377,13 +377,22 @@ class TextReader:
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
             acting = [m for m in before if not self.is_object(m, sentence)]
             return self.other_driver(acting[0].code if acting else sentence.topic)
+        if len(before) == 1:  # ``is_object(last, sentence)``, its table looked up first (asked already, mostly)
+            known = self._objects.get((last[0], sentence[0]))
+            if not (self.is_object(last, sentence) if known is None else known):
+                # the usual case, one driver acting before: the subject, unless a clause
+                # mark or a pronoun resets it (none does in "..., who came in", nor where
+                # only spaces separate them, nor in an apposition: those say ``last``)
+                if self.lex.subject_reset.search(between) and not _RELATIVE.match(between) and not (
+                        has_comma and _APPOSITION.match(between)):
+                    return self._reset_subject(sentence, position, before)
+                return last.code
         if _RELATIVE_OPEN.match(between):
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):
             return last.code  # right before the verb: "four laps before Verstappen came in"
-        if len(before) == 1:  # ``is_object(last, sentence)``, its table looked up first (asked already, mostly)
-            known = self._objects.get((last[0], sentence[0]))
-            acting = [] if (self.is_object(last, sentence) if known is None else known) else before
+        if len(before) == 1:
+            acting = []  # the one driver is an object (asked above)
         else:
             acting = [m for m in before if not self.is_object(m, sentence)]
         if acting:
@@ -397,13 +406,19 @@ class TextReader:
         if has_comma and _APPOSITION.match(between):
             return before[-1].code  # "Verstappen, con blandos nuevos, le adelantó"
         if self.lex.subject_reset.search(between) and not _RELATIVE.match(between):
-            opening = self.lex.subordinate_opening.match(folded, sentence.start)
-            if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis
-                comma = folded.find(",", opening.end(), position)
-                main = [m for m in before if comma != -1 and m.start > comma]
-                return main[0].code if main else None
-            return before[0].code
+            return self._reset_subject(sentence, position, before)
         return before[-1].code
+
+    def _reset_subject(self, sentence: Sentence, position: int, before: list[Mention]) -> str | None:
+        """The subject where a clause mark or a pronoun separates the drivers ``before`` from
+        ``position``: the sentence's first driver, or the main clause's after a subordinate opening."""
+        folded = self.folded
+        opening = self.lex.subordinate_opening.match(folded, sentence.start)
+        if opening is not None:  # "When the Dutchman pitted, Lewis was ahead: ..." is about Lewis
+            comma = folded.find(",", opening.end(), position)
+            main = [m for m in before if comma != -1 and m.start > comma]
+            return main[0].code if main else None
+        return before[0].code
 
     def subject_after(self, sentence: Sentence, position: int) -> str | None:
         """No driver named before: 'Starting on mediums, Hamilton ...' and 'permitió a Red
@@ -447,13 +462,19 @@ class TextReader:
     def _is_object(self, mention: Mention, sentence: Sentence, marker: re.Pattern[str]) -> bool:
         stop = mention.start
         start = stop - 30 if stop - 30 > sentence.start else sentence.start
-        # a match inside the window holds one of the marker's anchors there (a marker
+        # a window shorter than any marker holds none (the driver opening a sentence, most
+        # mentions); a match inside it holds one of the marker's anchors there (a marker
         # without anchors, as the object markers are, is searched for at once)
-        if (self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)) and marker.search(
-            self.folded[start: stop]
-        ):
+        lex = self.lex
+        shortest = lex.shortest_marker if marker is lex.object_marker or marker is lex.passed_marker else 0
+        if stop - start >= shortest and (
+            self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)
+        ) and marker.search(self.folded[start: stop]):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
+        mentions = sentence.mentions
+        if not mentions or mentions[0].start >= stop:
+            return False  # no driver named before this one (mentions are in text order)
         previous = self.previous_mention(sentence, stop)
         return (previous is not None and bool(self.lex.and_word.match(self.folded[previous.end: stop]))
                 and self.is_object(previous, sentence, marker))

@@ -76,14 +76,16 @@ class RaceRules(TextReader):
 
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
-        wins = [
-            m for m in self.finditer(lex.win, sentence.start, sentence.end)
-            if not lex.win_not_followed.match(self.folded, m.end())
-            and not _NEGATED_WIN.search(self.folded[max(sentence.start, m.start() - 25): m.start()])
-        ]
+        # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
+        wins = []
+        for m in self.finditer(lex.win, sentence.start, sentence.end):
+            if not lex.win_not_followed.match(self.folded, m.end()) and not _NEGATED_WIN.search(
+                    self.folded[max(sentence.start, m.start() - 25): m.start()]):
+                wins.append(m)
         finishes = list(self.finditer(lex.finish, sentence.start, sentence.end))
-        finishes += [m for m in self.finditer(lex.copula_place, sentence.start, sentence.end)
-                     if not any(f.start() <= m.start() < f.end() for f in finishes)]
+        for m in self.finditer(lex.copula_place, sentence.start, sentence.end):  # none inside a finish
+            if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: they never overlap)
+                finishes.append(m)
         for match in wins:
             following = self.next_mention(sentence, match.end())
             if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
@@ -123,7 +125,7 @@ class RaceRules(TextReader):
         podium = self.podium_list(sentence)
         if wins or finishes or podium:
             for mention in sentence.mentions:
-                tail = self.folded[mention.end: min(sentence.end, mention.end + 20)]
+                tail = self.folded[mention.end: mention.end + 20 if mention.end + 20 < sentence.end else sentence.end]
                 found = lex.position_after_mention.match(tail)
                 if not found or _NOT_A_POSITION.match(self.folded, mention.end + found.end()):
                     continue

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
-from factcov.extractors.anchors import quick_start
+from factcov.extractors.anchors import anchors, quick_start
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
@@ -50,13 +50,15 @@ class _LapHint(NamedTuple):
     words: tuple[str, ...]  # how the language's lap words open (each holds one of these)
 
     def search(self, text: str, start: int, end: int) -> bool:
-        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``str.find``,
-        the digits by one character class (in an ASCII text ``\\d`` is ``[0-9]``, a class
-        the engine tests as a bitmap)."""
+        """Whether ``text[start:end]`` holds a lap word or a digit: the words by ``in`` on the
+        stretch sliced once (cheaper than a ``find`` with bounds each), the digits by one
+        character class (in an ASCII stretch ``\\d`` is ``[0-9]``, a class the engine tests
+        as a bitmap)."""
+        stretch = text[start:end]
         for word in self.words:
-            if text.find(word, start, end) >= 0:
+            if word in stretch:
                 return True
-        return (_ASCII_DIGIT if text.isascii() else _DIGIT).search(text, start, end) is not None
+        return (_ASCII_DIGIT if stretch.isascii() else _DIGIT).search(stretch) is not None
 
 
 _DIGIT = re.compile(r"\d")
@@ -86,49 +88,78 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 
+@cache
+def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
+    """Words one of which stands in every match of a stop-count pattern besides the stop
+    word, by the pattern's id (those of ``lexicon(language).stop_count``; a pattern left
+    out has none worth a look). The anchors wake "a única parada" and "nenhuma parada" in
+    every sentence saying "parada" (the stop word is their longest literal); these are the
+    pattern's anchors with the stop word taken as any word ("unica"; "nenhuma", "zero",
+    "sem ", "nao parou"): every match of the pattern matches the widened one, so holds one."""
+    lex = lexicon(language)
+    cues: dict[int, tuple[str, ...]] = {}
+    for pattern in lex.stop_count:
+        if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
+            continue  # a word widened inside a negative look-around would narrow the pattern
+        try:
+            widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
+        except re.error:  # the word inside a look-behind, which must keep its width
+            continue
+        if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):  # a letter stands everywhere
+            cues[id(pattern)] = tuple(sorted(widened))
+    return cues
+
+
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
     def pit_laps(self, sentence: Sentence) -> None:
         folded = self.folded
-        if not _may_hold_lap(self.lex.language).search(folded, sentence.start, sentence.end):
+        lex = self.lex
+        if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
-        verbs = list(self.finditer(self.lex.pit_verb, sentence.start, sentence.end))
-        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12")
-        bounds = sentence.start, sentence.end
-        apostrophe = folded.find("'", *bounds) >= 0 or folded.find("’", *bounds) >= 0
+        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
+        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
+        # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
+        said = folded[sentence.start: sentence.end]
+        apostrophe = "'" in said or "’" in said
+        # the safety car's words, looked for before each verb only in a sentence holding one
+        neutral_here = self.may_match(lex.neutralization, sentence.start, sentence.end)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(self.lex.scope_break, verb_end, stop)
+            cut = self.search(lex.scope_break, verb_end, stop)
             if cut:
                 stop = cut.start()
-            cut = self.search(self.lex.clause_break, verb_end, stop)
+            cut = self.search(lex.clause_break, verb_end, stop)
             if cut:
                 stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
                 previous_verb = verbs[index - 1].end() if index else clause
+                since = previous_verb if previous_verb > clause else clause
                 until = verb_start
                 # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-                neutral = self.search(self.lex.neutralization, max(clause, previous_verb), until)
+                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
                 if neutral:
                     until = neutral.start()
-                laps = self.lap_numbers(max(clause, previous_verb), until)
-            if not laps:
-                continue  # no lap said: nothing to read, whoever stopped
-            owner = self.previous_mention(sentence, verb_start)
-            since = max(owner.end if owner else sentence.start, clause)
-            if self.search(self.lex.neutralization, since, verb_start):
-                continue  # "the safety car came in": not a pit stop
+                laps = self.lap_numbers(since, until)
+                if not laps:
+                    continue  # no lap said: nothing to read, whoever stopped
+            if neutral_here:
+                owner = self.previous_mention(sentence, verb_start)
+                since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
+                if self.search(lex.neutralization, since, verb_start):
+                    continue  # "the safety car came in": not a pit stop
             subject = self.subject(sentence, verb_start)
             # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
             for mention in sentence.mentions:
                 if verb_start <= mention.start and mention.end <= verb_end:
                     subject = mention.code
+            consumed = self._consumed
             for lap, start, end in laps:
-                if self.consumed(start, end):
+                if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
                     continue
                 driver = subject
                 for mention in sentence.mentions:  # the last one acting between verb and lap, not
@@ -145,7 +176,7 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.finditer(self.lex.stop_ordinal, clause, start):
+                    for match in self.finditer(lex.stop_ordinal, clause, start):
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
                     if ordinal is None:
                         numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
@@ -153,8 +184,8 @@ class StrategyRules(TextReader):
                             ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
-                self._consumed.take((start, end))
-                self.emit("pit_lap", key, lap, min(verb_start, start), end)
+                consumed.take((start, end))
+                self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
 
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
@@ -185,16 +216,27 @@ class StrategyRules(TextReader):
         scans = self.scans(self.lex.stop_count)
         if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
             del scans[0]  # no count right before a stop word: "made his first stop on lap 13"
+        folded, start, end = self.folded, sentence.start, sentence.end
+        cues = _stop_count_cues(self.lex.language)
+        text = None  # the sentence, sliced once for the cues (``in`` on it is faster than ``find`` with bounds)
         for pattern in scans:
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
-                words = [g for g in match.groups() if g]
-                if words:
-                    word = words[0]
+            needed = cues.get(id(pattern))
+            if needed is not None:
+                if text is None:
+                    text = folded[start:end]
+                for cue in needed:
+                    if cue in text:
+                        break
+                else:
+                    continue  # none of the words its matches hold besides the stop word ("unica", "nenhuma")
+            for match in pattern.finditer(folded, start, end):
+                word = next(filter(None, match.groups()), None)  # the count said, if any
+                if word is not None:
                     if word in ("una", "uma") and not _ONE_STOP_CONTEXT.search(
                         self.folded, max(sentence.start, match.start() - 25), match.end() + 12
                     ):
                         continue  # "tras una parada lenta": a stop, not a count of stops
-                    value = _TIMES.get(word, self.number(word))
+                    value = _TIMES[word] if word in _TIMES else self.number(word)
                 else:
                     value = 0  # "did not stop", "sin parar"
                 if not isinstance(value, int) or value > 6:
@@ -217,7 +259,7 @@ class StrategyRules(TextReader):
         match is read as a tyre set, else None."""
         lex = self.lex
         start, end = match.span()
-        before = self.folded[max(0, start - 30): start]
+        before = self.folded[start - 30 if start > 30 else 0: start]
         if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
         if word not in lex.ambiguous:
@@ -235,52 +277,16 @@ class StrategyRules(TextReader):
         return None
 
     def compounds(self, sentence: Sentence) -> None:
-        lex = self.lex
-        if not self.may_match(lex.compound, sentence.start, sentence.end):
-            return  # no compound word, so no change either ("para" of "parada" anchors "de X para Y")
-        used: list[tuple[int, int]] = []
-        found = list(self.finditer(lex.compound, sentence.start, sentence.end))
-        for pattern in self.scans(_changes(lex, found)):
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
-                c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
-                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
-                c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
-                if c1 is None or c2 is None:
-                    continue
-                driver = self.subject(sentence, match.start())
-                if driver is None:
-                    continue
-                key: dict[str, Any] = {"driver": driver}
-                ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None:
-                    owned = None  # worked out at the first stop named before the change
-                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
-                                              match.start()):
-                        if owned is None:
-                            owned = self.stops_owned_by_compounds(sentence, match.start())
-                        if not any(s <= stop.start() < e for s, e in owned):
-                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
-                if ordinal is None:
-                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
-                    if after:
-                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
-                if ordinal is not None:
-                    key["stop"] = ordinal
-                used.append((match.start(), match.end()))
-                self.emit("compound_change", key, [c1, c2], match.start(), match.end())
-                # "swapped inters for inters on lap 37": the change names its stop's lap
-                window_end = min(sentence.end, match.end() + 25)
-                if not _may_hold_lap(lex.language).search(self.folded, match.end(), window_end):
-                    continue  # no lap word or digit after it ("... to the hard tyres.")
-                cut = self.search(self.lex.clause_break, match.end(), window_end)
-                for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
-                        self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
-                                  lap, match.start(), lap_end)
+        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
+        if not found:
+            return  # no compound word, so no change either (each names one: ``_changes``)
+        changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
+        used = self.compound_changes(sentence, found, changes) if changes else []
         tokens: list[tuple[int, int, str]] = []
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
-        listing = self.folded.find(",", sentence.start, sentence.end) >= 0  # a list of sets has a comma
-        values = lex.compound_values
+        # a list of sets (``listed_sequences``) has three words or more, and a comma
+        listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
+        values = self.lex.compound_values
         for m in found:
             start = m.start()
             if used and any(s <= start < e for s, e in used):
@@ -296,6 +302,8 @@ class StrategyRules(TextReader):
                 words.append((start, m.end(), value))
             if self.compound_at(m, word, value) is not None:
                 tokens.append((start, m.end(), value))
+        if not tokens and not listing:
+            return
         groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
             if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
@@ -304,7 +312,7 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words)
+        listed = self.listed_sequences(sentence, words) if listing else None
         if listed:
             inside = [(g[0][0], g[-1][1]) for g in listed]
             groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
@@ -339,6 +347,52 @@ class StrategyRules(TextReader):
                 key["stint"] = stint
             self.emit("stint_compound", key, value, start, end)
 
+    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
+                         changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
+        """'switched from the medium to the hard', 'another set of hards': each change read
+        by the patterns ``changes`` (``found``: the sentence's compound words); the spans of
+        the changes read."""
+        lex = self.lex
+        used: list[tuple[int, int]] = []
+        for pattern in changes:
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+                c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
+                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
+                c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
+                if c1 is None or c2 is None:
+                    continue
+                driver = self.subject(sentence, match.start())
+                if driver is None:
+                    continue
+                key: dict[str, Any] = {"driver": driver}
+                ordinal = self.stop_said_at(sentence, match.end(), driver)
+                if ordinal is None:
+                    owned = None  # worked out at the first stop named before the change
+                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
+                                              match.start()):
+                        if owned is None:
+                            owned = self.stops_owned_by_compounds(sentence, match.start(), found)
+                        if not any(s <= stop.start() < e for s, e in owned):
+                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+                if ordinal is None:
+                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
+                    if after:
+                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
+                if ordinal is not None:
+                    key["stop"] = ordinal
+                used.append((match.start(), match.end()))
+                self.emit("compound_change", key, [c1, c2], match.start(), match.end())
+                # "swapped inters for inters on lap 37": the change names its stop's lap
+                window_end = min(sentence.end, match.end() + 25)
+                if not _may_hold_lap(lex.language).search(self.folded, match.end(), window_end):
+                    continue  # no lap word or digit after it ("... to the hard tyres.")
+                cut = self.search(self.lex.clause_break, match.end(), window_end)
+                for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
+                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
+                        self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
+                                  lap, match.start(), lap_end)
+        return used
+
     def listed_sequences(self, sentence: Sentence,
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
         """Three or more sets listed with commas after a sequence cue ("Zhou's race was
@@ -369,9 +423,15 @@ class StrategyRules(TextReader):
             return None
         return self.ordinal(match.group(1), driver, "pit_stops")
 
-    def stops_owned_by_compounds(self, sentence: Sentence, position: int) -> list[tuple[int, int]]:
+    def stops_owned_by_compounds(self, sentence: Sentence, position: int,
+                                 found: list[re.Match[str]]) -> list[tuple[int, int]]:
         """Spans of 'at his first stop' said right after an earlier compound: that
-        compound's stop, not a later change's ('hards at his first stop and another set of hards')."""
+        compound's stop, not a later change's ('hards at his first stop and another set of
+        hards'). ``found``: the sentence's compound words; ``position``: where a change
+        opens, at a word boundary (its pattern opens with one), so a compound word before
+        it is found there too: with none found before it, nothing is scanned."""
+        if not found or found[0].start() >= position:
+            return []
         owned = []
         for token in self.finditer(self.lex.compound, sentence.start, position):
             match = self.lex.stop_at.match(self.folded, token.end(), position)
@@ -429,17 +489,21 @@ class StrategyRules(TextReader):
         'finished on' (the last); words before an earlier compound do not count."""
         lex = self.lex
         clause = self.clause_start(sentence, start)
-        window_start = max(clause, start - 45, previous)
-        near = list(self.finditer(lex.stint_ordinal, window_start, min(sentence.end, end + 30)))
+        window_start = start - 45 if start - 45 > clause else clause  # ``max``, a call, written out
+        if previous > window_start:
+            window_start = previous
+        near = list(self.finditer(lex.stint_ordinal, window_start, end + 30 if end + 30 < sentence.end else sentence.end))
         if near:
             closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
             return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
         # a match inside ``before`` holds an anchor there: no anchor, no scan
         ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
-        starts = list(lex.start_words.finditer(before)) if self.may_match(lex.start_words, window_start, start) else []
-        if ends and (not starts or ends[-1].start() > starts[-1].start()):
+        if not self.may_match(lex.start_words, window_start, start):
+            return self.count_of(driver, "stints") if ends else None
+        if not ends:  # any start word says the first stint: the first one found will do
+            return 1 if lex.start_words.search(before) else None
+        starts = list(lex.start_words.finditer(before))
+        if not starts or ends[-1].start() > starts[-1].start():
             return self.count_of(driver, "stints")
-        if starts:
-            return 1
-        return None
+        return 1
