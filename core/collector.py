@@ -22,7 +22,10 @@ So once the objects moved since the last full collection would outnumber
 ``MOVED_PER_LIVE`` times the objects it left alive (at least ``MOVED_MIN``), a full
 collection runs here instead of a move: garbage held back stays below that bound,
 however many texts are scored, and each moved object pays a quarter of one object's
-share of a full walk at most.
+share of a full walk at most. Before the first full collection the bound is the same
+multiple of the objects present when the first call ended (counted as they are moved):
+a process holding a large heap (every race's knowledge, a benchmark file's instances)
+does not walk it all after its first hundred thousand objects moved.
 
 Objects someone else froze (``gc.freeze`` before forking, as ``factcov.runner`` does
 while a run's workers share its instances) are left frozen: ``unfreeze`` would release
@@ -46,7 +49,7 @@ _lock = threading.Lock()
 _users = 0
 _saved: tuple[int, ...] = ()
 _moved = 0  # objects moved unwalked since the last full collection run here
-_move_limit = MOVED_MIN
+_move_limit: int | None = None  # None: set by the first settling, from the objects present then
 _frozen_by_others = False
 
 
@@ -82,6 +85,12 @@ def _settle_survivors() -> None:
     # the young count is CPython's own (allocations less deallocations, what starts its
     # young collections); the middle generation, survivors of young walks, is counted as is
     moving = gc.get_count()[0] + len(gc.get_objects(generation=1))
+    if _move_limit is None:  # the first settling: every object present is counted as it moves
+        gc.freeze()
+        present = gc.get_freeze_count()
+        gc.unfreeze()
+        _moved, _move_limit = moving, max(MOVED_MIN, MOVED_PER_LIVE * present)
+        return
     if _moved + moving <= _move_limit:
         _moved += moving
         gc.freeze()

@@ -17,7 +17,7 @@ from factcov.collector import fewer_collections
 def fresh_collector(monkeypatch):
     """The module's counts as in a new process, restored after; the collector on."""
     monkeypatch.setattr(collector, "_moved", 0)
-    monkeypatch.setattr(collector, "_move_limit", collector.MOVED_MIN)
+    monkeypatch.setattr(collector, "_move_limit", None)
     monkeypatch.setattr(collector, "_frozen_by_others", False)
     was_enabled = gc.isenabled()
     gc.enable()
@@ -48,6 +48,16 @@ def test_what_a_call_keeps_goes_to_the_oldest_generation_unwalked(fresh_collecto
     assert collections == [] and young_count == 0  # no walk ran, and none is due
     assert _generation_of(kept) == 2 and _generation_of(kept[-1]) == 2  # where young walks never look
     assert collector._moved >= 5_000
+
+
+def test_the_first_bound_is_a_multiple_of_the_objects_present(fresh_collector):
+    """A process that already holds many objects does not walk them all after its first
+    MOVED_MIN objects moved: the first settling sets the bound from what is present."""
+    held = [[i] for i in range(200_000)]  # a large heap, as a run's instances make
+    with fewer_collections():
+        kept = [[i] for i in range(1_000)]
+    assert collector._move_limit >= collector.MOVED_PER_LIVE * len(held)
+    assert _generation_of(kept) == 2  # moved, not walked
 
 
 def test_a_nested_call_leaves_the_settling_to_the_outer_one(fresh_collector):
