@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 
-from factcov.domains.f1.claims import CLAIM_TYPES as F1_TYPES
 from factcov.domains.f1.demo import committed_instances
 from factcov.domains.f1.oracle import race_facts
-from factcov.knowledge import Knowledge
 from factcov.model import Claim, Fact, Verdict
+from factcov.plugins import get_domain
 from factcov.scoring import Counts, GenerationScore, RelevantFacts, covered_facts, score_generation
 from factcov.verifier import Verifier
+
+F1 = get_domain("f1")
 
 
 def reference_score(relevant: list[Fact], verdicts: list[Verdict]) -> GenerationScore:
@@ -74,7 +75,7 @@ def test_score_generation_is_its_definition_on_real_verdicts():
     seen = set()
     for instance in committed_instances(per_task=3):
         race = race_facts(instance.context["race"])
-        knowledge = Knowledge(instance.facts, F1_TYPES, base=Knowledge(race, F1_TYPES))
+        knowledge = F1.knowledge(instance)  # the domain's own: the race's facts under the instance's
         relevant_sets = [instance.facts, [*instance.facts, *instance.facts[:1]]]  # the second repeats a fact
         for relevant in relevant_sets:
             prepared = RelevantFacts(relevant)

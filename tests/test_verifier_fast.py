@@ -24,7 +24,10 @@ from factcov.domains.f1.demo import committed_instances
 from factcov.domains.f1.oracle import race_facts
 from factcov.knowledge import Knowledge
 from factcov.model import Claim, Verdict
+from factcov.plugins import get_domain
 from factcov.verifier import Verifier
+
+F1 = get_domain("f1")
 
 
 def reference_verdict(claim: Claim, knowledge: Knowledge) -> Verdict:
@@ -67,7 +70,7 @@ def test_f1_verdicts_are_the_validated_ones():
     labels = set()
     for instance in committed_instances(per_task=2):
         race = race_facts(instance.context["race"])
-        knowledge = Knowledge(instance.facts, F1_TYPES, base=Knowledge(race, F1_TYPES))
+        knowledge = F1.knowledge(instance)  # the domain's own: the race's facts under the instance's
         claims = list(_claims(race, rng))
         for claim, fast in zip(claims, verifier.verify_all(claims, knowledge), strict=True):
             slow = reference_verdict(claim, knowledge)
@@ -185,7 +188,7 @@ def test_a_layered_knowledge_remembers_a_bounded_number_of_lookups_and_answers_a
 
     instance = committed_instances(per_task=1)[0]
     race = race_facts(instance.context["race"])
-    layered = Knowledge(instance.facts, F1_TYPES, base=Knowledge(race, F1_TYPES))
+    layered = F1.knowledge(instance)  # the race's facts under the instance's
     flat = Knowledge([*instance.facts, *race], F1_TYPES)
     claims = [Claim(type=f.type, key={**f.key, "lap": n}, value=f.value) for n in range(3) for f in race]
     claims += [Claim(type=f.type, key=f.key, value=f.value) for f in race]
