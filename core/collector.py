@@ -41,7 +41,8 @@ from contextlib import contextmanager
 
 GC_FIRST_THRESHOLD = 20_000
 # What moving may hold back before a full collection: at least this many objects, else
-# this many times the objects alive after the last full collection.
+# this many times the objects alive after the last full collection (before the first, the
+# objects present at the first settling).
 MOVED_MIN = 100_000
 MOVED_PER_LIVE = 4
 
@@ -85,19 +86,17 @@ def _settle_survivors() -> None:
     # the young count is CPython's own (allocations less deallocations, what starts its
     # young collections); the middle generation, survivors of young walks, is counted as is
     moving = gc.get_count()[0] + len(gc.get_objects(generation=1))
-    if _move_limit is None:  # the first settling: every object present is counted as it moves
-        gc.freeze()
-        present = gc.get_freeze_count()
-        gc.unfreeze()
-        _moved, _move_limit = moving, max(MOVED_MIN, MOVED_PER_LIVE * present)
-        return
-    if _moved + moving <= _move_limit:
+    if _move_limit is not None and _moved + moving <= _move_limit:
         _moved += moving
         gc.freeze()
         gc.unfreeze()
         return
-    gc.collect()
-    gc.freeze()  # every object alive, now in one list: counted once per full collection
-    alive = gc.get_freeze_count()
+    if _move_limit is None:  # the first settling: the bound from every object present, moved as it is counted
+        _moved = moving
+    else:
+        gc.collect()
+        _moved = 0
+    gc.freeze()  # every object alive, now in one list: counted once per full collection (or first settling)
+    present = gc.get_freeze_count()
     gc.unfreeze()
-    _moved, _move_limit = 0, max(MOVED_MIN, MOVED_PER_LIVE * alive)
+    _move_limit = max(MOVED_MIN, MOVED_PER_LIVE * present)
