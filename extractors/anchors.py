@@ -250,6 +250,11 @@ def _word_marks(text: str) -> bytes:
     return text.encode("latin-1", "replace").translate(_WORD_MARKS)
 
 
+def shortest_match(pattern: re.Pattern[str]) -> int:
+    """The fewest characters a match of ``pattern`` spans: a shorter stretch holds none."""
+    return int(P.parse(pattern.pattern, pattern.flags).getwidth()[0])
+
+
 def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
     """Literals one of which every match of ``pattern`` contains; None when the pattern
     may match without any literal (then it can never be skipped)."""

@@ -12,9 +12,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache
-from re import _parser  # type: ignore[attr-defined]
 
-from factcov.extractors.anchors import quick_start
+from factcov.extractors.anchors import quick_start, shortest_match
 from factcov.extractors.patterns import alternation
 from factcov.language import number_words, ordinal_pattern, ordinal_words
 
@@ -574,11 +573,6 @@ def lexicon(language: str) -> Lexicon:
     return dataclasses.replace(lex, changes=changes,
                                one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex),
                                shortest_marker=min(shortest_match(lex.object_marker), shortest_match(lex.passed_marker)))
-
-
-def shortest_match(pattern: re.Pattern[str]) -> int:
-    """The fewest characters a match of ``pattern`` spans: a shorter stretch holds none."""
-    return int(_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
 
 
 def _suffixes(words: set[str]) -> tuple[str, ...]:

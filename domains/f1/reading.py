@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from functools import cache, lru_cache, partial
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -222,7 +222,10 @@ class TextReader:
         self.unresolved = index.unresolved(self.folded, self.mentions, self.hits)
         self._pending_move: tuple[str, str, str | None] | None = None  # a move tried, outcome not yet said
         self.read_claims = ClaimSet(text, extractor_name)
-        self.emit = self.read_claims.add  # ``emit`` without a call of its own (~7 claims a text)
+        # ``emit(type, key, value, start, end)``: keep the claim read from ``text[start:end]``,
+        # the same claim from overlapping words once; ``ClaimSet.add`` itself, bound once
+        # (no call of the reader's own per claim, ~7 a text)
+        self.emit: Callable[[str, dict[str, Any], Any, int, int], bool] = self.read_claims.add
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
         self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
@@ -347,11 +350,6 @@ class TextReader:
             if not self.hits.present_bit(bit, start, end):
                 return None
         return pattern.search(self.folded, start, end)
-
-    def emit(self, type_: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
-        """Keep the claim read from ``text[start:end]``: the same claim from overlapping
-        words once (``ClaimSet.add``, which ``__init__`` binds to ``emit`` directly)."""
-        return self.read_claims.add(type_, key, value, start, end)
 
     def subject(self, sentence: Sentence, position: int) -> str | None:
         """The last driver named before ``position`` in the sentence, else the topic; when
@@ -491,9 +489,6 @@ class TextReader:
             if mention.end <= position:
                 found = mention
         return found
-
-    def consumed(self, start: int, end: int) -> bool:
-        return self._consumed.overlaps((start, end))
 
     def clause_start(self, sentence: Sentence, position: int) -> int:
         """Where the clause holding ``position`` opens (asked by several rules of the same
