@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, cued_search, holds_any, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import anchors, quick_start
 
@@ -88,6 +88,27 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 
+def _cues_besides(pattern: re.Pattern[str], words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Words one of which stands in every match of ``pattern`` besides ``words`` (its
+    anchors, which wake it): the anchors of the pattern with each of ``words`` taken as
+    any word. Every match of the pattern matches the widened one, so holds one of them.
+    None where there are none worth a look (a single letter stands everywhere)."""
+    if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
+        return None  # a word widened inside a negative look-around would narrow the pattern
+    source = pattern.pattern
+    for word in sorted(words, key=len, reverse=True):
+        if not word.isalpha():
+            return None  # only a plain word is widened (not one inside a class, as "[:;,(]" holds ",")
+        source = source.replace(word, "[a-z]+")
+    try:
+        widened = anchors(re.compile(source, pattern.flags))
+    except re.error:  # a word inside a look-behind, which must keep its width
+        return None
+    if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):
+        return tuple(sorted(widened))
+    return None
+
+
 @cache
 def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
     """Words one of which stands in every match of a stop-count pattern besides the stop
@@ -95,19 +116,20 @@ def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
     out has none worth a look). The anchors wake "a única parada" and "nenhuma parada" in
     every sentence saying "parada" (the stop word is their longest literal); these are the
     pattern's anchors with the stop word taken as any word ("unica"; "nenhuma", "zero",
-    "sem ", "nao parou"): every match of the pattern matches the widened one, so holds one."""
+    "sem ", "nao parou")."""
     lex = lexicon(language)
-    cues: dict[int, tuple[str, ...]] = {}
-    for pattern in lex.stop_count:
-        if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
-            continue  # a word widened inside a negative look-around would narrow the pattern
-        try:
-            widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
-        except re.error:  # the word inside a look-behind, which must keep its width
-            continue
-        if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):  # a letter stands everywhere
-            cues[id(pattern)] = tuple(sorted(widened))
-    return cues
+    cues = {id(pattern): _cues_besides(pattern, (lex.stop_count_noun,)) for pattern in lex.stop_count}
+    return {key: words for key, words in cues.items() if words is not None}
+
+
+@cache
+def _change_cues(language: str) -> dict[int, tuple[str, ...]]:
+    """Words one of which stands in every match of a change pattern besides its anchors,
+    by the pattern's id (those of ``lexicon(language).changes``): "switched from the medium
+    to the hard" wakes "swapped the mediums for hards" by "switch", whose matches hold "for"."""
+    lex = lexicon(language)
+    cues = {id(pattern): _cues_besides(pattern, tuple(anchors(pattern) or ())) for pattern in lex.changes}
+    return {key: words for key, words in cues.items() if words is not None}
 
 
 class StrategyRules(TextReader):
@@ -123,15 +145,20 @@ class StrategyRules(TextReader):
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        # the safety car's words, looked for before each verb only in a sentence holding one
-        neutral_here = self.may_match(lex.neutralization, sentence.start, sentence.end)
+        # the safety car's words and the breaks of a verb's scope, looked for only in a
+        # sentence holding one of their anchors: every stretch searched below lies inside
+        # it, where ``search`` would skip them (as it tells, by its anchors at word starts)
+        bits, mask = self._bits, sentence.mask
+        neutral_here = (bit := bits.get(id(lex.neutralization))) is None or bool(mask & bit)
+        scope_here = (bit := bits.get(id(lex.scope_break))) is None or bool(mask & bit)
+        clause_here = (bit := bits.get(id(lex.clause_break))) is None or bool(mask & bit)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(lex.scope_break, verb_end, stop)
+            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
             if cut:
                 stop = cut.start()
-            cut = self.search(lex.clause_break, verb_end, stop)
+            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
             if cut:
                 stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
@@ -224,10 +251,7 @@ class StrategyRules(TextReader):
             if needed is not None:
                 if text is None:
                     text = folded[start:end]
-                for cue in needed:
-                    if cue in text:
-                        break
-                else:
+                if not holds_any(text, needed):
                     continue  # none of the words its matches hold besides the stop word ("unica", "nenhuma")
             for match in pattern.finditer(folded, start, end):
                 word = next(filter(None, match.groups()), None)  # the count said, if any
@@ -260,7 +284,7 @@ class StrategyRules(TextReader):
         lex = self.lex
         start, end = match.span()
         before = self.folded[start - 30 if start > 30 else 0: start]
-        if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
+        if cued_search(lex.negated_compound, lex.negation_cues, before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
         if word not in lex.ambiguous:
             return value
@@ -354,7 +378,15 @@ class StrategyRules(TextReader):
         the changes read."""
         lex = self.lex
         used: list[tuple[int, int]] = []
+        cues = _change_cues(lex.language)
+        said = None  # the sentence, sliced once for the cues
         for pattern in changes:
+            needed = cues.get(id(pattern))
+            if needed is not None:
+                if said is None:
+                    said = self.folded[sentence.start: sentence.end]
+                if not holds_any(said, needed):
+                    continue  # "switched from the medium to the hard" woke "swapped X for Y", without a "for"
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
