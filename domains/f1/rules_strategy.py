@@ -140,18 +140,21 @@ class StrategyRules(TextReader):
         lex = self.lex
         if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
-        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
+        # the verbs, the safety car's words, the breaks of a verb's scope and the stop
+        # ordinals, looked for only in a sentence holding one of their anchors: every
+        # stretch scanned below lies inside it, where ``finditer`` and ``search`` would
+        # skip them (as they tell, by their anchors at word starts), without their calls
+        bits, mask = self._bits, sentence.mask
+        verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
+            (bit := bits.get(id(lex.pit_verb))) is None or mask & bit) else []
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        # the safety car's words and the breaks of a verb's scope, looked for only in a
-        # sentence holding one of their anchors: every stretch searched below lies inside
-        # it, where ``search`` would skip them (as it tells, by its anchors at word starts)
-        bits, mask = self._bits, sentence.mask
         neutral_here = (bit := bits.get(id(lex.neutralization))) is None or bool(mask & bit)
         scope_here = (bit := bits.get(id(lex.scope_break))) is None or bool(mask & bit)
         clause_here = (bit := bits.get(id(lex.clause_break))) is None or bool(mask & bit)
+        ordinals_here = (bit := bits.get(id(lex.stop_ordinal))) is None or bool(mask & bit)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
@@ -203,7 +206,7 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.finditer(lex.stop_ordinal, clause, start):
+                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
                     if ordinal is None:
                         numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
@@ -301,7 +304,10 @@ class StrategyRules(TextReader):
         return None
 
     def compounds(self, sentence: Sentence) -> None:
-        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
+        # ``finditer``'s gate without its call: the rule runs where the compound words or
+        # the changes' words stand (most sentences it reads name a set)
+        found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
+            (bit := self._bits.get(id(self.lex.compound))) is None or sentence.mask & bit) else []
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
@@ -524,14 +530,23 @@ class StrategyRules(TextReader):
         window_start = start - 45 if start - 45 > clause else clause  # ``max``, a call, written out
         if previous > window_start:
             window_start = previous
-        near = list(self.finditer(lex.stint_ordinal, window_start, end + 30 if end + 30 < sentence.end else sentence.end))
-        if near:
-            closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
-            return self.ordinal(closest.group(1), driver, "stints")
+        # the stretches below lie inside the sentence: each pattern is scanned only where one
+        # of its anchors stands there, as ``finditer`` (the stint ordinal: anchors at word
+        # starts) and ``may_match`` (start and end words, in a slice: anywhere) decide it,
+        # without a call for each
+        mask = sentence.mask
+        if (bit := self._bits.get(id(lex.stint_ordinal))) is None or mask & bit:
+            near = list(lex.stint_ordinal.finditer(self.folded, window_start,
+                                                   end + 30 if end + 30 < sentence.end else sentence.end))
+            if near:
+                closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
+                return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
+        slice_bits = self._slice_bits
         # a match inside ``before`` holds an anchor there: no anchor, no scan
-        ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
-        if not self.may_match(lex.start_words, window_start, start):
+        ends = list(lex.end_words.finditer(before)) if (
+            (bit := slice_bits.get(id(lex.end_words))) is None or mask & bit) else []
+        if not ((bit := slice_bits.get(id(lex.start_words))) is None or mask & bit):
             return self.count_of(driver, "stints") if ends else None
         if not ends:  # any start word says the first stint: the first one found will do
             return 1 if lex.start_words.search(before) else None
