@@ -404,10 +404,11 @@ class StrategyRules(TextReader):
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None:
+                # (``finditer``'s gate without its call: the stretch lies inside the sentence)
+                if ordinal is None and ((bit := self._bits.get(id(lex.stop_ordinal))) is None or sentence.mask & bit):
                     owned = None  # worked out at the first stop named before the change
-                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
-                                              match.start()):
+                    for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
+                                                          match.start()):
                         if owned is None:
                             owned = self.stops_owned_by_compounds(sentence, match.start(), found)
                         if not any(s <= stop.start() < e for s, e in owned):
