@@ -205,8 +205,11 @@ class TextReader:
         self.text = text
         self.folded = fold(text)
         self._index = index = driver_index(context)
-        # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
-        self.hits = text_anchors(lex.language, index).find(self.folded)
+        # the sentences' ends, increasing, the last len(folded) (none for an empty text)
+        self._ends = bounded_sentence_ends(self.folded, lex.sentence_end)
+        # the grammar's anchors and the rare mentions' (first names, nationalities) in one
+        # pass, which also gives each sentence's anchor mask
+        self.hits = text_anchors(lex.language, index).find(self.folded, self._ends)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
@@ -254,7 +257,7 @@ class TextReader:
         unresolved = sorted(self.unresolved)
         unresolved_starts = [u[0] for u in unresolved]
         first = 0  # the first mention not in an earlier sentence
-        ends = bounded_sentence_ends(self.folded, self.lex.sentence_end)  # increasing, the last len(folded)
+        ends = self._ends
         masks = self.hits.masks(ends) if ends else []
         for end, mask in zip(ends, masks):
             last = bisect_left(mention_starts, end, first)
