@@ -390,7 +390,8 @@ class Anchors:
         # the columns built from ``found`` later hold them), is or-ed into the stretch it
         # lies wholly inside, and listed apart when it anchors a name that is
         word_starts = marks is not None and self._opens_words
-        index, start, end = 0, 0, cut[0]
+        # the stretch ``(floor + 1, end)`` and the bits of the hits wholly inside it so far
+        index, floor, end, here = 0, -1, cut[0], 0
         for position, (last, (length, mask, at_word, apart)) in enumerate(found):
             if at_word:
                 before = last - length  # the character before the literal
@@ -401,14 +402,18 @@ class Anchors:
                 ):
                     mask |= at_word
                     found[position] = (last, (length, mask, 0, apart))
-            while last >= end:  # the hit ends past this stretch: it belongs to a later one
-                index += 1
-                start, end = end, cut[index]
-            if last - length >= start - 1:  # and it starts inside: wholly in the stretch
-                masks[index] |= mask
+            if last >= end:  # the hit ends past this stretch: it belongs to a later one
+                masks[index] = here
+                here = 0
+                while last >= end:
+                    index += 1
+                    floor, end = end - 1, cut[index]
+            if last - length >= floor:  # and it starts inside (at ``last + 1 - length``): wholly in it
+                here |= mask
             if apart:
                 listed.append((last, length, mask))
                 listed_bits |= mask
+        masks[index] = here
         return Hits(self, found, (listed, listed_bits), ends if ends else None, masks)
 
     def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
@@ -453,6 +458,12 @@ class Hits:
         self._ends = ends
         self._masks = masks
         self._everywhere: int | None = None if ends else masks[0]
+
+    @property
+    def apart(self) -> tuple[list[tuple[int, int, int]], int]:
+        """(last character, length, bits) of each hit of a name ``anchors.apart`` lists, by
+        last character (at one, the longest first), and their bits or-ed."""
+        return self._listed_apart
 
     def _hit_columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         """The hits' last characters, lengths and bits, as three columns."""

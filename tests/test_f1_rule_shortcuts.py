@@ -587,8 +587,9 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
     finds (``names_scanned``): real texts, damaged ones, names glued to words, cut by a
     hyphen, an apostrophe, digits or an underscore, team names of drivers in and out of
     the focus, and a name at either end of the text."""
-    from factcov.domains.f1.mentions import NAMES, SPACES, driver_index
+    from factcov.domains.f1.mentions import _NO_WORD_CHARACTERS, SPACES, driver_index
 
+    assert not any(re.match(r"\w", character) for character in _NO_WORD_CHARACTERS)  # beside a name: a boundary
     rng = random.Random(14)
     compared = with_teams = 0
     for instance, text in _mention_texts(texts):
@@ -613,9 +614,9 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
                 continue  # not read from the literals
             assert not hits.anywhere(SPACES)
             expected = index.names_scanned(variant, folded)
-            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            assert index.names_at(folded, hits) == expected, variant
             index._nested_at_ends = False  # the names sorted by start: the same names
-            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            assert index.names_at(folded, hits) == expected, variant
             index._nested_at_ends = True
             compared += 1
             with_teams += variant is team_variant
@@ -661,7 +662,7 @@ def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_
 def test_names_holding_others_are_found_where_their_literals_stand_as_the_pattern_finds_them() -> None:
     """A race whose names hold others not at their end ("red" in "red bull"): ``names_at``
     takes them by start (not in the automaton's order), as the pattern does."""
-    from factcov.domains.f1.mentions import NAMES, DriverIndex
+    from factcov.domains.f1.mentions import DriverIndex
 
     drivers = [{"code": "AAA", "name": "Max Red", "team": "Red Bull"},
                {"code": "BBB", "name": "Bull Rider", "team": "Haas"}]
@@ -674,7 +675,7 @@ def test_names_holding_others_are_found_where_their_literals_stand_as_the_patter
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
         folded = fold(text)
         expected = index.names_scanned(text, folded)
-        assert index.names_at(folded, index.rare_anchors.find(folded).spans(NAMES)) == expected, text
+        assert index.names_at(folded, index.rare_anchors.find(folded)) == expected, text
         found += len(expected)
     assert found > 500
 
