@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator
-from functools import cache, lru_cache, partial
-from operator import attrgetter
+from functools import cache, lru_cache, partial, reduce
+from operator import attrgetter, or_
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
@@ -165,22 +165,38 @@ _MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-# (id of a tuple of patterns, id of the anchors' bits) -> (the tuple, the bits, each pattern
-# with its bit, 0 for one never skipped): ``scans`` asks the same few tuples (a rule's
-# patterns, held by the lexicon) for every sentence; the tuple and the bits are held, so
-# their ids stay theirs while they are in here
-_SCAN_BITS: dict[tuple[int, int], tuple[tuple[re.Pattern[str], ...], dict[Hashable, int],
-                                        tuple[tuple[re.Pattern[str], int], ...]]] = {}
-_SCAN_BITS_SIZE = 256
+# ``scans``' answers. A plan for a tuple of patterns: (the tuple, its gated patterns' bits
+# or-ed, each pattern with its bit (0: never skipped), {those bits of a sentence's mask ->
+# the patterns to scan there}). The rules ask the same few tuples (held by the lexicon) in
+# every sentence, and a sentence's mask takes few values on their bits: each answered once.
+_ScanPlan = tuple[tuple[re.Pattern[str], ...], int, tuple[tuple[re.Pattern[str], int], ...],
+                  dict[int, tuple[re.Pattern[str], ...]]]
+# id of an anchors' slice bits -> (those bits, {id of a tuple of patterns -> its plan}): the
+# bits and each tuple are held, so their ids stay theirs while they are in here
+_SCAN_PLANS: dict[int, tuple[dict[Hashable, int], dict[int, _ScanPlan]]] = {}
+_SCAN_PLANS_SIZE = 128  # anchors (a race's and language's, ``text_anchors``)
+_PLAN_SIZE = 256  # tuples of patterns per anchors, and masks per tuple, before they start again
 
 
-def _scan_bits(patterns: tuple[re.Pattern[str], ...], bits: dict[Hashable, int]) -> tuple[
-        tuple[re.Pattern[str], ...], dict[Hashable, int], tuple[tuple[re.Pattern[str], int], ...]]:
-    if len(_SCAN_BITS) >= _SCAN_BITS_SIZE:
-        del _SCAN_BITS[next(iter(_SCAN_BITS))]
-    held = _SCAN_BITS[(id(patterns), id(bits))] = (
-        patterns, bits, tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns))
-    return held
+def _scan_plans(bits: dict[Hashable, int]) -> dict[int, _ScanPlan] | None:
+    """The plans of ``scans`` for anchors whose slice bits are ``bits`` (None: reading ungated)."""
+    if not bits:
+        return None
+    held = _SCAN_PLANS.get(id(bits))
+    if held is None:
+        if len(_SCAN_PLANS) >= _SCAN_PLANS_SIZE:
+            del _SCAN_PLANS[next(iter(_SCAN_PLANS))]
+        held = _SCAN_PLANS[id(bits)] = (bits, {})
+    return held[1]
+
+
+def _scan_plan(plans: dict[int, _ScanPlan], patterns: tuple[re.Pattern[str], ...],
+               bits: dict[Hashable, int]) -> _ScanPlan:
+    if len(plans) >= _PLAN_SIZE:
+        plans.clear()
+    each = tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns)
+    plan = plans[id(patterns)] = (patterns, reduce(or_, (bit for _, bit in each), 0), each, {})
+    return plan
 
 
 class Sentence(NamedTuple):
@@ -212,6 +228,7 @@ class TextReader:
         self.hits = text_anchors(lex.language, index).find(self.folded, self._ends)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
+        self._scan_plans = _scan_plans(self._slice_bits)  # ``scans``' answers
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
         # the sentence being read (start, end, anchor mask), set by ``sentences`` for each:
         # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
@@ -245,6 +262,7 @@ class TextReader:
     def gated(self, gated: bool) -> None:
         self._bits = self.hits.anchors.bits if gated else {}
         self._slice_bits = self.hits.anchors.slice_bits if gated else {}
+        self._scan_plans = _scan_plans(self._slice_bits)
         self._clause_bit = self._bits.get(id(self.lex.clause_break))
 
     def sentences(self) -> Iterator[Sentence]:
@@ -334,14 +352,19 @@ class TextReader:
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
         anchors stands there, see ``may_match``): the rest are not scanned."""
-        bits = self._slice_bits
-        if not bits:  # reading ungated
+        plans = self._scan_plans
+        if plans is None:  # reading ungated
             return list(patterns)
-        held = _SCAN_BITS.get((id(patterns), id(bits)))
-        if held is None or held[0] is not patterns or held[1] is not bits:
-            held = _scan_bits(patterns, bits)
-        mask = self._here[2]
-        return [pattern for pattern, bit in held[2] if not bit or mask & bit]
+        plan = plans.get(id(patterns))
+        if plan is None:
+            plan = _scan_plan(plans, patterns, self._slice_bits)
+        mask = self._here[2] & plan[1]  # the sentence's anchors of these patterns
+        chosen = plan[3].get(mask)
+        if chosen is None:
+            if len(plan[3]) >= _PLAN_SIZE:
+                plan[3].clear()
+            chosen = plan[3][mask] = tuple(pattern for pattern, bit in plan[2] if not bit or mask & bit)
+        return list(chosen)  # the caller's own (a rule may drop one)
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
@@ -537,7 +560,11 @@ class TextReader:
         without the word lap ("pitted on 17"), which only a pit verb makes laps."""
         found = []
         for match in self.lex.lap_ref.finditer(self.folded, start, end):
-            if match.group("nums"):
+            nums = match.group("nums")
+            if nums:
+                if nums.isdigit() and nums.isascii():  # "lap 13" (most): one number, its digits
+                    found.append((int(nums), match.start("nums"), match.end("nums")))
+                    continue
                 for number in self.lex.number.finditer(self.folded, match.start("nums"), match.end("nums")):
                     value = self.number(number.group(0))
                     if isinstance(value, int):
