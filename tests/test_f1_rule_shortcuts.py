@@ -146,6 +146,35 @@ def test_the_laps_of_a_lap_reference_are_those_the_number_pattern_reads(texts: l
     assert read > 4000 and in_words > 100, (read, in_words)
 
 
+def test_the_rules_take_only_spans_of_the_sentence_they_read(texts: list[tuple[object, str]]) -> None:
+    """The lap numbers the rules mark read (``_consumed``, one mask for a text) lie in the
+    sentence being read, in real, damaged and glued texts: a span an earlier sentence took
+    never overlaps them, so one mask a text answers what one a sentence would."""
+    from factcov.extractors.patterns import SpanMask
+
+    class Checked(SpanMask):
+        def take(self, span: tuple[int, int]) -> bool:
+            here = reader._here
+            assert here[0] <= span[0] <= span[1] <= here[1], (reader.text, span, here)
+            taken.append(span)
+            return super().take(span)
+
+        def overlaps(self, span: tuple[int, int]) -> bool:
+            here = reader._here
+            assert here[0] <= span[0] <= span[1] <= here[1], (reader.text, span, here)
+            return super().overlaps(span)
+
+    rng = random.Random(29)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    taken: list[tuple[int, int]] = []
+    for instance, text in texts + [(i, _damaged(rng, t)) for i, t in texts[::3]]:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        reader._consumed = Checked()
+        reader.read()
+    assert len(taken) > 1000
+
+
 def test_pit_laps_without_the_lap_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -532,7 +561,6 @@ def test_the_subject_is_who_the_plain_way_finds(texts: list[tuple[object, str]])
         extractor = extractors[instance.language]
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
         for sentence in reader.sentences():
-            reader._here = (sentence.start, sentence.end, sentence.mask)
             positions = [m.start() for m in re.finditer(r"\b\w", reader.folded[sentence.start: sentence.end])]
             rng.shuffle(positions)  # the objects' table filled in any order
             for offset in positions:
@@ -607,7 +635,6 @@ def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compou
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
         lex = reader.lex
         for sentence in reader.sentences():
-            reader._here = (sentence.start, sentence.end, sentence.mask)
             found = list(lex.compound.finditer(reader.folded, sentence.start, sentence.end))
             for pattern in lex.changes:
                 for match in pattern.finditer(reader.folded, sentence.start, sentence.end):

@@ -210,6 +210,7 @@ class Sentence(NamedTuple):
 
 
 _sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a call of Python
+_NO_SENTENCE = Sentence(-1, -1, [], None, 0)  # ``_here`` before the first sentence
 
 
 class TextReader:
@@ -230,9 +231,10 @@ class TextReader:
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
         self._scan_plans = _scan_plans(self._slice_bits)  # ``scans``' answers
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        # the sentence being read (start, end, anchor mask), set by ``sentences`` for each:
-        # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
-        self._here = (-1, -1, 0)
+        # the sentence being read (start, end, anchor mask at ``[4]``: the ``Sentence``), set by
+        # ``sentences`` for each: a stretch inside it holds no anchor the sentence lacks
+        # (``may_match``, ``finditer``)
+        self._here: tuple[Any, ...] = _NO_SENTENCE
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -248,7 +250,9 @@ class TextReader:
         self.emit: Callable[[str, dict[str, Any], Any, int, int], bool] = self.read_claims.add
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
-        self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
+        # lap numbers read as some claim's: one mask for the text, as the rules take only
+        # spans of the sentence they read (a later sentence's spans never overlap an earlier's)
+        self._consumed = SpanMask()
         self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
         self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
@@ -285,10 +289,7 @@ class TextReader:
                 self._unresolved_here = unresolved[
                     bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
                 ]
-            if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
-                self._consumed = SpanMask()
-            sentence = _sentence((start, end, inside, topic, mask))
-            self._here = (start, end, mask)  # the sentence ``may_match`` asks about
+            sentence = self._here = _sentence((start, end, inside, topic, mask))  # ``may_match`` asks about it
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone); the rules have mostly asked already
@@ -333,7 +334,7 @@ class TextReader:
             return True
         here = self._here
         if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
-            return bool(here[2] & bit)
+            return bool(here[4] & bit)
         return self.hits.present_bit(bit, start, end)
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
@@ -344,7 +345,7 @@ class TextReader:
         if bit is not None:
             here = self._here
             if here[0] <= start and end <= here[1]:
-                return pattern.finditer(self.folded, start, end) if here[2] & bit else _NONE
+                return pattern.finditer(self.folded, start, end) if here[4] & bit else _NONE
             if not self.hits.present_bit(bit, start, end):
                 return _NONE
         return pattern.finditer(self.folded, start, end)
@@ -358,7 +359,7 @@ class TextReader:
         plan = plans.get(id(patterns))
         if plan is None:
             plan = _scan_plan(plans, patterns, self._slice_bits)
-        mask = self._here[2] & plan[1]  # the sentence's anchors of these patterns
+        mask = self._here[4] & plan[1]  # the sentence's anchors of these patterns
         chosen = plan[3].get(mask)
         if chosen is None:
             if len(plan[3]) >= _PLAN_SIZE:
@@ -372,7 +373,7 @@ class TextReader:
         if bit is not None:
             here = self._here
             if here[0] <= start and end <= here[1]:
-                return pattern.search(self.folded, start, end) if here[2] & bit else None
+                return pattern.search(self.folded, start, end) if here[4] & bit else None
             if not self.hits.present_bit(bit, start, end):
                 return None
         return pattern.search(self.folded, start, end)
@@ -521,7 +522,7 @@ class TextReader:
         words: worked out once)."""
         here = self._here
         if here[0] == sentence.start and position <= here[1] and self._clause_bit is not None and (
-            not here[2] & self._clause_bit
+            not here[4] & self._clause_bit
         ):
             return sentence.start  # no clause break in the sentence (``finditer`` would skip the scan)
         key = (sentence.start, position)
