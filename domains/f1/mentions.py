@@ -422,6 +422,8 @@ def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     focus = context.get("focus", {})
     # written out (asked once a text): the focus's driver, rival and attacker that are named
     driver, rival, attacker = focus.get("driver"), focus.get("rival"), focus.get("attacker")
+    if rival is None and attacker is None:  # one driver's decision (most)
+        return (driver,) if isinstance(driver, str) else ()
     return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 

@@ -276,8 +276,8 @@ class TextReader:
         start = 0
         mentions = self.mentions  # sorted by start (``DriverIndex.find``, ``with_teammates``)
         mention_starts = list(map(_MENTION_START, mentions))
-        unresolved = sorted(self.unresolved)
-        unresolved_starts = [u[0] for u in unresolved]
+        unresolved = sorted(self.unresolved) if self.unresolved else None  # most texts have none
+        unresolved_starts = [u[0] for u in unresolved] if unresolved else None
         first = 0  # the first mention not in an earlier sentence
         ends = self._ends
         masks = self.hits.masks(ends) if ends else []
@@ -285,9 +285,9 @@ class TextReader:
             last = bisect_left(mention_starts, end, first)
             inside = mentions[first:last]
             first = last
-            if unresolved:  # most texts have none
+            if unresolved:
                 self._unresolved_here = unresolved[
-                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)  # type: ignore[arg-type]
                 ]
             sentence = self._here = _sentence((start, end, inside, topic, mask))  # ``may_match`` asks about it
             yield sentence
