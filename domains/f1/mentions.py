@@ -392,6 +392,12 @@ def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> boo
     without building the set (most texts: one anchor, "Lewis" of "Lewis Hamilton")."""
     if not spans:
         return True
+    if len(spans) == 1:  # most texts: one pass over the mentions, no list of their starts
+        start, end = spans[0]
+        for mention in mentions:
+            if mention[1] > start:  # the first mention ending after the span opens
+                return mention[0] < end
+        return False
     starts = [m[0] for m in mentions]
     for start, end in spans:
         index = bisect_left(starts, end) - 1  # the last mention opening before the span ends
