@@ -356,8 +356,8 @@ class Anchors:
                     at_word |= self.bits[rule]
                 else:
                     mask |= self.bits[rule]
-            # a fourth column: whether the hit is listed apart (``Hits.spans``)
-            value = (len(literal), mask, at_word & ~mask, not self.apart.isdisjoint(owners))
+            # a fourth column: the literal when its hits are listed apart (``Hits.apart``), else ""
+            value = (len(literal), mask, at_word & ~mask, "" if self.apart.isdisjoint(owners) else literal)
             if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
                 word = literal.encode("ascii")
                 self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
@@ -383,7 +383,7 @@ class Anchors:
             raise ValueError(f"the stretches end at {ends[-1] if ends else None}, not at the text's end ({len(text)})")
         cut = ends if ends else (len(text),)  # one stretch, the whole text: its mask is ``everywhere``
         masks = [0] * len(cut)
-        listed: list[tuple[int, int, int]] = []  # the hits listed apart (see ``Hits.spans``)
+        listed: list[tuple[int, int, int, str]] = []  # the hits listed apart (see ``Hits.apart``)
         listed_bits = 0
         # one pass of Python over the hits (a few dozen a text): a hit of a literal counted
         # only where a word starts gets those bits where one does (its entry replaced, so
@@ -411,7 +411,7 @@ class Anchors:
             if last - length >= floor:  # and it starts inside (at ``last + 1 - length``): wholly in it
                 here |= mask
             if apart:
-                listed.append((last, length, mask))
+                listed.append((last, length, mask, apart))
                 listed_bits |= mask
         masks[index] = here
         return Hits(self, found, (listed, listed_bits), ends if ends else None, masks)
@@ -445,10 +445,10 @@ class Hits:
     __slots__ = ("anchors", "_found", "_columns", "_everywhere", "_listed_apart", "_ends", "_masks")
 
     def __init__(self, anchors: Anchors, found: list[tuple[int, tuple[Any, ...]]],
-                 listed: tuple[list[tuple[int, int, int]], int], ends: Sequence[int] | None,
+                 listed: tuple[list[tuple[int, int, int, str]], int], ends: Sequence[int] | None,
                  masks: list[int]) -> None:
         """``found``: (last character, (length, bits, ...)) of each hit; ``listed``: the
-        hits (last, length, bits) of a name ``anchors.apart`` lists, and their bits or-ed;
+        hits (last, length, bits, literal) of a name ``anchors.apart`` lists, and their bits or-ed;
         ``masks``: the mask of each stretch the text was cut in at ``ends`` (None: one
         stretch, the whole text)."""
         self.anchors = anchors
@@ -460,9 +460,9 @@ class Hits:
         self._everywhere: int | None = None if ends else masks[0]
 
     @property
-    def apart(self) -> tuple[list[tuple[int, int, int]], int]:
-        """(last character, length, bits) of each hit of a name ``anchors.apart`` lists, by
-        last character (at one, the longest first), and their bits or-ed."""
+    def apart(self) -> tuple[list[tuple[int, int, int, str]], int]:
+        """(last character, length, bits, literal) of each hit of a name ``anchors.apart``
+        lists, by last character (at one, the longest first), and their bits or-ed."""
         return self._listed_apart
 
     def _hit_columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
@@ -486,7 +486,7 @@ class Hits:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
         if rule in self.anchors.apart:  # among the few hits listed apart (all of the rule's are)
-            return [(last + 1 - length, last + 1) for last, length, mask in self._listed_apart[0] if mask & bit]
+            return [(last + 1 - length, last + 1) for last, length, mask, _ in self._listed_apart[0] if mask & bit]
         # the hits of other rules are passed over without a step of Python each
         lasts, lengths, masks = self._hit_columns()
         hits = compress(zip(lasts, lengths), map(and_, masks, repeat(bit)))

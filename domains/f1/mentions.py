@@ -298,17 +298,17 @@ class DriverIndex:
         size = len(folded)
         found = []
         taken = 0  # where the last name found ends: the scan goes on from there
-        listed = hits.apart[0]  # (last, length, bits) of the names' hits, and the other mentions'
+        listed = hits.apart[0]  # (last, length, bits, literal) of the names' hits, and the other mentions'
         if not self._nested_at_ends:  # by start, the longest first at a start
             listed = sorted(listed, key=_start_longest_first)
-        for last, length, mask in listed:
+        for last, length, mask, literal in listed:
             if not mask & bit:
                 continue
             end = last + 1
             start = end - length
             if start < taken:
                 continue
-            code = names.get(folded[start:end])  # None: a team name, but not of a focus driver
+            code = names.get(literal)  # None: a team name, but not of a focus driver
             if code is None:
                 continue
             # ``\b`` on both sides (a name opens and ends with a word character, ``_plain``):
@@ -357,8 +357,8 @@ def _nested_at_ends(names: frozenset[str]) -> bool:
 _BOUNDARY = re.compile(r"\b")
 
 
-def _start_longest_first(hit: tuple[int, int, int]) -> tuple[int, int]:
-    """A name's hit's sort key (last, length, bits): by start, the longest first at a start
+def _start_longest_first(hit: tuple[int, int, int, str]) -> tuple[int, int]:
+    """A name's hit's sort key (last, length, bits, literal): by start, the longest first at a start
     (the order a scan tries them in)."""
     return hit[0] - hit[1], -hit[0]
 
