@@ -520,11 +520,11 @@ class TextReader:
     def clause_start(self, sentence: Sentence, position: int) -> int:
         """Where the clause holding ``position`` opens (asked by several rules of the same
         words: worked out once)."""
-        here = self._here
-        if here[0] == sentence.start and position <= here[1] and self._clause_bit is not None and (
-            not here[4] & self._clause_bit
+        clause_bit = self._clause_bit
+        if sentence is self._here and clause_bit is not None and not sentence[4] & clause_bit and (
+            position <= sentence[1]
         ):
-            return sentence.start  # no clause break in the sentence (``finditer`` would skip the scan)
+            return sentence[0]  # no clause break in the sentence being read (``finditer`` would skip the scan)
         key = (sentence.start, position)
         start = self._clause_starts.get(key)
         if start is None:
