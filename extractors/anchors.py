@@ -453,7 +453,7 @@ class Hits:
         stretch, the whole text)."""
         self.anchors = anchors
         self._found = found
-        self._columns: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None  # see ``columns``
+        self._columns: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None  # see ``_hit_columns``
         self._listed_apart = listed
         self._ends = ends
         self._masks = masks
@@ -529,7 +529,7 @@ class Hits:
         """``mask`` of each stretch of a text cut at ``ends`` (increasing, the last one the
         text's length: stretches ``[0, ends[0])``, ``[ends[0], ends[1])``, ...), in one pass
         over the hits rather than a search per stretch (made by ``Anchors.find`` when it
-        was given these ``ends``)."""
+        was given these ``ends``: then the same list each time, the caller's to read only)."""
         if ends == self._ends:
             return self._masks
         found = [0] * len(ends)
