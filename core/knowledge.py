@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, combinations
 from typing import Any
 
@@ -38,6 +38,12 @@ class Knowledge:
         self, facts: Iterable[Fact], claim_types: Iterable[ClaimType], base: Knowledge | None = None
     ) -> None:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
+        # claim type -> (its comparator's ``matches``, whether its world is closed): what the
+        # verifier asks of a claim's type, read once here rather than for every claim (a
+        # pydantic model's attribute read is an unspecialized lookup through its __getattr__ hook)
+        self.judges: dict[str, tuple[Callable[[Any, Any], bool], bool]] = {
+            name: (ct.comparator.matches, ct.closed_world) for name, ct in self.claim_types.items()
+        }
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
         # (type, stated slots and folded values, by slot name: an ``IndexKey``) -> the facts
@@ -75,9 +81,13 @@ class Knowledge:
         return list(self.lookup(claim))
 
     def lookup(self, claim: Claim) -> Sequence[Fact]:
-        """``candidates(claim)`` without the copy: the verifier's per-claim path. The
-        sequence may be the index's own: read it, never change it."""
-        type_, key = claim.type, claim.key
+        """``candidates(claim)`` without the copy. The sequence may be the index's own:
+        read it, never change it."""
+        return self.lookup_key(claim.type, claim.key)
+
+    def lookup_key(self, type_: str, key: Mapping[str, object]) -> Sequence[Fact]:
+        """``lookup`` of a claim of type ``type_`` stating ``key``: the verifier's per-claim
+        path, which has read the claim's fields already."""
         if len(key) == 2:  # the commonest claim; slots are distinct: ordering by name is sorting the pairs
             (a, x), (b, y) = key.items()
             x = x.casefold() if isinstance(x, str) else x
