@@ -89,7 +89,8 @@ class Knowledge:
         """``lookup`` of a claim of type ``type_`` stating ``key``: the verifier's per-claim
         path, which has read the claim's fields already."""
         if len(key) == 2:  # the commonest claim; slots are distinct: ordering by name is sorting the pairs
-            (a, x), (b, y) = key.items()
+            a, b = key  # the names, then the values: no item tuple built and dropped for each
+            x, y = key[a], key[b]
             x = x.casefold() if isinstance(x, str) else x
             y = y.casefold() if isinstance(y, str) else y
             index_key: IndexKey = (type_, a, x, b, y) if a < b else (type_, b, y, a, x)
