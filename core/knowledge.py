@@ -38,11 +38,13 @@ class Knowledge:
         self, facts: Iterable[Fact], claim_types: Iterable[ClaimType], base: Knowledge | None = None
     ) -> None:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
-        # claim type -> (its comparator's ``matches``, whether its world is closed): what the
-        # verifier asks of a claim's type, read once here rather than for every claim (a
-        # pydantic model's attribute read is an unspecialized lookup through its __getattr__ hook)
-        self.judges: dict[str, tuple[Callable[[Any, Any], bool], bool]] = {
-            name: (ct.comparator.matches, ct.closed_world) for name, ct in self.claim_types.items()
+        # claim type -> (its comparator's ``matches``, the types of value whose equal values
+        # it matches, whether its world is closed): what the verifier asks of a claim's type,
+        # read once here rather than for every claim (a pydantic model's attribute read is an
+        # unspecialized lookup through its __getattr__ hook)
+        self.judges: dict[str, tuple[Callable[[Any, Any], bool], frozenset[type], bool]] = {
+            name: (ct.comparator.matches, ct.comparator.equal_values_match(), ct.closed_world)
+            for name, ct in self.claim_types.items()
         }
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)

@@ -52,12 +52,15 @@ class Verifier:
             if not candidates:
                 append(unverifiable_verdict(claim))
                 continue
-            matches, closed_world = judge
+            matches, equal_values_match, closed_world = judge
             value = fields["value"]
             if len(candidates) == 1:  # the common case: one fact has the claim's key
                 fact = candidates[0]
                 fact_fields = fact.__dict__
-                if matches(value, fact_fields["value"]):
+                actual = fact_fields["value"]
+                # the comparator's answer for equal values of a type it names, without calling it
+                kind = type(value)
+                if (kind is type(actual) and kind in equal_values_match and value == actual) or matches(value, actual):
                     fact_id = fact_fields.get("id") or fact.id  # cached in the dict once computed
                     ids = one_match.get(fact_id)
                     if ids is None:
@@ -66,7 +69,7 @@ class Verifier:
                         ids = one_match[fact_id] = (fact_id,)
                     append(supported_verdict(claim, fact, ids))
                 elif closed_world:
-                    append(contradicted_verdict(claim, fact, fact_fields["value"]))
+                    append(contradicted_verdict(claim, fact, actual))
                 else:
                     append(unverifiable_verdict(claim))
                 continue
