@@ -21,6 +21,33 @@ _INDEXED_KEY_LEN = 1 + 2 * INDEXED_SLOTS
 MERGED_LOOKUPS = 128
 
 
+# What the verifier asks of a claim type: its comparator's ``matches``, the types of value
+# whose equal values that matches (``Comparator.equal_values_match``), whether its world is
+# closed. Read once per set of claim types rather than for every claim (a pydantic model's
+# attribute read is an unspecialized lookup through its __getattr__ hook).
+Judge = tuple[Callable[[Any, Any], bool], frozenset[type], bool]
+# A domain's claim types (the tuple it passes for every instance's knowledge) -> their
+# judges, built once: built for each knowledge, they were a twentieth of a weather cold
+# pass. Held with the tuple, so that its id is not reused while remembered.
+_JUDGES_BY_TYPES: dict[int, tuple[tuple[ClaimType, ...], dict[str, Judge]]] = {}
+JUDGES_CACHE_SIZE = 64
+
+
+def _judges(given: Iterable[ClaimType], by_name: dict[str, ClaimType]) -> dict[str, Judge]:
+    """The judges of ``by_name``'s claim types (``given``, as passed to ``Knowledge``)."""
+    if type(given) is tuple:
+        held = _JUDGES_BY_TYPES.get(id(given))
+        if held is not None and held[0] is given:
+            return held[1]
+    judges = {name: (ct.comparator.matches, ct.comparator.equal_values_match(), ct.closed_world)
+              for name, ct in by_name.items()}
+    if type(given) is tuple:
+        if len(_JUDGES_BY_TYPES) >= JUDGES_CACHE_SIZE:
+            _JUDGES_BY_TYPES.clear()
+        _JUDGES_BY_TYPES[id(given)] = (given, judges)
+    return judges
+
+
 class Knowledge:
     """A set of facts, a superset of the instance's relevant facts.
 
@@ -38,14 +65,8 @@ class Knowledge:
         self, facts: Iterable[Fact], claim_types: Iterable[ClaimType], base: Knowledge | None = None
     ) -> None:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
-        # claim type -> (its comparator's ``matches``, the types of value whose equal values
-        # it matches, whether its world is closed): what the verifier asks of a claim's type,
-        # read once here rather than for every claim (a pydantic model's attribute read is an
-        # unspecialized lookup through its __getattr__ hook)
-        self.judges: dict[str, tuple[Callable[[Any, Any], bool], frozenset[type], bool]] = {
-            name: (ct.comparator.matches, ct.comparator.equal_values_match(), ct.closed_world)
-            for name, ct in self.claim_types.items()
-        }
+        # what the verifier asks of a claim's type (see ``Judge``; shared: read it, never change it)
+        self.judges: dict[str, Judge] = _judges(claim_types, self.claim_types)
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
         # (type, stated slots and folded values, by slot name: an ``IndexKey``) -> the facts
