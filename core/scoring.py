@@ -261,6 +261,7 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
             counts.out_of_scope += 1
             out_of_scope += 1
             continue
+        counts.n_claims += 1
         label = fields["label"]
         if label == "supported":
             counts.supported += 1
@@ -286,8 +287,6 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     else:
         covered_ids = [fact_id for fact_id in ids if fact_id in covered]
         missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
-    for counts in by_type.values():
-        counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
     total = Counts(supported + contradicted + unverifiable, supported, contradicted, unverifiable, len(ids),
                    len(covered), out_of_scope)
     return GenerationScore(total, by_type, covered_ids, missed_ids)
