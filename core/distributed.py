@@ -47,27 +47,44 @@ def score_chunk_on_worker(spec: bytes, chunk: list, score_chunk: Callable[[Any, 
 REFUSAL_PROBE_SECONDS = 5.0
 
 
-def refused(address: str) -> OSError | None:
-    """The error of a TCP scheduler address nothing listens on, found with one connection
-    attempt: Dask's client retries a refused address until its connect timeout (30 s by
-    default) before it gives up, so a mistyped port would otherwise cost half a minute.
-    None when the port answers, cannot be asked quickly (a slow network: Dask's own
-    timeout then applies), or the address is not TCP (``local``, ``tls://``, ``inproc://``)."""
+def tcp_host_port(address: str) -> tuple[str, int] | None:
+    """The host and port of a TCP scheduler address (``tcp://`` is Dask's default scheme);
+    None for ``local`` and other schemes (``tls://``, ``inproc://``). A ValueError says
+    what is wrong with a malformed one: no port, a port that is not a number or outside
+    1-65535, no host (checked here because Dask would retry such an address until its
+    connect timeout instead of refusing it)."""
     from distributed.comm.addressing import parse_address, parse_host_port
 
     if address == "local":
         return None
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return None
+    host, port = parse_host_port(location)
+    if not host:
+        raise ValueError(f"{address!r} names no host")
+    if not 0 < port < 65536:
+        raise ValueError(f"port {port} of {address!r} is outside 1-65535")
+    return host, port
+
+
+def refused(address: str) -> OSError | None:
+    """The error of a TCP scheduler address nothing listens on, or whose host name does
+    not resolve, found with one connection attempt: Dask's client retries such an address
+    until its connect timeout (30 s by default) before it gives up, so a mistyped port or
+    host would otherwise cost half a minute. None when the port answers, cannot be asked
+    quickly (a slow network: Dask's own timeout then applies), or the address is not TCP
+    or not well formed (``tcp_host_port`` says why)."""
     try:
-        scheme, location = parse_address(address)
-        if scheme != "tcp":
-            return None
-        host, port = parse_host_port(location)
+        target = tcp_host_port(address)
     except (ValueError, TypeError):
-        return None  # not an address: Dask's client says what is wrong with it
+        return None
+    if target is None:
+        return None
     try:
-        with socket.create_connection((host, port), timeout=REFUSAL_PROBE_SECONDS):
+        with socket.create_connection(target, timeout=REFUSAL_PROBE_SECONDS):
             return None
-    except ConnectionRefusedError as exc:
+    except (ConnectionRefusedError, socket.gaierror) as exc:
         return exc
     except OSError:
         return None
@@ -87,13 +104,14 @@ def dask_chunk_scorer(
         raise FactcovError("--dask needs the dask extra: pip install 'factcov[dask]'") from None
     spec = evaluator_spec(evaluator)  # before connecting: a factory that cannot travel fails at once
     try:
+        tcp_host_port(address)
         refusal = refused(address)
         if refusal is not None:
             raise refusal
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)
     except OSError as exc:
         raise EnvironmentFailure(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    except (ValueError, TypeError) as exc:  # not an address at all ('not an address', 'tcp://host' without a port)
+    except (ValueError, TypeError) as exc:  # not an address ('not an address', 'tcp://host' without a port, port 70000)
         raise InputError(f"--dask: {exc}; give a scheduler address such as tcp://host:8786, or 'local'") from None
 
     window = max(8, 2 * sum(client.nthreads().values()))  # every worker thread busy, one piece queued each

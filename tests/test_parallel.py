@@ -8,7 +8,7 @@ from collections import deque
 
 import pytest
 
-from factcov.errors import EnvironmentFailure
+from factcov.errors import EnvironmentFailure, InputError
 from factcov.evaluate import Evaluator
 from factcov.model import Generation
 from factcov.parallel import in_order, joined, piece_size, pieces
@@ -156,3 +156,48 @@ def test_the_refusal_probe_passes_an_address_that_answers_and_those_it_cannot_ju
         assert refused(f"127.0.0.1:{port}") is None  # tcp is Dask's default scheme
     assert isinstance(refused(f"tcp://127.0.0.1:{port}"), ConnectionRefusedError)  # closed now
     assert refused("local") is None and refused("inproc://x") is None and refused("tcp://host") is None
+
+
+@pytest.mark.parametrize("address, problem", [
+    ("tcp://127.0.0.1:70000", "outside 1-65535"),
+    ("tcp://127.0.0.1:-1", "outside 1-65535"),
+    ("tcp://127.0.0.1:0", "outside 1-65535"),
+    ("tcp://:8786", "names no host"),
+    ("tcp://127.0.0.1:port", "invalid literal"),
+])
+def test_a_malformed_dask_address_is_a_usage_error_before_any_connection(f1_files, tmp_path, address, problem):
+    pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
+    import time
+
+    started = time.monotonic()
+    with pytest.raises(InputError, match=problem) as failed:
+        score_files("f1", *f1_files, tmp_path / "out", dask=address, report=False)
+    assert failed.value.exit_code == 2 and "\n" not in str(failed.value)
+    assert time.monotonic() - started < 10  # not Dask's retries until its 30 s connect timeout
+    _nothing_written(tmp_path)
+
+
+def test_a_dask_host_that_does_not_resolve_fails_at_once_as_an_environment_failure(f1_files, tmp_path):
+    dask = pytest.importorskip("dask", reason="needs the dask extra (as above)")
+    pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
+    import socket
+
+    with pytest.raises(socket.gaierror):  # .invalid never resolves (RFC 2606), with or without a network
+        socket.getaddrinfo("scheduler.invalid", 8786)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
+            pytest.raises(EnvironmentFailure, match="cannot reach the Dask scheduler at tcp://scheduler.invalid") as failed:
+        score_files("f1", *f1_files, tmp_path / "out", dask="tcp://scheduler.invalid:8786", report=False)
+    assert failed.value.exit_code == 3
+    _nothing_written(tmp_path)
+
+
+def test_the_command_line_names_a_malformed_dask_address_on_one_line_with_exit_2(f1_files, tmp_path, capsys):
+    pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
+    from factcov.cli.app import run
+
+    instances, generations = f1_files
+    assert run(["score", "-d", "f1", "-i", str(instances), "-g", str(generations), "-o", str(tmp_path / "out"),
+                "--dask", "tcp://127.0.0.1:99999", "-q", "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert "--dask" in err and "outside 1-65535" in err and err.count("\n") == 1, err
+    _nothing_written(tmp_path)
