@@ -118,8 +118,9 @@ class Knowledge:
             y = y.casefold() if isinstance(y, str) else y
             index_key: IndexKey = (type_, a, x, b, y) if a < b else (type_, b, y, a, x)
         elif len(key) == 1:
-            for slot, value in key.items():
-                index_key = (type_, slot, value.casefold() if isinstance(value, str) else value)
+            (slot,) = key
+            value = key[slot]
+            index_key = (type_, slot, value.casefold() if isinstance(value, str) else value)
         else:
             index_key = (type_, *chain.from_iterable(sorted((slot, _folded(value)) for slot, value in key.items())))
         if self.base is None:
