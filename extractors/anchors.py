@@ -36,6 +36,7 @@ from operator import and_, ge, itemgetter, or_, sub
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
+from typing import Any
 
 __all__ = ["Anchors", "Hits", "anchors", "quick_start", "word_start", "word_start_anchors"]
 
@@ -355,20 +356,22 @@ class Anchors:
                     at_word |= self.bits[rule]
                 else:
                     mask |= self.bits[rule]
-            value = (len(literal), mask, at_word & ~mask)
-            if self.apart:  # a fourth column: whether the hit is listed apart
-                value += (not self.apart.isdisjoint(owners),)
+            # a fourth column: the literal when its hits are listed apart (``Hits.apart``), else ""
+            value = (len(literal), mask, at_word & ~mask, "" if self.apart.isdisjoint(owners) else literal)
             if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
                 word = literal.encode("ascii")
                 self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
-                                          (value[0], at_word, 0, *value[3:])))
+                                          (value[0], at_word, 0, value[3])))
             else:
                 self._automaton.add_word(literal, value)
         if len(self._automaton):
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
 
-    def find(self, text: str) -> Hits:
+    def find(self, text: str, ends: Sequence[int] | None = None) -> Hits:
+        """The hits of every name's anchors in ``text``. ``ends``: where the text is cut
+        into stretches (increasing, the last one the text's length, as ``Hits.masks``
+        takes them): their masks are then worked out in the same pass over the hits."""
         found = list(self._automaton.iter(text)) if len(self._automaton) else []
         marks = _word_marks(text) if self._short_words or (self._word_start and self._opens_words) else None
         if self._short_words:
@@ -376,29 +379,42 @@ class Anchors:
             self._find_short_words(text, marks, found)  # type: ignore[arg-type]
             if len(found) > before:
                 found.sort(key=_LAST)  # among the automaton's, by their last characters
-        if not found:
-            return Hits(self, (), (), ())
-        lasts, values = zip(*found)  # by the hit's last character (the automaton's order)
-        if self.apart:
-            lengths, masks, at_word, apart = zip(*values)
-        else:
-            (lengths, masks, at_word), apart = zip(*values), None
-        if self._word_start and any(at_word):  # the bits of a hit that count only where a word starts
-            masks = list(masks)
-            if marks is not None and self._opens_words:
-                # each literal opens with a word character: a word starts there when the
-                # character before is none (or there is none), a space in ``marks``
-                for index in compress(range(len(at_word)), at_word):
-                    before = lasts[index] - lengths[index]
-                    if before < 0 or marks[before] == 32 or (
-                        marks[before] == _PAST_LATIN1 and _AT_BOUNDARY(text, before + 1) is not None
-                    ):
-                        masks[index] |= at_word[index]
-            else:
-                for index in compress(range(len(at_word)), at_word):
-                    if _AT_BOUNDARY(text, lasts[index] + 1 - lengths[index]) is not None:  # ``word_start``
-                        masks[index] |= at_word[index]
-        return Hits(self, lasts, lengths, masks, apart)
+        if ends is not None and (ends[-1] if ends else 0) != len(text):
+            raise ValueError(f"the stretches end at {ends[-1] if ends else None}, not at the text's end ({len(text)})")
+        cut = ends if ends else (len(text),)  # one stretch, the whole text: its mask is ``everywhere``
+        masks = [0] * len(cut)
+        listed: list[tuple[int, int, int, str]] = []  # the hits listed apart (see ``Hits.apart``)
+        listed_bits = 0
+        # one pass of Python over the hits (a few dozen a text): a hit of a literal counted
+        # only where a word starts gets those bits where one does (its entry replaced, so
+        # the columns built from ``found`` later hold them), is or-ed into the stretch it
+        # lies wholly inside, and listed apart when it anchors a name that is
+        word_starts = marks is not None and self._opens_words
+        # the stretch ``(floor + 1, end)`` and the bits of the hits wholly inside it so far
+        index, floor, end, here = 0, -1, cut[0], 0
+        for position, (last, (length, mask, at_word, apart)) in enumerate(found):
+            if at_word:
+                before = last - length  # the character before the literal
+                if before < 0 or (
+                    (marks[before] == 32 or (marks[before] == _PAST_LATIN1  # type: ignore[index]
+                                             and _AT_BOUNDARY(text, before + 1) is not None))
+                    if word_starts else _AT_BOUNDARY(text, before + 1) is not None  # ``word_start``
+                ):
+                    mask |= at_word
+                    found[position] = (last, (length, mask, 0, apart))
+            if last >= end:  # the hit ends past this stretch: it belongs to a later one
+                masks[index] = here
+                here = 0
+                while last >= end:
+                    index += 1
+                    floor, end = end - 1, cut[index]
+            if last - length >= floor:  # and it starts inside (at ``last + 1 - length``): wholly in it
+                here |= mask
+            if apart:
+                listed.append((last, length, mask, apart))
+                listed_bits |= mask
+        masks[index] = here
+        return Hits(self, found, (listed, listed_bits), ends if ends else None, masks)
 
     def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
         """Add to ``found`` the hits of the short words, where a word starts."""
@@ -421,43 +437,60 @@ class Anchors:
 
 class Hits:
     """Where the rules' anchors occur in one text: for each hit, its last character, its
-    length and the bits of the rules it anchors, in the order of their last characters
-    (columns built by the automaton and ``zip``: no Python work per hit)."""
+    length and the bits of the rules it anchors, in the order of their last characters.
+    Kept as the automaton gave them; the columns of each (``mask``) are built by ``zip``
+    (no Python work per hit) only when a stretch is asked about that is not one of those
+    ``Anchors.find`` was given."""
 
-    __slots__ = ("anchors", "_lasts", "_lengths", "_masks", "_everywhere", "_apart", "_listed_apart")
+    __slots__ = ("anchors", "_found", "_columns", "_everywhere", "_listed_apart", "_ends", "_masks")
 
-    def __init__(self, anchors: Anchors, lasts: Sequence[int], lengths: Sequence[int],
-                 masks: Sequence[int], apart: Sequence[bool] | None = None) -> None:
-        """``apart``: whether each hit anchors one of ``anchors.apart`` (None: none does)."""
+    def __init__(self, anchors: Anchors, found: list[tuple[int, tuple[Any, ...]]],
+                 listed: tuple[list[tuple[int, int, int, str]], int], ends: Sequence[int] | None,
+                 masks: list[int]) -> None:
+        """``found``: (last character, (length, bits, ...)) of each hit; ``listed``: the
+        hits (last, length, bits, literal) of a name ``anchors.apart`` lists, and their bits or-ed;
+        ``masks``: the mask of each stretch the text was cut in at ``ends`` (None: one
+        stretch, the whole text)."""
         self.anchors = anchors
-        self._lasts, self._lengths, self._masks = lasts, lengths, masks
-        self._everywhere: int | None = None
-        self._apart = apart
-        self._listed_apart: tuple[list[tuple[int, int, int]], int] | None = None  # see ``_listed``
+        self._found = found
+        self._columns: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None  # see ``_hit_columns``
+        self._listed_apart = listed
+        self._ends = ends
+        self._masks = masks
+        self._everywhere: int | None = None if ends else masks[0]
+
+    @property
+    def apart(self) -> tuple[list[tuple[int, int, int, str]], int]:
+        """(last character, length, bits, literal) of each hit of a name ``anchors.apart``
+        lists, by last character (at one, the longest first), and their bits or-ed."""
+        return self._listed_apart
+
+    def _hit_columns(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """The hits' last characters, lengths and bits, as three columns."""
+        columns = self._columns
+        if columns is None:
+            if self._found:
+                lasts, values = zip(*self._found)
+                lengths, masks = list(zip(*values))[:2]
+                columns = self._columns = (lasts, lengths, masks)
+            else:
+                columns = self._columns = ((), (), ())
+        return columns
 
     @property
     def every(self) -> list[tuple[int, int, int]]:
         """Every hit as (start, end, bits), sorted by start."""
-        return sorted((last + 1 - length, last + 1, mask)
-                      for last, length, mask in zip(self._lasts, self._lengths, self._masks))
+        return sorted((last + 1 - length, last + 1, mask) for last, length, mask in zip(*self._hit_columns()))
 
     def spans(self, rule: Hashable) -> list[tuple[int, int]]:
         """(start, end) of each hit of ``rule``'s anchors, in the order of their ends."""
         bit = self.anchors.bits.get(rule, 0)
         if rule in self.anchors.apart:  # among the few hits listed apart (all of the rule's are)
-            return [(last + 1 - length, last + 1) for last, length, mask in self._listed()[0] if mask & bit]
+            return [(last + 1 - length, last + 1) for last, length, mask, _ in self._listed_apart[0] if mask & bit]
         # the hits of other rules are passed over without a step of Python each
-        hits = compress(zip(self._lasts, self._lengths), map(and_, self._masks, repeat(bit)))
+        lasts, lengths, masks = self._hit_columns()
+        hits = compress(zip(lasts, lengths), map(and_, masks, repeat(bit)))
         return [(last + 1 - length, last + 1) for last, length in hits]
-
-    def _listed(self) -> tuple[list[tuple[int, int, int]], int]:
-        """The hits listed apart (last, length, bits), and their bits or-ed."""
-        listed = self._listed_apart
-        if listed is None:
-            apart = self._apart or ()
-            listed = self._listed_apart = (list(compress(zip(self._lasts, self._lengths, self._masks), apart)),
-                                           reduce(or_, compress(self._masks, apart), 0))
-        return listed
 
     def anywhere(self, rule: Hashable) -> bool:
         """Whether one of ``rule``'s anchors stands anywhere in the text (``present`` of the
@@ -465,7 +498,7 @@ class Hits:
         bit = self.anchors.bits.get(rule)
         if bit is None:
             return True
-        return bool((self._listed()[1] if rule in self.anchors.apart else self.everywhere()) & bit)
+        return bool((self._listed_apart[1] if rule in self.anchors.apart else self.everywhere()) & bit)
 
     @property
     def gated(self) -> frozenset[Hashable]:
@@ -479,26 +512,29 @@ class Hits:
 
     def mask(self, start: int, end: int) -> int:
         """The bits of the rules with an anchor wholly inside ``[start, end)``."""
-        lasts = self._lasts
+        lasts, lengths, masks = self._hit_columns()
         upto = bisect_left(lasts, end)  # the hits that end by ``end``
         # of those, the ones ending a longest anchor or more after ``start`` start after
         # it: or-ed in one call; those ending sooner are or-ed where they start in the stretch
         sure = bisect_left(lasts, start + self.anchors.longest - 1, 0, upto)
-        found = reduce(or_, self._masks[sure:upto], 0)
+        found = reduce(or_, masks[sure:upto], 0)
         near = bisect_left(lasts, start, 0, sure)
         if near == sure:
             return found
         # a hit starts at ``last + 1 - length``: in the stretch when ``last - length >= start - 1``
-        inside = map(ge, map(sub, lasts[near:sure], self._lengths[near:sure]), repeat(start - 1))
-        return reduce(or_, compress(self._masks[near:sure], inside), found)
+        inside = map(ge, map(sub, lasts[near:sure], lengths[near:sure]), repeat(start - 1))
+        return reduce(or_, compress(masks[near:sure], inside), found)
 
     def masks(self, ends: list[int]) -> list[int]:
         """``mask`` of each stretch of a text cut at ``ends`` (increasing, the last one the
         text's length: stretches ``[0, ends[0])``, ``[ends[0], ends[1])``, ...), in one pass
-        over the hits rather than a search per stretch."""
+        over the hits rather than a search per stretch (made by ``Anchors.find`` when it
+        was given these ``ends``: then the same list each time, the caller's to read only)."""
+        if ends == self._ends:
+            return self._masks
         found = [0] * len(ends)
         index, start, end = 0, 0, ends[0]
-        for last, length, mask in zip(self._lasts, self._lengths, self._masks):
+        for last, length, mask in zip(*self._hit_columns()):
             while last >= end:  # the hit ends past this stretch: it belongs to a later one
                 index += 1
                 start, end = end, ends[index]
@@ -516,7 +552,7 @@ class Hits:
         """``mask`` of the whole text: the bits of every hit (each lies wholly inside it)."""
         found = self._everywhere
         if found is None:  # asked by several readers of one text (the f1 mentions' kinds): worked out once
-            found = self._everywhere = reduce(or_, self._masks, 0)
+            found = self._everywhere = reduce(or_, self._hit_columns()[2], 0)
         return found
 
     def present(self, rule: Hashable, start: int, end: int) -> bool:

@@ -15,7 +15,7 @@ from factcov.domains.f1.extract import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race
-from factcov.extractors.anchors import Anchors, anchors, quick_start
+from factcov.extractors.anchors import Anchors, anchors, quick_start, word_start
 from factcov.language import fold
 from factcov.plugins import get_domain
 
@@ -438,16 +438,31 @@ def test_literal_anchors_and_spans_listed_apart_are_every_occurrence() -> None:
 
 
 def test_the_masks_of_a_text_cut_in_stretches_are_each_stretch_s_mask() -> None:
-    """``Hits.masks`` (one pass over the hits for every sentence of a text) against
-    ``Hits.mask`` of each stretch, on random texts cut at random places."""
+    """``Hits.masks`` (one pass over the hits for every sentence of a text), asked of
+    hits found without the cuts and worked out by ``Anchors.find`` given them, against
+    ``Hits.mask`` of each stretch, on random texts cut at random places; with anchors
+    counted only where a word starts (their bits given in that same pass) too."""
     rng = random.Random(12)
-    gate = _overlapping_gate()
-    for _ in range(600):
-        text = "".join(rng.choice("abc ") for _ in range(rng.randint(1, 40)))
-        hits = gate.find(text)
-        ends = sorted(set(rng.sample(range(1, len(text) + 1), rng.randint(0, min(6, len(text))))) | {len(text)})
-        starts = [0, *ends[:-1]]
-        assert hits.masks(ends) == [hits.mask(s, e) for s, e in zip(starts, ends)], (text, ends)
+    gates = (_overlapping_gate(), Anchors({"copula": [re.compile(r"\b(?:is|was)\s")], "cab": [re.compile(r"\bcab")]},
+                                          word_start=("copula", "cab")))
+    for gate, letters in zip(gates, ("abc ", "aicbsw ")):
+        for _ in range(600):
+            text = "".join(rng.choice(letters) for _ in range(rng.randint(1, 40)))
+            ends = sorted(set(rng.sample(range(1, len(text) + 1), rng.randint(0, min(6, len(text))))) | {len(text)})
+            starts = [0, *ends[:-1]]
+            plain, cut = gate.find(text), gate.find(text, ends)
+            expected = [plain.mask(s, e) for s, e in zip(starts, ends)]
+            assert plain.masks(ends) == cut.masks(ends) == expected, (text, ends)
+            assert [cut.mask(s, e) for s, e in zip(starts, ends)] == expected, (text, ends)
+            assert cut.everywhere() == plain.everywhere() and cut.every == plain.every
+            assert all(cut.spans(rule) == plain.spans(rule) for rule in gate.bits)
+            if gate is gates[1]:  # every literal counted only where a word starts: the plain way
+                assert expected == [sum(bit for rule, bit in gate.bits.items() if any(
+                    text.startswith(literal, i) and word_start(text, i)
+                    for literal in gate.literals[rule] for i in range(s, e - len(literal) + 1)))
+                    for s, e in zip(starts, ends)], (text, ends)
+    with pytest.raises(ValueError):
+        gates[0].find("abc", [2])  # the stretches must cover the text
 
 
 def test_the_mask_of_the_whole_text_is_every_hit_s() -> None:

@@ -103,6 +103,78 @@ def test_a_lap_reference_holds_a_lap_word_or_a_digit(texts: list[tuple[object, s
     assert with_laps > 1000
 
 
+def _plain_lap_numbers(reader: _Reader, start: int, end: int, bare: bool) -> list[tuple[int, int, int]]:
+    """``lap_numbers`` without its shortcut: every number of a lap list read by the number pattern."""
+    found = []
+    lex, folded = reader.lex, reader.folded
+    for match in lex.lap_ref.finditer(folded, start, end):
+        if match.group("nums"):
+            for number in lex.number.finditer(folded, match.start("nums"), match.end("nums")):
+                value = reader.number(number.group(0))
+                if isinstance(value, int):
+                    found.append((value, number.start(), number.end()))
+        elif match.group("bare") and bare:
+            found += [(int(n.group(0)), match.start("bare") + n.start(), match.start("bare") + n.end())
+                      for n in re.finditer(r"\d+", match.group("bare"))]
+        elif match.group("ord"):
+            value = reader.ordinal(match.group("ord"), None, "pit_stops")
+            if value is not None:
+                found.append((value, match.start(), match.end()))
+    return found
+
+
+def test_the_laps_of_a_lap_reference_are_those_the_number_pattern_reads(texts: list[tuple[object, str]]) -> None:
+    """``lap_numbers`` (a lap list of one number in ASCII digits, "lap 13", taken as it
+    stands) reads what the number pattern reads in it, over random stretches and whole
+    sentences of real and damaged texts (laps in other digits, in words, listed)."""
+    rng = random.Random(23)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    read = in_words = 0
+    for instance, text in texts + [(i, _damaged(rng, t)) for i, t in texts[::3]]:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        stretches = [(s.start, s.end) for s in reader.sentences()]
+        for _ in range(3):
+            start = rng.randrange(len(reader.folded))
+            stretches.append((start, rng.randrange(start, len(reader.folded) + 1)))
+        for start, end in stretches:
+            for bare in (True, False):
+                found = reader.lap_numbers(start, end, bare=bare)
+                assert found == _plain_lap_numbers(reader, start, end, bare), (reader.folded[start:end], bare)
+                read += len(found)
+                in_words += sum(not reader.folded[s:e].isdigit() for _, s, e in found)
+    assert read > 4000 and in_words > 100, (read, in_words)
+
+
+def test_the_rules_take_only_spans_of_the_sentence_they_read(texts: list[tuple[object, str]]) -> None:
+    """The lap numbers the rules mark read (``_consumed``, one mask for a text) lie in the
+    sentence being read, in real, damaged and glued texts: a span an earlier sentence took
+    never overlaps them, so one mask a text answers what one a sentence would."""
+    from factcov.extractors.patterns import SpanMask
+
+    class Checked(SpanMask):
+        def take(self, span: tuple[int, int]) -> bool:
+            here = reader._here
+            assert here[0] <= span[0] <= span[1] <= here[1], (reader.text, span, here)
+            taken.append(span)
+            return super().take(span)
+
+        def overlaps(self, span: tuple[int, int]) -> bool:
+            here = reader._here
+            assert here[0] <= span[0] <= span[1] <= here[1], (reader.text, span, here)
+            return super().overlaps(span)
+
+    rng = random.Random(29)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    taken: list[tuple[int, int]] = []
+    for instance, text in texts + [(i, _damaged(rng, t)) for i, t in texts[::3]]:
+        extractor = extractors[instance.language]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        reader._consumed = Checked()
+        reader.read()
+    assert len(taken) > 1000
+
+
 def test_pit_laps_without_the_lap_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -489,7 +561,6 @@ def test_the_subject_is_who_the_plain_way_finds(texts: list[tuple[object, str]])
         extractor = extractors[instance.language]
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
         for sentence in reader.sentences():
-            reader._here = (sentence.start, sentence.end, sentence.mask)
             positions = [m.start() for m in re.finditer(r"\b\w", reader.folded[sentence.start: sentence.end])]
             rng.shuffle(positions)  # the objects' table filled in any order
             for offset in positions:
@@ -564,7 +635,6 @@ def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compou
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
         lex = reader.lex
         for sentence in reader.sentences():
-            reader._here = (sentence.start, sentence.end, sentence.mask)
             found = list(lex.compound.finditer(reader.folded, sentence.start, sentence.end))
             for pattern in lex.changes:
                 for match in pattern.finditer(reader.folded, sentence.start, sentence.end):
@@ -587,8 +657,9 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
     finds (``names_scanned``): real texts, damaged ones, names glued to words, cut by a
     hyphen, an apostrophe, digits or an underscore, team names of drivers in and out of
     the focus, and a name at either end of the text."""
-    from factcov.domains.f1.mentions import NAMES, SPACES, driver_index
+    from factcov.domains.f1.mentions import _NO_WORD_CHARACTERS, SPACES, driver_index
 
+    assert not any(re.match(r"\w", character) for character in _NO_WORD_CHARACTERS)  # beside a name: a boundary
     rng = random.Random(14)
     compared = with_teams = 0
     for instance, text in _mention_texts(texts):
@@ -613,9 +684,9 @@ def test_names_found_where_their_literals_stand_are_the_names_pattern_finds(
                 continue  # not read from the literals
             assert not hits.anywhere(SPACES)
             expected = index.names_scanned(variant, folded)
-            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            assert index.names_at(folded, hits) == expected, variant
             index._nested_at_ends = False  # the names sorted by start: the same names
-            assert index.names_at(folded, hits.spans(NAMES)) == expected, variant
+            assert index.names_at(folded, hits) == expected, variant
             index._nested_at_ends = True
             compared += 1
             with_teams += variant is team_variant
@@ -658,10 +729,31 @@ def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_
     assert sliced > 500 and by_offsets > 1000
 
 
+def test_the_patterns_scans_keeps_are_those_may_match_keeps(texts: list[tuple[object, str]]) -> None:
+    """``scans`` (its answer for a tuple of patterns remembered per value of the sentence's
+    mask on their bits) keeps, in order, the patterns ``may_match`` says may match in the
+    sentence, for each tuple the rules ask, in every sentence of real and damaged texts;
+    and each answer is the caller's own list."""
+    rng = random.Random(19)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    kept = dropped = 0
+    for instance, text in texts[::2] + [(i, _damaged(rng, t)) for i, t in texts[::7]]:
+        lex = extractors[instance.language].lex
+        reader = _Reader(extractors[instance.language].name, lex, text, instance.context)
+        for sentence in reader.sentences():
+            for patterns in (lex.stop_count, lex.changes, lex.one_set_changes):
+                expected = [p for p in patterns if reader.may_match(p, sentence.start, sentence.end)]
+                first, again = reader.scans(patterns), reader.scans(patterns)
+                assert first == again == expected and first is not again, (text, sentence)
+                kept += len(expected)
+                dropped += len(patterns) - len(expected)
+    assert kept > 1000 and dropped > 10000, (kept, dropped)
+
+
 def test_names_holding_others_are_found_where_their_literals_stand_as_the_pattern_finds_them() -> None:
     """A race whose names hold others not at their end ("red" in "red bull"): ``names_at``
     takes them by start (not in the automaton's order), as the pattern does."""
-    from factcov.domains.f1.mentions import NAMES, DriverIndex
+    from factcov.domains.f1.mentions import DriverIndex
 
     drivers = [{"code": "AAA", "name": "Max Red", "team": "Red Bull"},
                {"code": "BBB", "name": "Bull Rider", "team": "Haas"}]
@@ -674,7 +766,7 @@ def test_names_holding_others_are_found_where_their_literals_stand_as_the_patter
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
         folded = fold(text)
         expected = index.names_scanned(text, folded)
-        assert index.names_at(folded, index.rare_anchors.find(folded).spans(NAMES)) == expected, text
+        assert index.names_at(folded, index.rare_anchors.find(folded)) == expected, text
         found += len(expected)
     assert found > 500
 

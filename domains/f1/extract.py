@@ -52,7 +52,8 @@ class _Reader(StrategyRules, RaceRules):
     def read(self, gated: bool = True) -> list[Claim]:
         """``gated=False`` runs every rule on every sentence and every scan over all its
         stretch (the same claims, slower)."""
-        self.gated = gated
+        if gated != self.gated:  # a reader is made gated
+            self.gated = gated
         cls = type(self)
         plans = _plans(cls, self.lex.language) if gated else None
         for sentence in self.sentences():  # each sets ``_here``, the sentence ``may_match`` asks about

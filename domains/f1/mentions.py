@@ -232,7 +232,7 @@ class DriverIndex:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
         hits = hits or self.rare_anchors.find(folded)
         if hits.anchors.bits.get(NAMES) is not None and not hits.anywhere(SPACES):  # single spaces only
-            found = self.names_at(folded, hits.spans(NAMES))
+            found = self.names_at(folded, hits)
         else:
             found = self.names_scanned(text, folded)
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
@@ -286,28 +286,41 @@ class DriverIndex:
                 found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
         return found
 
-    def names_at(self, folded: str, spans: list[tuple[int, int]]) -> list[Mention]:
-        """``names_scanned`` from where the names' literals stand in ``folded`` (``spans``:
-        every occurrence of each of ``name_literals``, as ``Hits.spans`` gives them: by end,
+    def names_at(self, folded: str, hits: Hits) -> list[Mention]:
+        """``names_scanned`` from where the names' literals stand in ``folded`` (``hits``:
+        its hits, which list every occurrence of each of ``name_literals`` apart: by end,
         the longest first at an end), for a text whose whitespace is single spaces. The
         pattern, tried at each position from the left, matches the longest name standing
         there between word boundaries, and goes on after it: so does this, trying only the
         positions where a name stands."""
         names = self.names.names
+        bit = hits.anchors.bits[NAMES]
         size = len(folded)
         found = []
         taken = 0  # where the last name found ends: the scan goes on from there
+        listed = hits.apart[0]  # (last, length, bits, literal) of the names' hits, and the other mentions'
         if not self._nested_at_ends:  # by start, the longest first at a start
-            spans = sorted(spans, key=_start_longest_first)
-        for start, end in spans:
+            listed = sorted(listed, key=_start_longest_first)
+        for last, length, mask, literal in listed:
+            if not mask & bit:
+                continue
+            end = last + 1
+            start = end - length
             if start < taken:
                 continue
-            code = names.get(folded[start:end])  # None: a team name, but not of a focus driver
-            # ``\b`` on both sides (a name opens and ends with a word character, ``_plain``)
-            if code is None or (start and (folded[start - 1].isalnum() or folded[start - 1] == "_")) or (
-                end < size and (folded[end].isalnum() or folded[end] == "_")
-            ):
+            code = names.get(literal)  # None: a team name, but not of a focus driver
+            if code is None:
                 continue
+            # ``\b`` on both sides (a name opens and ends with a word character, ``_plain``):
+            # the character beside it is mostly a space or a mark, known at once
+            if start:
+                beside = folded[start - 1]
+                if beside not in _NO_WORD_CHARACTERS and (beside.isalnum() or beside == "_"):
+                    continue
+            if end < size:
+                beside = folded[end]
+                if beside not in _NO_WORD_CHARACTERS and (beside.isalnum() or beside == "_"):
+                    continue
             found.append(_mention((start, end, code)))  # ``Mention(start, end, code)``
             taken = end
         return found
@@ -344,9 +357,14 @@ def _nested_at_ends(names: frozenset[str]) -> bool:
 _BOUNDARY = re.compile(r"\b")
 
 
-def _start_longest_first(span: tuple[int, int]) -> tuple[int, int]:
-    """A name's sort key: by start, the longest first at a start (the order a scan tries them in)."""
-    return span[0], -span[1]
+def _start_longest_first(hit: tuple[int, int, int, str]) -> tuple[int, int]:
+    """A name's hit's sort key (last, length, bits, literal): by start, the longest first at a start
+    (the order a scan tries them in)."""
+    return hit[0] - hit[1], -hit[0]
+
+
+# characters that are no word characters (``\w``), the usual ones beside a name
+_NO_WORD_CHARACTERS = frozenset(" .,;:!?'\"()-\n")
 
 
 def _plain(name: str) -> bool:
@@ -374,6 +392,12 @@ def _each_overlaps(spans: list[tuple[int, int]], mentions: list[Mention]) -> boo
     without building the set (most texts: one anchor, "Lewis" of "Lewis Hamilton")."""
     if not spans:
         return True
+    if len(spans) == 1:  # most texts: one pass over the mentions, no list of their starts
+        start, end = spans[0]
+        for mention in mentions:
+            if mention[1] > start:  # the first mention ending after the span opens
+                return mention[0] < end
+        return False
     starts = [m[0] for m in mentions]
     for start, end in spans:
         index = bisect_left(starts, end) - 1  # the last mention opening before the span ends
@@ -404,6 +428,8 @@ def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     focus = context.get("focus", {})
     # written out (asked once a text): the focus's driver, rival and attacker that are named
     driver, rival, attacker = focus.get("driver"), focus.get("rival"), focus.get("attacker")
+    if rival is None and attacker is None:  # one driver's decision (most)
+        return (driver,) if isinstance(driver, str) else ()
     return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 

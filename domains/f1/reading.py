@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator
-from functools import cache, lru_cache, partial
-from operator import attrgetter
+from functools import cache, lru_cache, partial, reduce
+from operator import attrgetter, or_
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
@@ -165,22 +165,38 @@ _MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-# (id of a tuple of patterns, id of the anchors' bits) -> (the tuple, the bits, each pattern
-# with its bit, 0 for one never skipped): ``scans`` asks the same few tuples (a rule's
-# patterns, held by the lexicon) for every sentence; the tuple and the bits are held, so
-# their ids stay theirs while they are in here
-_SCAN_BITS: dict[tuple[int, int], tuple[tuple[re.Pattern[str], ...], dict[Hashable, int],
-                                        tuple[tuple[re.Pattern[str], int], ...]]] = {}
-_SCAN_BITS_SIZE = 256
+# ``scans``' answers. A plan for a tuple of patterns: (the tuple, its gated patterns' bits
+# or-ed, each pattern with its bit (0: never skipped), {those bits of a sentence's mask ->
+# the patterns to scan there}). The rules ask the same few tuples (held by the lexicon) in
+# every sentence, and a sentence's mask takes few values on their bits: each answered once.
+_ScanPlan = tuple[tuple[re.Pattern[str], ...], int, tuple[tuple[re.Pattern[str], int], ...],
+                  dict[int, tuple[re.Pattern[str], ...]]]
+# id of an anchors' slice bits -> (those bits, {id of a tuple of patterns -> its plan}): the
+# bits and each tuple are held, so their ids stay theirs while they are in here
+_SCAN_PLANS: dict[int, tuple[dict[Hashable, int], dict[int, _ScanPlan]]] = {}
+_SCAN_PLANS_SIZE = 128  # anchors (a race's and language's, ``text_anchors``)
+_PLAN_SIZE = 256  # tuples of patterns per anchors, and masks per tuple, before they start again
 
 
-def _scan_bits(patterns: tuple[re.Pattern[str], ...], bits: dict[Hashable, int]) -> tuple[
-        tuple[re.Pattern[str], ...], dict[Hashable, int], tuple[tuple[re.Pattern[str], int], ...]]:
-    if len(_SCAN_BITS) >= _SCAN_BITS_SIZE:
-        del _SCAN_BITS[next(iter(_SCAN_BITS))]
-    held = _SCAN_BITS[(id(patterns), id(bits))] = (
-        patterns, bits, tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns))
-    return held
+def _scan_plans(bits: dict[Hashable, int]) -> dict[int, _ScanPlan] | None:
+    """The plans of ``scans`` for anchors whose slice bits are ``bits`` (None: reading ungated)."""
+    if not bits:
+        return None
+    held = _SCAN_PLANS.get(id(bits))
+    if held is None:
+        if len(_SCAN_PLANS) >= _SCAN_PLANS_SIZE:
+            del _SCAN_PLANS[next(iter(_SCAN_PLANS))]
+        held = _SCAN_PLANS[id(bits)] = (bits, {})
+    return held[1]
+
+
+def _scan_plan(plans: dict[int, _ScanPlan], patterns: tuple[re.Pattern[str], ...],
+               bits: dict[Hashable, int]) -> _ScanPlan:
+    if len(plans) >= _PLAN_SIZE:
+        plans.clear()
+    each = tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns)
+    plan = plans[id(patterns)] = (patterns, reduce(or_, (bit for _, bit in each), 0), each, {})
+    return plan
 
 
 class Sentence(NamedTuple):
@@ -194,6 +210,7 @@ class Sentence(NamedTuple):
 
 
 _sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a call of Python
+_NO_SENTENCE = Sentence(-1, -1, [], None, 0)  # ``_here`` before the first sentence
 
 
 class TextReader:
@@ -205,14 +222,19 @@ class TextReader:
         self.text = text
         self.folded = fold(text)
         self._index = index = driver_index(context)
-        # the grammar's anchors and the rare mentions' (first names, nationalities) in one pass
-        self.hits = text_anchors(lex.language, index).find(self.folded)
+        # the sentences' ends, increasing, the last len(folded) (none for an empty text)
+        self._ends = bounded_sentence_ends(self.folded, lex.sentence_end)
+        # the grammar's anchors and the rare mentions' (first names, nationalities) in one
+        # pass, which also gives each sentence's anchor mask
+        self.hits = text_anchors(lex.language, index).find(self.folded, self._ends)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
+        self._scan_plans = _scan_plans(self._slice_bits)  # ``scans``' answers
         self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        # the sentence being read (start, end, anchor mask), set by ``sentences`` for each:
-        # a stretch inside it holds no anchor the sentence lacks (``may_match``, ``finditer``)
-        self._here = (-1, -1, 0)
+        # the sentence being read (start, end, anchor mask at ``[4]``: the ``Sentence``), set by
+        # ``sentences`` for each: a stretch inside it holds no anchor the sentence lacks
+        # (``may_match``, ``finditer``)
+        self._here: tuple[Any, ...] = _NO_SENTENCE
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -228,7 +250,9 @@ class TextReader:
         self.emit: Callable[[str, dict[str, Any], Any, int, int], bool] = self.read_claims.add
         self.claims: list[Claim] = self.read_claims.claims  # in reading order
         self._unresolved_here: list[tuple[int, int]] = []
-        self._consumed = SpanMask()  # lap numbers read as some claim's, in this sentence
+        # lap numbers read as some claim's: one mask for the text, as the rules take only
+        # spans of the sentence they read (a later sentence's spans never overlap an earlier's)
+        self._consumed = SpanMask()
         self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
         self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
@@ -242,6 +266,7 @@ class TextReader:
     def gated(self, gated: bool) -> None:
         self._bits = self.hits.anchors.bits if gated else {}
         self._slice_bits = self.hits.anchors.slice_bits if gated else {}
+        self._scan_plans = _scan_plans(self._slice_bits)
         self._clause_bit = self._bits.get(id(self.lex.clause_break))
 
     def sentences(self) -> Iterator[Sentence]:
@@ -251,23 +276,20 @@ class TextReader:
         start = 0
         mentions = self.mentions  # sorted by start (``DriverIndex.find``, ``with_teammates``)
         mention_starts = list(map(_MENTION_START, mentions))
-        unresolved = sorted(self.unresolved)
-        unresolved_starts = [u[0] for u in unresolved]
+        unresolved = sorted(self.unresolved) if self.unresolved else None  # most texts have none
+        unresolved_starts = [u[0] for u in unresolved] if unresolved else None
         first = 0  # the first mention not in an earlier sentence
-        ends = bounded_sentence_ends(self.folded, self.lex.sentence_end)  # increasing, the last len(folded)
+        ends = self._ends
         masks = self.hits.masks(ends) if ends else []
         for end, mask in zip(ends, masks):
             last = bisect_left(mention_starts, end, first)
             inside = mentions[first:last]
             first = last
-            if unresolved:  # most texts have none
+            if unresolved:
                 self._unresolved_here = unresolved[
-                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)
+                    bisect_left(unresolved_starts, start): bisect_left(unresolved_starts, end)  # type: ignore[arg-type]
                 ]
-            if self._consumed.spans:  # spans are read within one sentence; earlier ones cannot overlap it
-                self._consumed = SpanMask()
-            sentence = _sentence((start, end, inside, topic, mask))
-            self._here = (start, end, mask)  # the sentence ``may_match`` asks about
+            sentence = self._here = _sentence((start, end, inside, topic, mask))  # ``may_match`` asks about it
             yield sentence
             # the next sentence's topic: its first driver who acts ("... to undercut
             # Verstappen" leaves the topic alone); the rules have mostly asked already
@@ -312,7 +334,7 @@ class TextReader:
             return True
         here = self._here
         if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
-            return bool(here[2] & bit)
+            return bool(here[4] & bit)
         return self.hits.present_bit(bit, start, end)
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
@@ -323,7 +345,7 @@ class TextReader:
         if bit is not None:
             here = self._here
             if here[0] <= start and end <= here[1]:
-                return pattern.finditer(self.folded, start, end) if here[2] & bit else _NONE
+                return pattern.finditer(self.folded, start, end) if here[4] & bit else _NONE
             if not self.hits.present_bit(bit, start, end):
                 return _NONE
         return pattern.finditer(self.folded, start, end)
@@ -331,14 +353,19 @@ class TextReader:
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
         anchors stands there, see ``may_match``): the rest are not scanned."""
-        bits = self._slice_bits
-        if not bits:  # reading ungated
+        plans = self._scan_plans
+        if plans is None:  # reading ungated
             return list(patterns)
-        held = _SCAN_BITS.get((id(patterns), id(bits)))
-        if held is None or held[0] is not patterns or held[1] is not bits:
-            held = _scan_bits(patterns, bits)
-        mask = self._here[2]
-        return [pattern for pattern, bit in held[2] if not bit or mask & bit]
+        plan = plans.get(id(patterns))
+        if plan is None:
+            plan = _scan_plan(plans, patterns, self._slice_bits)
+        mask = self._here[4] & plan[1]  # the sentence's anchors of these patterns
+        chosen = plan[3].get(mask)
+        if chosen is None:
+            if len(plan[3]) >= _PLAN_SIZE:
+                plan[3].clear()
+            chosen = plan[3][mask] = tuple(pattern for pattern, bit in plan[2] if not bit or mask & bit)
+        return list(chosen)  # the caller's own (a rule may drop one)
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
@@ -346,7 +373,7 @@ class TextReader:
         if bit is not None:
             here = self._here
             if here[0] <= start and end <= here[1]:
-                return pattern.search(self.folded, start, end) if here[2] & bit else None
+                return pattern.search(self.folded, start, end) if here[4] & bit else None
             if not self.hits.present_bit(bit, start, end):
                 return None
         return pattern.search(self.folded, start, end)
@@ -493,11 +520,11 @@ class TextReader:
     def clause_start(self, sentence: Sentence, position: int) -> int:
         """Where the clause holding ``position`` opens (asked by several rules of the same
         words: worked out once)."""
-        here = self._here
-        if here[0] == sentence.start and position <= here[1] and self._clause_bit is not None and (
-            not here[2] & self._clause_bit
+        clause_bit = self._clause_bit
+        if sentence is self._here and clause_bit is not None and not sentence[4] & clause_bit and (
+            position <= sentence[1]
         ):
-            return sentence.start  # no clause break in the sentence (``finditer`` would skip the scan)
+            return sentence[0]  # no clause break in the sentence being read (``finditer`` would skip the scan)
         key = (sentence.start, position)
         start = self._clause_starts.get(key)
         if start is None:
@@ -534,7 +561,11 @@ class TextReader:
         without the word lap ("pitted on 17"), which only a pit verb makes laps."""
         found = []
         for match in self.lex.lap_ref.finditer(self.folded, start, end):
-            if match.group("nums"):
+            nums = match.group("nums")
+            if nums:
+                if nums.isdigit() and nums.isascii():  # "lap 13" (most): one number, its digits
+                    found.append((int(nums), match.start("nums"), match.end("nums")))
+                    continue
                 for number in self.lex.number.finditer(self.folded, match.start("nums"), match.end("nums")):
                     value = self.number(number.group(0))
                     if isinstance(value, int):
