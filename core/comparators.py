@@ -53,6 +53,7 @@ def as_interval(value: Any) -> tuple[float, float] | None:
 # unordered (by the elements' reprs: [1.0] == [True], but "1" != "True").
 _SAME_WHEN_EQUAL = frozenset({str, int, bool, float})
 _SEQUENCES = frozenset({list, tuple})
+_IN_ORDER_WHEN_EQUAL = _SAME_WHEN_EQUAL | _SEQUENCES  # for a comparison of sequences in order
 
 
 class Comparator(BaseModel):
@@ -63,6 +64,12 @@ class Comparator(BaseModel):
 
     def matches(self, claimed: Any, actual: Any) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def equal_values_match(self) -> frozenset[type]:
+        """Types of value that ``matches`` always accepts when the claimed and the actual
+        value are both of the type and equal (``==``): a caller may answer those without
+        calling it (the verifier does, once per claim). None, unless a comparator says so."""
+        return frozenset()
 
     def describe(self) -> str:
         return self.kind
@@ -75,7 +82,8 @@ class Exact(Comparator):
     ordered: bool = True
 
     def matches(self, claimed: Any, actual: Any) -> bool:
-        # equal strings or ints normalize equally: most supported claims stop here
+        # equal strings or ints normalize equally: most supported claims stop here (the types
+        # ``equal_values_match`` names, spelled out: no call on a path taken for every claim)
         kind = type(claimed)
         if kind is type(actual) and claimed == actual and (
             kind in _SAME_WHEN_EQUAL or (kind in _SEQUENCES and self.ordered)
@@ -85,6 +93,10 @@ class Exact(Comparator):
         if not self.ordered and isinstance(a, tuple) and isinstance(b, tuple):
             return sorted(map(repr, a)) == sorted(map(repr, b))
         return a == b
+
+    def equal_values_match(self) -> frozenset[type]:
+        # equal values normalize equally; equal sequences too, when compared in order
+        return _IN_ORDER_WHEN_EQUAL if self.ordered else _SAME_WHEN_EQUAL
 
 
 class NumericTolerance(Comparator):

@@ -88,13 +88,14 @@ class Evaluator:
 
     def knowledge_of(self, instance: Instance) -> Knowledge:
         """The instance's knowledge, built once: several systems' texts share an instance."""
-        cached = self._knowledge.get(instance.id)
+        instance_id = instance.id  # read once: a model's attribute read goes through pydantic's hook
+        cached = self._knowledge.get(instance_id)
         if cached is None:
-            cached = self._knowledge[instance.id] = self.domain.knowledge(instance)
+            cached = self._knowledge[instance_id] = self.domain.knowledge(instance)
             if len(self._knowledge) > KNOWLEDGE_CACHE_SIZE:
                 self._knowledge.popitem(last=False)
         else:
-            self._knowledge.move_to_end(instance.id)
+            self._knowledge.move_to_end(instance_id)
         return cached
 
     def _relevant_of(self, instance: Instance) -> RelevantFacts:

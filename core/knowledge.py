@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, combinations
 from typing import Any
 
@@ -19,6 +19,33 @@ _INDEXED_KEY_LEN = 1 + 2 * INDEXED_SLOTS
 # Lookups a layered knowledge remembers (answers shared with its layers, or their merge)
 # before it starts over: ~50 KB per instance at most, while a text states ~7 keys.
 MERGED_LOOKUPS = 128
+
+
+# What the verifier asks of a claim type: its comparator's ``matches``, the types of value
+# whose equal values that matches (``Comparator.equal_values_match``), whether its world is
+# closed. Read once per set of claim types rather than for every claim (a pydantic model's
+# attribute read is an unspecialized lookup through its __getattr__ hook).
+Judge = tuple[Callable[[Any, Any], bool], frozenset[type], bool]
+# A domain's claim types (the tuple it passes for every instance's knowledge) -> their
+# judges, built once: built for each knowledge, they were a twentieth of a weather cold
+# pass. Held with the tuple, so that its id is not reused while remembered.
+_JUDGES_BY_TYPES: dict[int, tuple[tuple[ClaimType, ...], dict[str, Judge]]] = {}
+JUDGES_CACHE_SIZE = 64
+
+
+def _judges(given: Iterable[ClaimType], by_name: dict[str, ClaimType]) -> dict[str, Judge]:
+    """The judges of ``by_name``'s claim types (``given``, as passed to ``Knowledge``)."""
+    if type(given) is tuple:
+        held = _JUDGES_BY_TYPES.get(id(given))
+        if held is not None and held[0] is given:
+            return held[1]
+    judges = {name: (ct.comparator.matches, ct.comparator.equal_values_match(), ct.closed_world)
+              for name, ct in by_name.items()}
+    if type(given) is tuple:
+        if len(_JUDGES_BY_TYPES) >= JUDGES_CACHE_SIZE:
+            _JUDGES_BY_TYPES.clear()
+        _JUDGES_BY_TYPES[id(given)] = (given, judges)
+    return judges
 
 
 class Knowledge:
@@ -38,6 +65,8 @@ class Knowledge:
         self, facts: Iterable[Fact], claim_types: Iterable[ClaimType], base: Knowledge | None = None
     ) -> None:
         self.claim_types: dict[str, ClaimType] = {ct.name: ct for ct in claim_types}
+        # what the verifier asks of a claim's type (see ``Judge``; shared: read it, never change it)
+        self.judges: dict[str, Judge] = _judges(claim_types, self.claim_types)
         self.base = base
         self._by_type: dict[str, list[Fact]] = defaultdict(list)
         # (type, stated slots and folded values, by slot name: an ``IndexKey``) -> the facts
@@ -75,17 +104,23 @@ class Knowledge:
         return list(self.lookup(claim))
 
     def lookup(self, claim: Claim) -> Sequence[Fact]:
-        """``candidates(claim)`` without the copy: the verifier's per-claim path. The
-        sequence may be the index's own: read it, never change it."""
-        type_, key = claim.type, claim.key
+        """``candidates(claim)`` without the copy. The sequence may be the index's own:
+        read it, never change it."""
+        return self.lookup_key(claim.type, claim.key)
+
+    def lookup_key(self, type_: str, key: Mapping[str, object]) -> Sequence[Fact]:
+        """``lookup`` of a claim of type ``type_`` stating ``key``: the verifier's per-claim
+        path, which has read the claim's fields already."""
         if len(key) == 2:  # the commonest claim; slots are distinct: ordering by name is sorting the pairs
-            (a, x), (b, y) = key.items()
+            a, b = key  # the names, then the values: no item tuple built and dropped for each
+            x, y = key[a], key[b]
             x = x.casefold() if isinstance(x, str) else x
             y = y.casefold() if isinstance(y, str) else y
             index_key: IndexKey = (type_, a, x, b, y) if a < b else (type_, b, y, a, x)
         elif len(key) == 1:
-            for slot, value in key.items():
-                index_key = (type_, slot, value.casefold() if isinstance(value, str) else value)
+            (slot,) = key
+            value = key[slot]
+            index_key = (type_, slot, value.casefold() if isinstance(value, str) else value)
         else:
             index_key = (type_, *chain.from_iterable(sorted((slot, _folded(value)) for slot, value in key.items())))
         if self.base is None:

@@ -249,19 +249,24 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     covered: set[str] = set()
     supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
-        claim = verdict.claim
-        counts = by_type.get(claim.type)
+        # the models' fields read from their __dict__s (see ``Verifier.verify_all``: each
+        # attribute read of a pydantic model goes through its __getattr__ hook)
+        fields = verdict.__dict__
+        claim_fields = fields["claim"].__dict__
+        type_ = claim_fields["type"]
+        counts = by_type.get(type_)
         if counts is None:
-            counts = by_type[claim.type] = Counts()
-        if claim.out_of_scope:
+            counts = by_type[type_] = Counts()
+        if claim_fields["out_of_scope"]:
             counts.out_of_scope += 1
             out_of_scope += 1
             continue
-        label = verdict.label
+        counts.n_claims += 1
+        label = fields["label"]
         if label == "supported":
             counts.supported += 1
             supported += 1
-            for fact_id in verdict.matches:  # the first relevant fact not already covered
+            for fact_id in fields["matches"]:  # the first relevant fact not already covered
                 if fact_id in type_of and fact_id not in covered:
                     covered.add(fact_id)
                     by_type[type_of[fact_id]].covered += repeats.get(fact_id, 1) if repeats else 1
@@ -282,8 +287,6 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     else:
         covered_ids = [fact_id for fact_id in ids if fact_id in covered]
         missed_ids = [fact_id for fact_id in ids if fact_id not in covered]
-    for counts in by_type.values():
-        counts.n_claims = counts.supported + counts.contradicted + counts.unverifiable
     total = Counts(supported + contradicted + unverifiable, supported, contradicted, unverifiable, len(ids),
                    len(covered), out_of_scope)
     return GenerationScore(total, by_type, covered_ids, missed_ids)

@@ -349,9 +349,18 @@ class ClaimSet:
     def add(self, claim_type: str, key: dict[str, Any], value: Any, start: int, end: int) -> bool:
         """Keep the claim read from ``text[start:end]``; False when it was read already from
         overlapping words."""
-        # the key as its items, in any order: a set of them (its keys are distinct, so two
-        # keys' sets are equal exactly when their sorted items are)
-        signature = (claim_type, frozenset(key.items()) if len(key) > 1 else tuple(key.items()), repr(value))
+        # the key as its items, in any order (keys equal as dicts give equal slots): one slot
+        # or none as it is; two (the commonest) flat in name order, one tuple to build and
+        # hash; more as a set of items (a key's names are distinct, so two keys' sets are
+        # equal exactly when their sorted items are). Each form has its own length or type.
+        size = len(key)
+        if size == 2:
+            a, b = key
+            slots: tuple[Any, ...] | frozenset[tuple[str, Any]] = (
+                (a, key[a], b, key[b]) if a < b else (b, key[b], a, key[a]))
+        else:
+            slots = tuple(key.items()) if size < 2 else frozenset(key.items())
+        signature = (claim_type, slots, repr(value))
         span = (start, end)
         read = self._read.setdefault(signature, span)  # the first reading (most claims): kept as is
         if read is not span:

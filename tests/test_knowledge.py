@@ -63,3 +63,25 @@ def test_lookup_by_any_part_of_a_wide_key_keeps_the_facts_order():
     for stated in ({"a": "x", "b": 1, "d": True, "e": "q"}, {"e": "Q"}, {"c": "p", "a": "Y"}, {"b": 3}, {}):
         expected = [f for f in facts if all(str(f.key[k]).casefold() == str(v).casefold() for k, v in stated.items())]
         assert knowledge.candidates(Claim(type="t", key=stated, value=0)) == expected
+
+
+def test_judges_are_each_claim_types_own_whether_remembered_or_built():
+    """A knowledge's judges (what the verifier asks of a claim type) are remembered per
+    tuple of claim types: each knowledge's are those of the types it was given, in a
+    tuple (remembered), a list or a generator (built), however many tuples came before."""
+    from factcov.comparators import Exact, NumericTolerance
+    from factcov.knowledge import JUDGES_CACHE_SIZE
+
+    def expected(types):
+        return {ct.name: (ct.comparator.matches, ct.comparator.equal_values_match(), ct.closed_world)
+                for ct in types}
+
+    lap = CLAIM_TYPES[0]
+    variants = [tuple(CLAIM_TYPES)]
+    for n in range(JUDGES_CACHE_SIZE + 3):  # more tuples than are remembered: some are forgotten
+        comparator = NumericTolerance(abs_tol=n) if n % 2 else Exact(ordered=bool(n % 4))
+        variants.append((lap.model_copy(update={"comparator": comparator, "closed_world": n % 3 == 0}),))
+    for _ in range(2):
+        for types in variants:
+            for given in (types, list(types), iter(types)):
+                assert Knowledge([], given).judges == expected(types)

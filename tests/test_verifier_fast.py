@@ -18,7 +18,7 @@ import pytest
 from pydantic import ValidationError
 
 from factcov import model
-from factcov.comparators import Exact, _normalize, as_interval
+from factcov.comparators import Exact, NumericTolerance, RangeContainment, SetMembership, _normalize, as_interval
 from factcov.domains.f1.claims import CLAIM_TYPES as F1_TYPES
 from factcov.domains.f1.demo import committed_instances
 from factcov.domains.f1.oracle import race_facts
@@ -212,3 +212,19 @@ def test_one_match_tuples_are_shared_per_fact_and_their_memo_is_bounded(monkeypa
     verifier = Verifier()
     assert [v.matches for v in verifier.verify_all(claims, knowledge)] == [(f.id,) for f in facts] * 2
     assert len(verifier._one_match) <= 5
+
+
+@pytest.mark.parametrize("comparator", [Exact(), Exact(ordered=False), NumericTolerance(abs_tol=1, rel_tol=0.1),
+                                        RangeContainment(tol=0.5), SetMembership(), *{ct.comparator for ct in F1_TYPES}])
+def test_equal_values_a_comparator_names_are_matched_by_it(comparator):
+    """The verifier answers equal values of a type ``equal_values_match`` names without
+    calling ``matches``: for every pair of values (equal, equal across types, NaN, lists of
+    either order), ``matches`` must say the same."""
+    named = comparator.equal_values_match()
+    shortcuts = 0
+    for claimed, actual in itertools.product([*VALUES, Text("a")], repeat=2):
+        kind = type(claimed)
+        if kind is type(actual) and kind in named and claimed == actual:
+            assert comparator.matches(claimed, actual), (comparator, claimed, actual)
+            shortcuts += 1
+    assert shortcuts or not named
