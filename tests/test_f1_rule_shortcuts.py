@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,8 @@ HOSTILE = {
         "Ricciardo ran soft, hard, soft, soft; he never used the full\nwets and pitted on 17 stops.",
         "Gasly swapped the inters for softs on lap 37.",  # the lap after a change
         "Gasly went soft to hard on ٢٠, then switched from the medium to the hard tyres on LAP 41.",
+        # a verb's scope cut by another verb, a clause break and the safety car, in one sentence
+        "Verstappen won while Hamilton pitted on lap 30 but finished second, Pérez stopped under the safety car on 41.",
     ],
     "es": [
         "Hamilton paró en la vuelta ١٣ y Verstappen en la 28.",
@@ -577,26 +580,25 @@ def test_the_subject_is_who_the_plain_way_finds(texts: list[tuple[object, str]])
     assert asked > 20000 and differ_from_last > 300, (asked, differ_from_last)
 
 
-def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:
-    """``_stop_count_cues`` (words besides the stop word, "unica", "nenhuma", "no") stand in
-    every match of their pattern (so stop_counts may skip it where none does): random
-    stretches of real, damaged and made-up texts, with the cue words put in."""
-    rng = random.Random(19)
-    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+def _cues_stand_in_every_match(texts: list[tuple[object, str]], seed: int, patterns_of: Callable[..., object],
+                                cues_of: Callable[[str], dict[int, tuple[str, ...]]],
+                                made_up_of: Callable[..., list[str]]) -> None:
+    """Asserts, in each language, that one of a pattern's cues (``cues_of(language)``)
+    stands in each stretch where it matches (the whole text and three random stretches of
+    each of the real texts, damaged ones and ``made_up_of(lex, rng, words)``, the cue
+    words put in); and that enough matched and were skipped (no cue, no match)."""
+    rng = random.Random(seed)
     matched = skipped = 0
-    for language, extractor in extractors.items():
-        lex = extractor.lex
-        cues = rules_strategy._stop_count_cues(language)
-        assert cues, language  # the patterns the stop word wakes have cues
+    for language in ("en", "es", "pt"):
+        lex = F1RegexExtractor(language).lex
+        cues = cues_of(language)
+        assert cues, language  # the patterns their anchors wake have cues
+        words = sorted({cue.strip() for needed in cues.values() for cue in needed})
         cases = [fold(t) for i, t in texts if i.language == language]
         cases += [fold(_damaged(rng, t)) for i, t in texts[::5] if i.language == language]
-        fuzz = _fuzz(language, rng, 3000)
-        words = sorted({cue.strip() for needed in cues.values() for cue in needed})
-        cases += [f"{rng.choice(words)} {text}" for text in fuzz]
-        cases += [text.replace(lex.stop_count_noun, f"{rng.choice(words)} {lex.stop_count_noun}", 1) for text in fuzz]
-        for folded in cases:
+        for folded in cases + made_up_of(lex, rng, words):
             for start, end in [(0, len(folded))] + [sorted(rng.sample(range(len(folded) + 1), 2)) for _ in range(3)]:
-                for pattern in lex.stop_count:
+                for pattern in patterns_of(lex):
                     needed = cues.get(id(pattern))
                     if needed is None:
                         continue
@@ -608,11 +610,86 @@ def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tu
     assert matched > 300 and skipped > 3000, (matched, skipped)
 
 
+def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:
+    """``_stop_count_cues`` (words besides the stop word, "unica", "nenhuma", "no") stand in
+    every match of their pattern (so stop_counts may skip it where none does): random
+    stretches of real, damaged and made-up texts, with the cue words put in."""
+    def made_up(lex: object, rng: random.Random, words: list[str]) -> list[str]:
+        fuzz = _fuzz(lex.language, rng, 3000)
+        noun = lex.stop_count_noun
+        return [f"{rng.choice(words)} {text}" for text in fuzz] + [
+            text.replace(noun, f"{rng.choice(words)} {noun}", 1) for text in fuzz]
+
+    _cues_stand_in_every_match(texts, 19, lambda lex: lex.stop_count, rules_strategy._stop_count_cues, made_up)
+
+
 def test_stop_counts_without_the_cues_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _reads_the_same_without(texts, monkeypatch, rules_strategy, "_stop_count_cues", lambda language: {},
                             "stop_count", 200)
+
+
+def test_a_change_holds_one_of_its_cues_besides_its_anchors(texts: list[tuple[object, str]]) -> None:
+    """``_change_cues`` ("for" of "swapped the mediums for hards", "por", "pelos") stand in
+    every match of their change pattern (so compounds may skip it where none does, though
+    its anchors, "switch", "troc", woke it): real, damaged and made-up stretches, with the
+    cue words put in."""
+    def made_up(lex: object, rng: random.Random, words: list[str]) -> list[str]:
+        return [f"{text} {rng.choice(words)} {rng.choice(list(lex.compound_values))}"
+                for text in _change_fuzz(lex.language, rng, 3000)]
+
+    _cues_stand_in_every_match(texts, 23, lambda lex: lex.changes, rules_strategy._change_cues, made_up)
+    # a cue worth a look ("for", "por"): not only the compound words every change holds
+    assert all(any(len(needed) < 4 for needed in rules_strategy._change_cues(language).values())
+               for language in ("en", "es", "pt"))
+
+
+def test_compounds_without_the_change_cues_reads_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _reads_the_same_without(texts, monkeypatch, rules_strategy, "_change_cues", lambda language: {},
+                            "compound_change", 300)
+
+
+def test_a_cued_search_finds_what_its_pattern_finds(texts: list[tuple[object, str]]) -> None:
+    """``cued_search`` (the search only where one of the pattern's cues stands: "without",
+    "no uso") says what the search says, for the negations before a compound word (and
+    the subject's resets, whose cues hold the comma): the 30 characters before every word
+    of real and damaged texts, the words after every word, and made-up ones."""
+    from factcov.domains.f1.lexicon import cued_search, lexicon
+    from factcov.domains.f1.lexicon import cues as lexicon_cues
+
+    rng = random.Random(31)
+    searched = found = 0
+    for language in ("en", "es", "pt"):
+        lex = lexicon(language)
+        sources = [fold(t) for i, t in texts if i.language == language]
+        sources += [fold(_damaged(rng, t)) for i, t in texts[::3] if i.language == language]
+        for pattern in (lex.negated_compound, lex.subject_reset):
+            cues = lexicon_cues(pattern)
+            words = [cue for cue in cues if cue] + ["the", "x", "hamilton", "(", "never", "sem pneus", "sin los"]
+            made = [" ".join(rng.choice(words) for _ in range(rng.randrange(1, 6))) + rng.choice(("", " ", "  "))
+                    for _ in range(2000)]
+            stretches = made + [folded[max(0, m.start() - 30): m.start()] for folded in sources
+                                for m in re.finditer(r"\b\w", folded)]
+            stretches += [folded[m.end(): m.end() + rng.randrange(40)] for folded in sources
+                          for m in re.finditer(r"[A-Za-z]+", folded)]
+            for stretch in stretches:
+                expected = pattern.search(stretch) is not None
+                assert cued_search(pattern, cues, stretch) is expected, (stretch, pattern.pattern)
+                searched += 1
+                found += expected
+    assert searched > 50000 and found > 2000, (searched, found)
+
+
+def test_compounds_without_the_cued_search_read_the_same(
+    texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def plain(pattern: re.Pattern[str], cues: tuple[str, ...], text: str) -> bool:
+        return pattern.search(text) is not None
+
+    _reads_the_same_without(texts, monkeypatch, rules_strategy, "cued_search", plain, "stint_compound", 300)
 
 
 def test_the_stops_owned_before_a_change_are_found_without_a_scan_when_no_compound_word_precedes_it(

@@ -76,16 +76,23 @@ class RaceRules(TextReader):
 
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
+        folded, start, end = self.folded, sentence.start, sentence.end
+        # each pattern scanned only where one of its anchors stands in the sentence, as
+        # ``finditer`` decides (by the anchors at word starts), without a call for each
+        bits, mask = self._bits, sentence.mask
         # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
         wins = []
-        for m in self.finditer(lex.win, sentence.start, sentence.end):
-            if not lex.win_not_followed.match(self.folded, m.end()) and not _NEGATED_WIN.search(
-                    self.folded[max(sentence.start, m.start() - 25): m.start()]):
-                wins.append(m)
-        finishes = list(self.finditer(lex.finish, sentence.start, sentence.end))
-        for m in self.finditer(lex.copula_place, sentence.start, sentence.end):  # none inside a finish
-            if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: they never overlap)
-                finishes.append(m)
+        if (bit := bits.get(id(lex.win))) is None or mask & bit:
+            for m in lex.win.finditer(folded, start, end):
+                if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
+                        folded[max(start, m.start() - 25): m.start()]):
+                    wins.append(m)
+        finishes = list(lex.finish.finditer(folded, start, end)) if (
+            (bit := bits.get(id(lex.finish))) is None or mask & bit) else []
+        if (bit := bits.get(id(lex.copula_place))) is None or mask & bit:
+            for m in lex.copula_place.finditer(folded, start, end):  # none inside a finish
+                if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
+                    finishes.append(m)
         for match in wins:
             following = self.next_mention(sentence, match.end())
             if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
@@ -104,7 +111,7 @@ class RaceRules(TextReader):
                 continue
             ordinal = match.group("ord")
             value = parse_ordinal(ordinal, lex.language) if ordinal else int(
-                next(g for g in match.groups()[1:] if g)
+                next(filter(None, match.groups()[1:]))  # the position's digits: the first group set
             )
             if value is None or not 1 <= value <= 30:
                 continue
@@ -112,7 +119,8 @@ class RaceRules(TextReader):
             if driver is None:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
-        for match in self.finditer(lex.podium_third, sentence.start, sentence.end):
+        for match in lex.podium_third.finditer(folded, start, end) if (
+                (bit := bits.get(id(lex.podium_third))) is None or mask & bit) else ():
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())

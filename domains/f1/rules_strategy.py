@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, cued_search, holds_any, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import anchors, quick_start
 
@@ -88,6 +88,27 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 
+def _cues_besides(pattern: re.Pattern[str], words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Words one of which stands in every match of ``pattern`` besides ``words`` (its
+    anchors, which wake it): the anchors of the pattern with each of ``words`` taken as
+    any word. Every match of the pattern matches the widened one, so holds one of them.
+    None where there are none worth a look (a single letter stands everywhere)."""
+    if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
+        return None  # a word widened inside a negative look-around would narrow the pattern
+    source = pattern.pattern
+    for word in sorted(words, key=len, reverse=True):
+        if not word.isalpha():
+            return None  # only a plain word is widened (not one inside a class, as "[:;,(]" holds ",")
+        source = source.replace(word, "[a-z]+")
+    try:
+        widened = anchors(re.compile(source, pattern.flags))
+    except re.error:  # a word inside a look-behind, which must keep its width
+        return None
+    if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):
+        return tuple(sorted(widened))
+    return None
+
+
 @cache
 def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
     """Words one of which stands in every match of a stop-count pattern besides the stop
@@ -95,19 +116,20 @@ def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
     out has none worth a look). The anchors wake "a única parada" and "nenhuma parada" in
     every sentence saying "parada" (the stop word is their longest literal); these are the
     pattern's anchors with the stop word taken as any word ("unica"; "nenhuma", "zero",
-    "sem ", "nao parou"): every match of the pattern matches the widened one, so holds one."""
+    "sem ", "nao parou")."""
     lex = lexicon(language)
-    cues: dict[int, tuple[str, ...]] = {}
-    for pattern in lex.stop_count:
-        if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
-            continue  # a word widened inside a negative look-around would narrow the pattern
-        try:
-            widened = anchors(re.compile(pattern.pattern.replace(lex.stop_count_noun, "[a-z]+"), pattern.flags))
-        except re.error:  # the word inside a look-behind, which must keep its width
-            continue
-        if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):  # a letter stands everywhere
-            cues[id(pattern)] = tuple(sorted(widened))
-    return cues
+    cues = {id(pattern): _cues_besides(pattern, (lex.stop_count_noun,)) for pattern in lex.stop_count}
+    return {key: words for key, words in cues.items() if words is not None}
+
+
+@cache
+def _change_cues(language: str) -> dict[int, tuple[str, ...]]:
+    """Words one of which stands in every match of a change pattern besides its anchors,
+    by the pattern's id (those of ``lexicon(language).changes``): "switched from the medium
+    to the hard" wakes "swapped the mediums for hards" by "switch", whose matches hold "for"."""
+    lex = lexicon(language)
+    cues = {id(pattern): _cues_besides(pattern, tuple(anchors(pattern) or ())) for pattern in lex.changes}
+    return {key: words for key, words in cues.items() if words is not None}
 
 
 class StrategyRules(TextReader):
@@ -118,20 +140,28 @@ class StrategyRules(TextReader):
         lex = self.lex
         if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
-        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
+        # the verbs, the safety car's words, the breaks of a verb's scope and the stop
+        # ordinals, looked for only in a sentence holding one of their anchors: every
+        # stretch scanned below lies inside it, where ``finditer`` and ``search`` would
+        # skip them (as they tell, by their anchors at word starts), without their calls
+        bits, mask = self._bits, sentence.mask
+        verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
+            (bit := bits.get(id(lex.pit_verb))) is None or mask & bit) else []
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        # the safety car's words, looked for before each verb only in a sentence holding one
-        neutral_here = self.may_match(lex.neutralization, sentence.start, sentence.end)
+        neutral_here = (bit := bits.get(id(lex.neutralization))) is None or bool(mask & bit)
+        scope_here = (bit := bits.get(id(lex.scope_break))) is None or bool(mask & bit)
+        clause_here = (bit := bits.get(id(lex.clause_break))) is None or bool(mask & bit)
+        ordinals_here = (bit := bits.get(id(lex.stop_ordinal))) is None or bool(mask & bit)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(lex.scope_break, verb_end, stop)
+            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
             if cut:
                 stop = cut.start()
-            cut = self.search(lex.clause_break, verb_end, stop)
+            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
             if cut:
                 stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
@@ -176,7 +206,7 @@ class StrategyRules(TextReader):
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
                     ordinal = None
-                    for match in self.finditer(lex.stop_ordinal, clause, start):
+                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
                         ordinal = self.ordinal(match.group(1), driver, "pit_stops")
                     if ordinal is None:
                         numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
@@ -224,7 +254,7 @@ class StrategyRules(TextReader):
             if needed is not None:
                 if text is None:
                     text = folded[start:end]
-                for cue in needed:
+                for cue in needed:  # written out: asked of most sentences saying "stop", a call costs
                     if cue in text:
                         break
                 else:
@@ -260,7 +290,7 @@ class StrategyRules(TextReader):
         lex = self.lex
         start, end = match.span()
         before = self.folded[start - 30 if start > 30 else 0: start]
-        if lex.negated_compound.search(before) or self.folded.startswith("-free", end):
+        if cued_search(lex.negated_compound, lex.negation_cues, before) or self.folded.startswith("-free", end):
             return None  # "without the softs", "soft-free"
         if word not in lex.ambiguous:
             return value
@@ -277,7 +307,10 @@ class StrategyRules(TextReader):
         return None
 
     def compounds(self, sentence: Sentence) -> None:
-        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
+        # ``finditer``'s gate without its call: the rule runs where the compound words or
+        # the changes' words stand (most sentences it reads name a set)
+        found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
+            (bit := self._bits.get(id(self.lex.compound))) is None or sentence.mask & bit) else []
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
@@ -354,7 +387,15 @@ class StrategyRules(TextReader):
         the changes read."""
         lex = self.lex
         used: list[tuple[int, int]] = []
+        cues = _change_cues(lex.language)
+        said = None  # the sentence, sliced once for the cues
         for pattern in changes:
+            needed = cues.get(id(pattern))
+            if needed is not None:
+                if said is None:
+                    said = self.folded[sentence.start: sentence.end]
+                if not holds_any(said, needed):
+                    continue  # "switched from the medium to the hard" woke "swapped X for Y", without a "for"
             for match in pattern.finditer(self.folded, sentence.start, sentence.end):
                 c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
                 c2_text = match.group("c2") if "c2" in pattern.groupindex else None
@@ -366,10 +407,11 @@ class StrategyRules(TextReader):
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None:
+                # (``finditer``'s gate without its call: the stretch lies inside the sentence)
+                if ordinal is None and ((bit := self._bits.get(id(lex.stop_ordinal))) is None or sentence.mask & bit):
                     owned = None  # worked out at the first stop named before the change
-                    for stop in self.finditer(lex.stop_ordinal, self.clause_start(sentence, match.start()),
-                                              match.start()):
+                    for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
+                                                          match.start()):
                         if owned is None:
                             owned = self.stops_owned_by_compounds(sentence, match.start(), found)
                         if not any(s <= stop.start() < e for s, e in owned):
@@ -492,14 +534,23 @@ class StrategyRules(TextReader):
         window_start = start - 45 if start - 45 > clause else clause  # ``max``, a call, written out
         if previous > window_start:
             window_start = previous
-        near = list(self.finditer(lex.stint_ordinal, window_start, end + 30 if end + 30 < sentence.end else sentence.end))
-        if near:
-            closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
-            return self.ordinal(closest.group(1), driver, "stints")
+        # the stretches below lie inside the sentence: each pattern is scanned only where one
+        # of its anchors stands there, as ``finditer`` (the stint ordinal: anchors at word
+        # starts) and ``may_match`` (start and end words, in a slice: anywhere) decide it,
+        # without a call for each
+        mask = sentence.mask
+        if (bit := self._bits.get(id(lex.stint_ordinal))) is None or mask & bit:
+            near = list(lex.stint_ordinal.finditer(self.folded, window_start,
+                                                   end + 30 if end + 30 < sentence.end else sentence.end))
+            if near:
+                closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
+                return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
+        slice_bits = self._slice_bits
         # a match inside ``before`` holds an anchor there: no anchor, no scan
-        ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
-        if not self.may_match(lex.start_words, window_start, start):
+        ends = list(lex.end_words.finditer(before)) if (
+            (bit := slice_bits.get(id(lex.end_words))) is None or mask & bit) else []
+        if not ((bit := slice_bits.get(id(lex.start_words))) is None or mask & bit):
             return self.count_of(driver, "stints") if ends else None
         if not ends:  # any start word says the first stint: the first one found will do
             return 1 if lex.start_words.search(before) else None
