@@ -827,6 +827,31 @@ def test_the_patterns_scans_keeps_are_those_may_match_keeps(texts: list[tuple[ob
     assert kept > 1000 and dropped > 10000, (kept, dropped)
 
 
+def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: list[tuple[object, str]]) -> None:
+    """``holds_anchor`` (the gate the rules ask once before scanning a pattern inside the
+    sentence themselves) is ``finditer``'s gate for the whole sentence, for every pattern of
+    the grammar, in every sentence of real and damaged texts; and where it says no anchor
+    stands, the pattern matches nowhere in the sentence."""
+    from factcov.domains.f1.reading import _NONE, grammar_rules
+
+    rng = random.Random(23)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    held = not_held = 0
+    for instance, text in texts[::3] + [(i, _damaged(rng, t)) for i, t in texts[::7]]:
+        extractor = extractors[instance.language]
+        patterns = [group[0] for name, group in grammar_rules(instance.language).items() if isinstance(name, int)]
+        reader = _Reader(extractor.name, extractor.lex, text, instance.context)
+        for sentence in reader.sentences():
+            for pattern in patterns:
+                holds = reader.holds_anchor(pattern, sentence)
+                assert holds == (reader.finditer(pattern, sentence.start, sentence.end) is not _NONE), pattern.pattern
+                if not holds:
+                    assert pattern.search(reader.folded, sentence.start, sentence.end) is None, (pattern.pattern, text)
+                held += holds
+                not_held += not holds
+    assert held > 1000 and not_held > 10000, (held, not_held)
+
+
 def test_names_holding_others_are_found_where_their_literals_stand_as_the_pattern_finds_them() -> None:
     """A race whose names hold others not at their end ("red" in "red bull"): ``names_at``
     takes them by start (not in the automaton's order), as the pattern does."""

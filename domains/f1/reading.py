@@ -337,6 +337,15 @@ class TextReader:
             return bool(here[4] & bit)
         return self.hits.present_bit(bit, start, end)
 
+    def holds_anchor(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
+        """Whether ``sentence`` holds one of ``pattern``'s anchors as ``finditer`` and
+        ``search`` count them (at word starts where the pattern wants a ``\\b`` there);
+        always True for a pattern never skipped and when reading ungated. Their gate for a
+        stretch inside the sentence, asked once by a rule that then scans the pattern itself
+        (in several stretches, or with its own loop)."""
+        bit = self._bits.get(id(pattern))
+        return bit is None or bool(sentence[4] & bit)
+
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
         # ``may_match`` written out (the rules ask this some seventy times a text): a stretch

@@ -77,19 +77,16 @@ class RaceRules(TextReader):
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
         folded, start, end = self.folded, sentence.start, sentence.end
-        # each pattern scanned only where one of its anchors stands in the sentence, as
-        # ``finditer`` decides (by the anchors at word starts), without a call for each
-        bits, mask = self._bits, sentence.mask
+        # each pattern scanned only where one of its anchors stands in the sentence (``holds_anchor``)
         # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
         wins = []
-        if (bit := bits.get(id(lex.win))) is None or mask & bit:
+        if self.holds_anchor(lex.win, sentence):
             for m in lex.win.finditer(folded, start, end):
                 if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
                         folded[max(start, m.start() - 25): m.start()]):
                     wins.append(m)
-        finishes = list(lex.finish.finditer(folded, start, end)) if (
-            (bit := bits.get(id(lex.finish))) is None or mask & bit) else []
-        if (bit := bits.get(id(lex.copula_place))) is None or mask & bit:
+        finishes = list(lex.finish.finditer(folded, start, end)) if self.holds_anchor(lex.finish, sentence) else []
+        if self.holds_anchor(lex.copula_place, sentence):
             for m in lex.copula_place.finditer(folded, start, end):  # none inside a finish
                 if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
                     finishes.append(m)
@@ -119,8 +116,7 @@ class RaceRules(TextReader):
             if driver is None:
                 continue
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
-        for match in lex.podium_third.finditer(folded, start, end) if (
-                (bit := bits.get(id(lex.podium_third))) is None or mask & bit) else ():
+        for match in lex.podium_third.finditer(folded, start, end) if self.holds_anchor(lex.podium_third, sentence) else ():
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())

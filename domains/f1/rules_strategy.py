@@ -141,20 +141,18 @@ class StrategyRules(TextReader):
         if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         # the verbs, the safety car's words, the breaks of a verb's scope and the stop
-        # ordinals, looked for only in a sentence holding one of their anchors: every
-        # stretch scanned below lies inside it, where ``finditer`` and ``search`` would
-        # skip them (as they tell, by their anchors at word starts), without their calls
-        bits, mask = self._bits, sentence.mask
+        # ordinals, looked for only in a sentence holding one of their anchors
+        # (``holds_anchor``): every stretch scanned below lies inside it
         verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
-            (bit := bits.get(id(lex.pit_verb))) is None or mask & bit) else []
+            self.holds_anchor(lex.pit_verb, sentence)) else []
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        neutral_here = (bit := bits.get(id(lex.neutralization))) is None or bool(mask & bit)
-        scope_here = (bit := bits.get(id(lex.scope_break))) is None or bool(mask & bit)
-        clause_here = (bit := bits.get(id(lex.clause_break))) is None or bool(mask & bit)
-        ordinals_here = (bit := bits.get(id(lex.stop_ordinal))) is None or bool(mask & bit)
+        neutral_here = self.holds_anchor(lex.neutralization, sentence)
+        scope_here = self.holds_anchor(lex.scope_break, sentence)
+        clause_here = self.holds_anchor(lex.clause_break, sentence)
+        ordinals_here = self.holds_anchor(lex.stop_ordinal, sentence)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
@@ -307,10 +305,10 @@ class StrategyRules(TextReader):
         return None
 
     def compounds(self, sentence: Sentence) -> None:
-        # ``finditer``'s gate without its call: the rule runs where the compound words or
-        # the changes' words stand (most sentences it reads name a set)
+        # the rule runs where the compound words or the changes' words stand (most sentences
+        # it reads name a set)
         found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
-            (bit := self._bits.get(id(self.lex.compound))) is None or sentence.mask & bit) else []
+            self.holds_anchor(self.lex.compound, sentence)) else []
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
@@ -407,8 +405,7 @@ class StrategyRules(TextReader):
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
-                # (``finditer``'s gate without its call: the stretch lies inside the sentence)
-                if ordinal is None and ((bit := self._bits.get(id(lex.stop_ordinal))) is None or sentence.mask & bit):
+                if ordinal is None and self.holds_anchor(lex.stop_ordinal, sentence):  # the stretch lies inside it
                     owned = None  # worked out at the first stop named before the change
                     for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
                                                           match.start()):
@@ -535,22 +532,18 @@ class StrategyRules(TextReader):
         if previous > window_start:
             window_start = previous
         # the stretches below lie inside the sentence: each pattern is scanned only where one
-        # of its anchors stands there, as ``finditer`` (the stint ordinal: anchors at word
-        # starts) and ``may_match`` (start and end words, in a slice: anywhere) decide it,
-        # without a call for each
-        mask = sentence.mask
-        if (bit := self._bits.get(id(lex.stint_ordinal))) is None or mask & bit:
+        # of its anchors stands there (the stint ordinal's at word starts, ``holds_anchor``;
+        # the start and end words', searched in a slice, anywhere: ``may_match``)
+        if self.holds_anchor(lex.stint_ordinal, sentence):
             near = list(lex.stint_ordinal.finditer(self.folded, window_start,
                                                    end + 30 if end + 30 < sentence.end else sentence.end))
             if near:
                 closest = near[0] if len(near) == 1 else min(near, key=lambda m: abs(m.start() - start))
                 return self.ordinal(closest.group(1), driver, "stints")
         before = self.folded[window_start:start]
-        slice_bits = self._slice_bits
         # a match inside ``before`` holds an anchor there: no anchor, no scan
-        ends = list(lex.end_words.finditer(before)) if (
-            (bit := slice_bits.get(id(lex.end_words))) is None or mask & bit) else []
-        if not ((bit := slice_bits.get(id(lex.start_words))) is None or mask & bit):
+        ends = list(lex.end_words.finditer(before)) if self.may_match(lex.end_words, window_start, start) else []
+        if not self.may_match(lex.start_words, window_start, start):
             return self.count_of(driver, "stints") if ends else None
         if not ends:  # any start word says the first stint: the first one found will do
             return 1 if lex.start_words.search(before) else None
