@@ -68,19 +68,12 @@ def tcp_host_port(address: str) -> tuple[str, int] | None:
     return host, port
 
 
-def refused(address: str) -> OSError | None:
-    """The error of a TCP scheduler address nothing listens on, or whose host name does
-    not resolve, found with one connection attempt: Dask's client retries such an address
-    until its connect timeout (30 s by default) before it gives up, so a mistyped port or
-    host would otherwise cost half a minute. None when the port answers, cannot be asked
-    quickly (a slow network: Dask's own timeout then applies), or the address is not TCP
-    or not well formed (``tcp_host_port`` says why)."""
-    try:
-        target = tcp_host_port(address)
-    except (ValueError, TypeError):
-        return None
-    if target is None:
-        return None
+def refused(target: tuple[str, int]) -> OSError | None:
+    """The error of a TCP scheduler (``tcp_host_port``'s host and port) nothing listens on,
+    or whose host name does not resolve, found with one connection attempt: Dask's client
+    retries such an address until its connect timeout (30 s by default) before it gives up,
+    so a mistyped port or host would otherwise cost half a minute. None when the port
+    answers or cannot be asked quickly (a slow network: Dask's own timeout then applies)."""
     try:
         with socket.create_connection(target, timeout=REFUSAL_PROBE_SECONDS):
             return None
@@ -104,8 +97,8 @@ def dask_chunk_scorer(
         raise FactcovError("--dask needs the dask extra: pip install 'factcov[dask]'") from None
     spec = evaluator_spec(evaluator)  # before connecting: a factory that cannot travel fails at once
     try:
-        tcp_host_port(address)
-        refusal = refused(address)
+        target = tcp_host_port(address)  # a malformed address: a usage error, before any connection
+        refusal = refused(target) if target is not None else None
         if refusal is not None:
             raise refusal
         client = Client(address) if address != "local" else Client(processes=False, dashboard_address=None)

@@ -146,16 +146,19 @@ def test_the_refusal_probe_passes_an_address_that_answers_and_those_it_cannot_ju
     pytest.importorskip("dask.distributed", reason="needs the dask extra (as above)")
     import socket
 
-    from factcov.distributed import refused
+    from factcov.distributed import refused, tcp_host_port
 
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))
         listening.listen()
         port = listening.getsockname()[1]
-        assert refused(f"tcp://127.0.0.1:{port}") is None
-        assert refused(f"127.0.0.1:{port}") is None  # tcp is Dask's default scheme
-    assert isinstance(refused(f"tcp://127.0.0.1:{port}"), ConnectionRefusedError)  # closed now
-    assert refused("local") is None and refused("inproc://x") is None and refused("tcp://host") is None
+        assert tcp_host_port(f"tcp://127.0.0.1:{port}") == ("127.0.0.1", port)
+        assert tcp_host_port(f"127.0.0.1:{port}") == ("127.0.0.1", port)  # tcp is Dask's default scheme
+        assert refused(("127.0.0.1", port)) is None
+    assert isinstance(refused(("127.0.0.1", port)), ConnectionRefusedError)  # closed now
+    assert tcp_host_port("local") is None and tcp_host_port("inproc://x") is None  # not probed
+    with pytest.raises(ValueError):
+        tcp_host_port("tcp://host")  # no port: a usage error, not probed
 
 
 @pytest.mark.parametrize("address, problem", [
