@@ -68,7 +68,7 @@ class Comparator(BaseModel):
     def equal_values_match(self) -> frozenset[type]:
         """Types of value that ``matches`` always accepts when the claimed and the actual
         value are both of the type and equal (``==``): a caller may answer those without
-        calling it (the verifier does, once per claim). None, unless a comparator says so."""
+        calling it (the verifier does, once per claim). No type, unless a comparator says so."""
         return frozenset()
 
     def describe(self) -> str:
