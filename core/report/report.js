@@ -84,8 +84,22 @@
     });
     var rk = r.ranking || {};
     document.getElementById("ranking-note").textContent =
-      "By precision: " + (rk.by_precision || []).join(" > ") + ". By F1: " + (rk.by_f1 || []).join(" > ") +
+      "By precision: " + rankingLine(rk.by_precision, r.systems, "rank_precision") +
+      ". By F1: " + rankingLine(rk.by_f1, r.systems, "rank_f1") +
       ". Kendall tau between the two rankings: " + fmt(rk.kendall, 2) + ".";
+  }
+
+  // "complete = terse > verbose": systems of equal rank are a tie, not an order
+  // (factcov.aggregate.ranking_line does the same for the terminal).
+  function rankingLine(order, systems, rankField) {
+    var rank = {};
+    (systems || []).forEach(function (s) { rank[s.system] = s[rankField]; });
+    var groups = [];
+    (order || []).forEach(function (name) {
+      var last = groups[groups.length - 1];
+      if (last && rank[name] === rank[last[0]]) last.push(name); else groups.push([name]);
+    });
+    return groups.map(function (g) { return g.join(" = "); }).join(" > ");
   }
 
   function renderMetrics() {
