@@ -105,6 +105,39 @@ def number_slots(language: str) -> dict[str, str]:
     return {"number": rf"(?:\d+|{number_pattern(language)})", "ordinal": ordinal_pattern(language)}
 
 
+def spaces_as_whitespace(pattern: str) -> str:
+    """Every space of a table pattern as ``\\s+`` (any run of whitespace), except where that
+    would change what the pattern means: inside a look-behind (``(?<=lap )``, ``(?<!no )``),
+    which must keep a fixed width, inside a character class (``[ ,]``) and after a backslash."""
+    out: list[str] = []
+    behind: list[int] = []  # depth of parentheses of each open look-behind
+    depth, class_start = 0, -1  # class_start: where the open character class's members begin
+    escaped = False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_start >= 0:
+            if char == "]" and index > class_start:  # "[]x]", "[^]x]": a first "]" is a member
+                class_start = -1
+        elif char == "[":
+            class_start = index + (2 if pattern.startswith("^", index + 1) else 1)
+        elif char == "(":
+            depth += 1
+            if pattern.startswith(("?<=", "?<!"), index + 1):
+                behind.append(depth)
+        elif char == ")":
+            if behind and behind[-1] == depth:
+                behind.pop()
+            depth -= 1
+        elif char == " " and not behind:
+            out.append(r"\s+")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
 @lru_cache(maxsize=256)
 def _compile_table(
     patterns: tuple[tuple[str, tuple[str, ...]], ...], slots: tuple[tuple[str, str], ...]
@@ -112,7 +145,7 @@ def _compile_table(
     def fill(pattern: str) -> str:
         for name, value in slots:
             pattern = pattern.replace("{" + name + "}", value)
-        return pattern.replace(" ", r"\s+")
+        return spaces_as_whitespace(pattern)
 
     return {claim_type: [re.compile(fill(p)) for p in group] for claim_type, group in patterns}
 
