@@ -273,7 +273,9 @@ class TableExtractor(Extractor):
     - ``patterns``: ``{claim_type: (pattern, ...)}``;
     - ``lexicon(instance)``: the instance's entity names;
     - ``slots(instance)``: other slots (default: ``{number}`` and ``{ordinal}``);
-    - ``read(claim_type, match, entity)``: ``(key, value)``, or None to skip.
+    - ``read(claim_type, match, entity)``: ``(key, value)``, or None to skip; written
+      ``read(claim_type, match, entity, instance)`` it also gets the instance the text is
+      about (its context holds the data a reading may need).
     """
 
     patterns: ClassVar[Mapping[str, Sequence[str]]] = {}
@@ -293,6 +295,7 @@ class TableExtractor(Extractor):
         lexicon = self.lexicon(instance)
         grammar = compile_table(self.patterns, {**self.slots(instance), self.entity_slot: lexicon.pattern})
         many, one = self.entity_slot + "s", self.entity_slot
+        with_instance = _read_takes_instance(type(self))
         claims: list[Claim] = []
         for claim_type, compiled in grammar.items():
             for pattern in compiled:
@@ -300,13 +303,23 @@ class TableExtractor(Extractor):
                     groups = match.groupdict()
                     group = many if groups.get(many) else one
                     for entity, _ in lexicon.find(folded, text, *match.span(group)):
-                        read = self.read(claim_type, match, entity)
+                        read = (self.read(claim_type, match, entity, instance) if with_instance  # type: ignore[call-arg]
+                                else self.read(claim_type, match, entity))
                         if read is None:
                             continue
                         key, value = read
                         claims.append(Claim(type=claim_type, key=key, value=value, span=match.span(),
                                             text=text[match.start() : match.end()], extractor=self.name))
         return dedupe(claims)
+
+
+@lru_cache(maxsize=256)
+def _read_takes_instance(cls: type[TableExtractor]) -> bool:
+    """Whether a table extractor's ``read`` takes the instance (a fourth parameter)."""
+    import inspect
+
+    parameters = list(inspect.signature(cls.read).parameters.values())[1:]  # after self
+    return len(parameters) >= 4 or any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters)
 
 
 def alternation(words: Iterable[str], space: str = r"\s+") -> str:
