@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from factcov.cli import console
+from factcov import progress as progress_counter
 from factcov.cli.app import run
 from factcov.domains.weather import building
 
@@ -66,7 +66,7 @@ def test_the_size_of_the_whole_corpus_is_estimated_up_front(shared_data, tmp_pat
 
 
 def test_progress_is_a_plain_line_on_stderr_when_not_a_terminal(shared_data, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(console, "PLAIN_EVERY_S", 0.0)
+    monkeypatch.setattr(progress_counter, "PLAIN_EVERY_S", 0.0)
     out = tmp_path / "w.jsonl"
     assert run(["weather", "build", "-f", str(shared_data / "weather" / "nws_periods.jsonl.gz"), "--limit", "30",
                 "-o", str(out)]) == 0
