@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-
 # When stderr is not a terminal (piped, a CI log, nohup), a progress bar draws nothing:
 # a plain line every this many seconds says the work goes on instead.
 PLAIN_EVERY_S = 10.0

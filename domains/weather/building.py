@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from factcov.progress import progress as console_progress
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import forecast_files, iter_periods
 from factcov.errors import InputError
 from factcov.jsonl import atomic_path, open_binary
+from factcov.progress import progress as console_progress
 
 # The estimate is said once this many periods are written: enough to measure the bytes
 # of an instance, few enough (a second) to be said before the long work.
