@@ -173,7 +173,8 @@ def _digit_forms(language: str) -> tuple[re.Pattern[str], re.Pattern[str], str, 
     decimal = _DECIMAL.get(language, ".")
     group = "," if decimal == "." else "."
     d, g = re.escape(decimal), re.escape(group)
-    grouped = re.compile(rf"\d{{1,3}}(?:{g}\d{{3}})+(?:{d}\d+)?|\d+{d}\d+")
+    # a leading 0 makes no thousands group ('0.345' in Spanish is a decimal written the English way)
+    grouped = re.compile(rf"[1-9]\d{{0,2}}(?:{g}\d{{3}})+(?:{d}\d+)?|\d+{d}\d+")
     other_mark = re.compile(rf"\d+{g}\d+")  # '1,5' in English: not a thousands group
     return grouped, other_mark, decimal, group
 

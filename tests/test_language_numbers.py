@@ -20,6 +20,8 @@ FORMS = [
     ("0.25", "en", 0.25), ("0,25", "pt", 0.25),
     # a separator not followed by three digits is no thousands group: the other decimal mark
     ("1,5", "en", 1.5), ("2.5", "es", 2.5), ("2.75", "pt", 2.75),
+    # nor is a leading 0: a gap of 0.345 s written the English way in Spanish
+    ("0.345", "es", 0.345), ("0,345", "en", 0.345),
     ("13", "en", 13), ("thirteen", "en", 13), ("trece", "es", 13), ("treze", "pt", 13),
 ]
 
