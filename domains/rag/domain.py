@@ -141,6 +141,13 @@ class RagDomain(Domain):
                 out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})
         return out
 
+    def answer_pairs(self, path, extractor, instances):
+        """Answer lines (``factcov.domains.rag.inputs``): one instance per question, one
+        generation per (question, system); references parsed a batch at a time."""
+        from factcov.domains.rag.inputs import iter_answer_pairs
+
+        return iter_answer_pairs(path, extractor, instances, int(extractor.options.get("batch_size", 256)))
+
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)
 
