@@ -28,6 +28,7 @@ def score(
     model: str = typer.Option(None, "--model", help="spaCy model name or path."),
     n_process: int = typer.Option(None, "--n-process", help="spaCy worker processes."),
     stanza_dir: str = typer.Option(None, "--stanza-dir", help="Folder of local stanza models."),
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     unverifiable: options.Unverifiable | None = options.UNVERIFIABLE,
     seed: int | None = options.SEED,
     bootstrap: int | None = options.BOOTSTRAP,
@@ -49,8 +50,10 @@ def score(
     gates = options.gates(fail_under, gate_metrics(domain.metrics), settings.fail_under)
     policy = options.build_policy(unverifiable, None, None, seed, bootstrap, default_weights=domain.type_weights)
     options.check_weights(policy, [ct.name for ct in domain.claim_types])
-    outcome = score_answer_file(domain, input, options.output_dir(outdir), policy=policy, progress=not quiet,
-                                report=report)
+    # -X as on `factcov score -d rag` (e.g. -X checker=llm), on top of the [rag] settings
+    chosen = options.parse_extractor_options(extractor_option, domain.default_extractor, "rag")
+    outcome = score_answer_file(domain, input, options.output_dir(outdir), policy=policy, extractor_options=chosen,
+                                progress=not quiet, report=report)
     if not quiet:
         print_outcome(outcome, f"rag ({'GAA-ERP-G' if settings.grounded else 'GAA-ERP'}, alpha {settings.alpha:g})")
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)
