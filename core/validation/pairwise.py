@@ -20,7 +20,7 @@ where either score is undefined (precision of an answer with no claim) takes the
 **median of the defined differences**: it counts as a typical pair, not as a win of
 either side. Pairs naming a system or instance the run did not score are left out
 (``n_unscored``). Reported: Pearson's r and Spearman's rho between the differences and
-the preferences (``scipy.stats`` through ``factcov.validation.stats``), each with a
+the preferences (``scipy.stats`` through ``factcov.statistics``), each with a
 percentile bootstrap interval over pairs (seeded; the median is taken once, on all
 pairs), and ``accuracy``: among pairs people did not tie, the share where the metric
 prefers the same answer (a tie of the metric counts half).
@@ -38,8 +38,8 @@ import numpy as np
 import pandas as pd
 
 from factcov.errors import InputError
+from factcov.statistics import bootstrap_interval, pearson, spearman
 from factcov.validation.csv_header import check_repeated_columns
-from factcov.validation.stats import bootstrap_interval, pearson, spearman
 
 PAIR_COLUMNS = ("instance_id", "system_a", "system_b")
 SINGLE_CRITERION = "preference"

@@ -1,7 +1,8 @@
 """`factcov rag score`: `factcov score` for a file of RAG answers.
 
-The answers go through the adapter (``factcov.domains.rag.scoring``) into instances and
-generations and are scored by the core runner: the same OUTDIR files, signature and gate
+The answer lines go through the domain's reader (``RagDomain.answer_pairs``, one instance
+per question, one generation per answer) and are scored by the core runner, exactly as
+``factcov score -d rag -i answers.jsonl`` does: the same OUTDIR files, signature and gate
 as every domain, with the RAG metrics as extra columns. Its own options (backend,
 alpha, grounded, model) come from the ``[rag]`` table of factcov.toml.
 """
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from factcov.cli import options
+from factcov.commands import options
 
 rag_app = typer.Typer(help="RAG answers: entity-relation GAA-ERP and RAG metrics.", no_args_is_help=True)
 
@@ -37,8 +38,7 @@ def score(
 ) -> None:
     """Score answers against their reference and retrieved passages (a `factcov score` run)."""
     from factcov.answer_lines import score_answer_file
-    from factcov.cli.gate import check_gates, gate_metrics
-    from factcov.cli.score import print_outcome
+    from factcov.commands import check_gates, gate_metrics, print_outcome
     from factcov.domains.rag.domain import RagDomain
     from factcov.domains.rag.settings import load_settings
 
