@@ -122,3 +122,27 @@ def test_one_system_files_with_unique_ids_read_as_before(repo_root, tmp_path):
     table = pd.read_parquet(tmp_path / "o" / "scores.parquet")
     assert list(table["instance_id"]) == ["complete", "embellished", "fragment", "outdated", "off-topic", "empty"]
     assert set(table["system"]) == {"answer"} and table["generation_id"].isna().all()
+
+
+def test_real_questions_answered_by_two_systems(shared_data, tmp_path):
+    """HaluEval's grounded questions as answer lines: each question once with its passage,
+    then a right and a hallucinated answer as two systems (the second line repeats nothing)."""
+    source = (shared_data / "halueval-qa" / "qa_one-turn_data.json").read_text(encoding="utf-8").splitlines()[:12]
+    lines = []
+    for number, raw in enumerate(source):
+        item = json.loads(raw)
+        lines.append({"question_id": f"halueval:{number}", "system": "right", "question": item["question"],
+                      "contexts": [{"id": "knowledge", "text": item["knowledge"]}], "answer": item["right_answer"]})
+        lines.append({"question_id": f"halueval:{number}", "system": "hallucinated",
+                      "answer": item["hallucinated_answer"]})
+    path = write(tmp_path, *lines)
+    assert run(["score", "-d", "rag", "-i", str(path), "-o", str(tmp_path / "o"), "-q", "--no-report"]) == 0
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["n_instances"] == 12 and summary["n_generations"] == 24
+    table = scores(tmp_path / "o")
+    assert set(table.index.get_level_values("system")) == {"right", "hallucinated"}
+    # the hallucinated answers, whose lines give no passage, were checked against their question's:
+    # faithfulness is defined (it is undefined only without a passage or without a claim)
+    hallucinated = table.xs("hallucinated", level="system")
+    assert hallucinated["faithfulness"].notna().sum() >= 6
+    assert (hallucinated["faithfulness"].isna() == (hallucinated["n_claims"] == 0)).all()
