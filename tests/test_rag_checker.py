@@ -11,7 +11,7 @@ import pytest
 
 from factcov.chat import ChatClient
 from factcov.cli.app import run
-from factcov.domains.rag.checker import COLUMNS, CheckRequest, judged
+from factcov.domains.rag.checker import COLUMNS, CheckRequest, LLMChecker, judged
 from tests.chat_server import ChatServer, ModelBehaviour
 
 EXAMPLE = "docs/examples/rag_answers.jsonl"
@@ -141,6 +141,9 @@ def test_a_dead_server_is_an_environment_failure_and_bad_options_are_usage_error
     assert "unknown checker 'oracle'" in capsys.readouterr().err
     assert run([*base, "-X", "checker=llm", "-X", "checker_url=http://127.0.0.1:9/v1"]) == 2
     assert "checker_model" in capsys.readouterr().err
+    monkeypatch.setenv("FACTCOV_LLM_CACHE", str(tmp_path / "default-cache"))
+    assert LLMChecker.cache_of({}) == tmp_path / "default-cache"  # generate's default cache
+    assert LLMChecker.cache_of({"checker_cache": "none"}) is None
     monkeypatch.setattr(ChatClient, "__init__", functools.partialmethod(ChatClient.__init__, retries=1, backoff=0.0))
     dead = ["-X", "checker=llm", "-X", "checker_url=http://127.0.0.1:9/v1", "-X", "checker_model=m"]
     assert run([*base, *dead]) == 3  # no server: the environment failed, nothing is written

@@ -197,8 +197,18 @@ class LLMChecker:
         timeout = float(options.get("checker_timeout") or os.environ.get("FACTCOV_LLM_TIMEOUT") or 120)
         if not (math.isfinite(timeout) and timeout > 0):
             raise InputError(f"-X checker_timeout must be seconds above 0, got {timeout}", field="checker_timeout")
-        cache = options.get("checker_cache") or os.environ.get("FACTCOV_LLM_CACHE")
-        return cls(ChatClient(url, model, cache_dir=Path(cache) if cache else None, timeout=timeout))
+        return cls(ChatClient(url, model, cache_dir=cls.cache_of(options), timeout=timeout))
+
+    @staticmethod
+    def cache_of(options: dict[str, Any]) -> Path | None:
+        """``-X checker_cache=DIR``; ``none`` for no cache; by default ``factcov generate``'s
+        (``$FACTCOV_LLM_CACHE`` or ``~/.cache/factcov/chat``)."""
+        from factcov.commands import default_chat_cache
+
+        chosen = str(options.get("checker_cache") or "").strip()
+        if chosen.lower() == "none":
+            return None
+        return Path(chosen) if chosen else default_chat_cache()
 
     def check(self, requests: Sequence[CheckRequest]) -> list[CheckedAnswer]:
         """One checked answer per request, in order; requests in flight ``concurrency`` at a time.
