@@ -143,10 +143,15 @@ def score_answer_file(
     built = evaluator.extractor_for(domain.languages[0])
     instances: dict[str, Instance] = {}
     pairs: Iterator[tuple[Instance, Generation]] = domain.answer_pairs(path, built, instances)
+    factory = evaluator.factory
+    if not run_options.get("dask"):  # here or in forked workers: the extractor that read the questions scores
+        def factory(language: str) -> Any:  # the answers (what it parsed then, it keeps); a cluster builds its own
+            return evaluator.extractor_for(language)
     try:
         return score_run(
             domain, instances, pairs, outdir, inputs={"answers": input_name(path)},
-            extractor=evaluator.factory, policy=evaluator.policy, empty_input=path, **run_options,
+            extractor=factory if extractor is None or isinstance(extractor, str) else extractor,
+            extractor_options=extractor_options, policy=evaluator.policy, empty_input=path, **run_options,
         )
     except InputError as error:
         raise located(error, path) from None
