@@ -146,3 +146,11 @@ def test_real_questions_answered_by_two_systems(shared_data, tmp_path):
     hallucinated = table.xs("hallucinated", level="system")
     assert hallucinated["faithfulness"].notna().sum() >= 6
     assert (hallucinated["faithfulness"].isna() == (hallucinated["n_claims"] == 0)).all()
+
+
+def test_answer_lines_in_worker_processes_give_the_same_bytes(repo_root, tmp_path):
+    example = str(repo_root / EXAMPLE)
+    for name, extra in (("one", []), ("two", ["-j", "2"])):
+        assert run(["score", "-d", "rag", "-i", example, "-o", str(tmp_path / name), "-q", "--no-report", *extra]) == 0
+    for file in ("scores.parquet", "claims.parquet", "systems.csv"):
+        assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "two" / file).read_bytes(), file
