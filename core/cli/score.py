@@ -91,3 +91,6 @@ def print_outcome(outcome, title: str) -> None:
                        summary["policy"]["average"], summary["signature"])
     print_domain_metrics(outcome.systems, summary.get("metrics", []))
     typer.echo(f"wrote {outcome.outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)
+    report = outcome.outdir / "report.html"
+    if report.is_file():
+        typer.echo(f"report: {report.resolve().as_uri()}", err=True)

@@ -39,6 +39,7 @@ def perturb(
         None, "--write-gold", file_okay=False,
         help="Also write DIR/instances.jsonl, generations.jsonl and errors.jsonl (corrupted spans) for `validate errors`.",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No table: only the exit code and, on failure, one line."),
 ) -> None:
     """Damage complete, correct texts in known ways; exit 1 if a metric moves the wrong way."""
     from factcov.errors import GateFailed, InputError
@@ -57,15 +58,16 @@ def perturb(
 
         written = write_gold_files(plugin, chosen if chosen is not None else plugin.example_instances(), write_gold,
                                    seed=seed, k=k, max_instances=max_instances)
-        typer.echo(f"wrote {written['errors']} gold errors in {written['generations']} texts of "
-                   f"{written['instances']} instances to {write_gold}", err=True)
-    if as_json:
+        if not quiet:
+            typer.echo(f"wrote {written['errors']} gold errors in {written['generations']} texts of "
+                       f"{written['instances']} instances to {write_gold}", err=True)
+    if as_json and not quiet:
         typer.echo(json.dumps({
             "domain": outcome.domain, "extractor": outcome.extractor, "seed": outcome.seed,
             "instances": outcome.instances, "summary": outcome.summary(), "unperturbable": outcome.unperturbable,
             "violations": [vars(v) for v in outcome.violations],
         }, indent=2))
-    else:
+    elif not quiet:
         _print_perturbations(outcome)
     if outcome.violations:
         first = outcome.violations[0]
