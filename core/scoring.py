@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factcov.limits import MAX_BOOTSTRAP
 from factcov.model import Fact, Verdict, canonical_json, encode_json_str
+from factcov.trusted import fields_of
 
 
 class ScoringPolicy(BaseModel):
@@ -249,10 +250,10 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     covered: set[str] = set()
     supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
-        # the models' fields read from their __dict__s (see ``Verifier.verify_all``: each
-        # attribute read of a pydantic model goes through its __getattr__ hook)
-        fields = verdict.__dict__
-        claim_fields = fields["claim"].__dict__
+        # the models' fields read from the dicts pydantic keeps them in (``factcov.trusted.fields_of``,
+        # see ``Verifier.verify_all``: each attribute read of a model goes through its __getattr__ hook)
+        fields = fields_of(verdict)
+        claim_fields = fields_of(fields["claim"])
         type_ = claim_fields["type"]
         counts = by_type.get(type_)
         if counts is None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from factcov.knowledge import Knowledge
-from factcov.model import Claim, Verdict, contradicted_verdict, supported_verdict, unverifiable_verdict
+from factcov.model import Claim, Verdict
+from factcov.trusted import contradicted_verdict, fields_of, supported_verdict, unverifiable_verdict
 
 # Distinct facts whose one-id tuples a verifier keeps (a few MB at most): a run's texts
 # state a few thousand distinct facts per race.
@@ -20,7 +21,7 @@ class Verifier:
       ``unverifiable`` when it is open-world.
 
     This runs once per claim of every run: verdicts are built trusted (their parts are
-    typed already, see ``factcov.model.supported_verdict``) and the knowledge's index is
+    typed already, see ``factcov.trusted.supported_verdict``) and the knowledge's index is
     read without copying.
     """
 
@@ -42,10 +43,10 @@ class Verifier:
         append = verdicts.append
         one_match = self._one_match
         for claim in claims:
-            # A model's fields are its __dict__'s items (pydantic keeps them there): one
-            # attribute read per claim and per fact, then dict reads, instead of one
-            # unspecialized read through BaseModel's __getattr__ hook per field.
-            fields = claim.__dict__
+            # A model's fields read from the dict pydantic keeps them in (``fields_of``): one
+            # call per claim and per fact, then dict reads, instead of one unspecialized read
+            # through BaseModel's __getattr__ hook per field.
+            fields = fields_of(claim)
             type_ = fields["type"]
             judge = judges.get(type_)
             candidates = lookup(type_, fields["key"]) if judge is not None else ()
@@ -56,7 +57,7 @@ class Verifier:
             value = fields["value"]
             if len(candidates) == 1:  # the common case: one fact has the claim's key
                 fact = candidates[0]
-                fact_fields = fact.__dict__
+                fact_fields = fields_of(fact)
                 actual = fact_fields["value"]
                 # the comparator's answer for equal values of a type it names, without calling it
                 kind = type(value)
