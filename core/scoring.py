@@ -19,7 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factcov.limits import MAX_BOOTSTRAP
 from factcov.model import Fact, Verdict, canonical_json, encode_json_str
-from factcov.trusted import fields_of
 
 
 class ScoringPolicy(BaseModel):
@@ -250,10 +249,10 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     covered: set[str] = set()
     supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
-        # the models' fields read from the dicts pydantic keeps them in (``factcov.trusted.fields_of``,
-        # see ``Verifier.verify_all``: each attribute read of a model goes through its __getattr__ hook)
-        fields = fields_of(verdict)
-        claim_fields = fields_of(fields["claim"])
+        # the models' fields read from the dicts pydantic keeps them in, as ``factcov.trusted.fields_of``
+        # reads them, written out (see ``Verifier.verify_all``)
+        fields = verdict.__dict__
+        claim_fields = fields["claim"].__dict__
         type_ = claim_fields["type"]
         counts = by_type.get(type_)
         if counts is None:
