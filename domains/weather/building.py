@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from factcov.progress import progress as console_progress
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import iter_periods
 from factcov.errors import InputError
 from factcov.jsonl import atomic_path
+from factcov.progress import progress as console_progress
 
 
 @dataclass
