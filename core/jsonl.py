@@ -313,14 +313,16 @@ def chunked(
 
 
 @contextlib.contextmanager
-def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator[Path]:
+def atomic_path(destination: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``destination``; rename it over on success only.
 
-    The temp file is named ``.NAME.PID.XXXX.tmp`` so a later write sweeps those of
-    killed processes; the file gets the mode the umask gives a new file (not mkstemp's
-    0600). With ``keep_empty=False`` an empty result raises InputError and leaves an
-    existing ``destination`` untouched (a builder never replaces data with nothing).
+    The temporary file is named and locked as ``factcov.temporaries`` describes, so a later
+    write sweeps those of killed processes and never anyone else's; a long destination
+    name gets a short temporary name. The file gets the mode the umask gives a new file
+    (not mkstemp's 0600). Use ``atomic_output`` for a file that must not replace an
+    existing one with nothing.
     """
+    from factcov import temporaries
     from factcov.outdir import apply_umask, check_no_file_above, fault
 
     destination = Path(destination)
@@ -329,13 +331,11 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
     check_no_file_above(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
     _sweep_once(destination.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.{os.getpid()}.", suffix=".tmp", dir=destination.parent)
-    os.close(fd)
+    fd, tmp = tempfile.mkstemp(prefix=temporaries.temp_prefix(destination.name), suffix=".tmp",
+                               dir=destination.parent)
     try:
+        temporaries.hold(fd)  # held until the rename: no sweeper, in any namespace, takes it
         yield Path(tmp)
-        if not keep_empty and _holds_nothing(Path(tmp)):
-            raise InputError("nothing to write: the result is empty; the existing file (if any) is left as it was",
-                             path=destination)
         apply_umask(Path(tmp))
         fault(f"before-replace:{destination.name}")
         os.replace(tmp, destination)
@@ -343,6 +343,33 @@ def atomic_path(destination: str | Path, *, keep_empty: bool = True) -> Iterator
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        os.close(fd)
+
+
+NOTHING_TO_WRITE = "nothing to write: the result is empty; the existing file (if any) is left as it was"
+
+
+class AtomicOutput:
+    """A file being written by ``atomic_output``: ``path`` is the temporary to write,
+    ``records`` what the writer counted into it (headers and shared blocks are not records)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.records = 0
+
+
+@contextlib.contextmanager
+def atomic_output(destination: str | Path, *, nothing: str = NOTHING_TO_WRITE) -> Iterator[AtomicOutput]:
+    """``atomic_path`` for builders and exporters: the file replaces ``destination`` only
+    when the writer counted at least one record into ``records``; otherwise InputError
+    (``nothing``) and ``destination`` stays as it was. A format header written before the
+    first record is no content (``f1 build --rounds 999`` replaced a file with its header)."""
+    with atomic_path(destination) as tmp:
+        output = AtomicOutput(tmp)
+        yield output
+        if output.records == 0:
+            raise InputError(nothing, path=destination)
 
 
 _SWEPT: set[Path] = set()
@@ -359,26 +386,23 @@ def _sweep_once(folder: Path) -> None:
         sweep_temporaries(folder)
 
 
-def _holds_nothing(path: Path) -> bool:
-    """Empty, or a gzip stream that decompresses to nothing."""
-    if path.stat().st_size == 0:
-        return True
-    with path.open("rb") as handle:
-        if handle.read(2) != b"\x1f\x8b":
-            return False
-    with gzip.open(path, "rb") as handle:
-        return handle.read(1) == b""
-
-
 def write_text_atomic(destination: str | Path, text: str) -> None:
     with atomic_path(destination) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
 
-def write_jsonl_atomic(destination: str | Path, rows: Iterable[BaseModel | dict]) -> int:
-    """Write rows as JSON lines atomically; returns the number written."""
+def write_jsonl_atomic(destination: str | Path, rows: Iterable[BaseModel | dict], *,
+                       nothing: str | None = None) -> int:
+    """Write rows as JSON lines atomically; returns the number written. With ``nothing``,
+    no rows is that InputError and an existing ``destination`` is left as it was."""
     count = 0
-    with atomic_path(destination) as tmp, tmp.open("w", encoding="utf-8") as handle:
+    with contextlib.ExitStack() as stack:
+        if nothing is None:
+            tmp = stack.enter_context(atomic_path(destination))
+        else:
+            output = stack.enter_context(atomic_output(destination, nothing=nothing))
+            tmp = output.path
+        handle = stack.enter_context(tmp.open("w", encoding="utf-8"))
         for row in rows:
             if isinstance(row, BaseModel):
                 handle.write(row.model_dump_json(exclude_none=False))
@@ -386,4 +410,6 @@ def write_jsonl_atomic(destination: str | Path, rows: Iterable[BaseModel | dict]
                 handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True))
             handle.write("\n")
             count += 1
+        if nothing is not None:
+            output.records = count
     return count

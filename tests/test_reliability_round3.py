@@ -1,0 +1,200 @@
+"""One test per class of failure the third reliability round (issue 31) and the new-user
+round (issue 29, item 1) found; each failed before its fix. Inputs are the bundled
+weather demo (real NWS periods) and the real f1 lap tables, with one thing changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from factcov import temporaries
+from factcov.cli.app import run
+
+REPO = Path(__file__).resolve().parents[1]
+WEATHER = REPO / "domains" / "weather"
+INSTANCES = WEATHER / "demo_instances.jsonl"
+NWS = WEATHER / "demo_nws.jsonl"
+DEAD_PID = 2**22 + 4321  # above pid_max's usual default: no process has it
+
+
+def _one_line_error(capsys) -> str:
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def _score(out: Path, *extra: str) -> list[str]:
+    return ["score", "-d", "weather", "-i", str(INSTANCES), "-g", str(NWS), "-o", str(out), "-q", *extra]
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --- the stale-temporary sweep deletes only what a factcov run provably left ---------------
+
+def _users_lookalikes(folder: Path) -> dict[str, bytes]:
+    """Files a user may well keep, named like the old temporaries and staging folders."""
+    (folder / ".notes.2023.jan.tmp").write_text("my notes")
+    (folder / f".claims.parquet.{DEAD_PID}.abc.tmp").write_text("an old-style name, mine")
+    keep = folder / f".out.staging-{DEAD_PID}-keep"
+    keep.mkdir()
+    (keep / "draft.md").write_text("mine too")
+    (folder / f".out.staging-factcov-{temporaries.writer_tag()}-{DEAD_PID}-abcdefgh").mkdir()  # no marker
+    return _tree(folder)
+
+
+def test_the_sweep_leaves_a_users_files_that_look_like_temporaries(tmp_path):
+    before = _users_lookalikes(tmp_path)
+    out = tmp_path / "out"
+    assert run(_score(out, "--no-report")) == 0
+    assert run(["extract", "-d", "weather", "-i", str(INSTANCES), "-g", str(NWS), "-o",
+                str(tmp_path / "claims.jsonl")]) == 0
+    after = _tree(tmp_path)
+    assert {k: v for k, v in after.items() if k in before} == before
+    assert (tmp_path / f".out.staging-factcov-{temporaries.writer_tag()}-{DEAD_PID}-abcdefgh").is_dir()
+
+
+def test_the_sweep_keeps_temporaries_of_other_namespaces_and_of_live_lock_holders(tmp_path):
+    """A PID means nothing in another PID namespace (a second container on a shared
+    volume): its temporaries are never judged by it. A temporary whose lock is held by a
+    live process is kept whatever its PID says."""
+    other_tag = "0123456789"
+    assert other_tag != temporaries.writer_tag()
+    foreign = tmp_path / f".claims.jsonl.factcov-{other_tag}-{DEAD_PID}-aaaaaaaa.tmp"
+    foreign.write_text("being written in another container")
+    held = tmp_path / f".claims.jsonl.factcov-{temporaries.writer_tag()}-{DEAD_PID}-bbbbbbbb.tmp"
+    held.write_text("being written by a live process")
+    dead = tmp_path / f".claims.jsonl.factcov-{temporaries.writer_tag()}-{DEAD_PID}-cccccccc.tmp"
+    dead.write_text("left by a killed run")
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1]); "
+                               "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)", str(held)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert temporaries.sweep(tmp_path) == 1
+    finally:
+        holder.kill()
+        holder.wait()
+    assert foreign.exists() and held.exists() and not dead.exists()
+
+
+def test_a_score_in_another_pid_namespace_leaves_a_live_extract_temporary(tmp_path):
+    """The race of the battery, for real: a writer in its own PID namespace (``unshare
+    --pid``: its PID means nothing here) holds a temporary while ``score`` writes beside it."""
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare or "unshare", "--pid", "--fork", "true"], capture_output=True) if unshare else None
+    if probe is None or probe.returncode != 0:
+        pytest.skip("no PID namespaces here (unshare --pid needs root or user namespaces)")
+    writer = subprocess.Popen(
+        [unshare, "--pid", "--fork", sys.executable, "-c",
+         "import sys, time\nfrom factcov.jsonl import atomic_path\n"
+         "with atomic_path(sys.argv[1]) as tmp:\n    tmp.write_text('x')\n    print(tmp, flush=True)\n"
+         "    time.sleep(60)\n", str(tmp_path / "claims.jsonl")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        temporary = Path(writer.stdout.readline().strip())
+        assert temporary.exists()
+        assert run(_score(tmp_path / "out", "--no-report")) == 0
+        assert temporaries.sweep(tmp_path) == 0
+        assert temporary.exists()
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+# --- builders and exporters with nothing to write leave an existing file alone ------------
+
+def _kept(path: Path) -> bytes:
+    path.write_text('{"mine": "keep me"}\n')
+    return path.read_bytes()
+
+
+def test_f1_build_matching_no_race_leaves_the_existing_file(tmp_path, shared_data, capsys):
+    out = tmp_path / "keep.jsonl"
+    before = _kept(out)
+    assert run(["f1", "build", "--laps", str(shared_data / "f1" / "laps" / "2023.csv.gz"), "--ergast",
+                str(shared_data / "f1" / "ergast"), "--rounds", "999", "-q", "-o", str(out)]) == 2
+    assert "no race matched" in _one_line_error(capsys)
+    assert out.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.jsonl"]
+
+
+def test_weather_build_of_periods_without_nws_text_leaves_both_files(tmp_path, capsys):
+    """Instances to write but no NWS text for --nws-generations: neither file is replaced."""
+    forecast = tmp_path / "periods.jsonl"
+    period = {"number": 1, "name": "Tonight", "startTime": "2024-01-01T18:00:00-05:00",
+              "endTime": "2024-01-02T06:00:00-05:00", "isDaytime": False, "temperature": 30,
+              "temperatureUnit": "F", "windSpeed": "5 mph", "windDirection": "N", "shortForecast": "Clear",
+              "detailedForecast": None, "probabilityOfPrecipitation": {"value": None}}
+    forecast.write_text(json.dumps(period) + "\n")
+    out, nws = tmp_path / "instances.jsonl", tmp_path / "nws.jsonl"
+    before = (_kept(out), _kept(nws))
+    code = run(["weather", "build", "-f", str(forecast), "-o", str(out), "--nws-generations", str(nws), "-q"])
+    assert code == 2, capsys.readouterr()
+    assert "no period with NWS's own text" in _one_line_error(capsys)
+    assert (out.read_bytes(), nws.read_bytes()) == before
+
+
+def test_export_sft_with_every_instance_skipped_leaves_the_existing_file(tmp_path, capsys):
+    instances = tmp_path / "instances.jsonl"
+    rows = [json.loads(line) for line in INSTANCES.read_text(encoding="utf-8").splitlines()[:3]]
+    instances.write_text("".join(json.dumps({**row, "facts": []}) + "\n" for row in rows))
+    out = tmp_path / "sft.jsonl"
+    before = _kept(out)
+    assert run(["export", "sft", "-d", "weather", "-i", str(instances), "-o", str(out), "-q"]) == 2
+    assert "nothing written" in _one_line_error(capsys)
+    assert out.read_bytes() == before
+
+
+def test_generate_that_writes_nothing_leaves_no_file_behind(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+    instances = tmp_path / "instances.jsonl"
+    instances.write_text("".join(INSTANCES.read_text(encoding="utf-8").splitlines(keepends=True)[:2]))
+    out = tmp_path / "gens.jsonl"
+    code = run(["generate", "-d", "weather", "-i", str(instances), "-m", "m", "--base-url",
+                f"http://127.0.0.1:{port}/v1", "--retries", "1", "--timeout", "1", "--no-cache", "-q",
+                "-o", str(out)])
+    assert code == 3, capsys.readouterr().err
+    assert not out.exists()
+
+
+# --- an output that is one of the run's own files is refused -----------------------------
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("run") / "out"
+    assert run(_score(out)) == 0
+    return out
+
+
+@pytest.mark.parametrize("name", ["summary.json", "scores.parquet", "claims.parquet", "systems.csv", "manifest.json"])
+def test_report_onto_a_file_of_the_run_it_reads_is_refused(scored, name, capsys):
+    before = _tree(scored)
+    assert run(["report", str(scored), "-o", str(scored / name)]) == 2
+    assert "of the scored run" in _one_line_error(capsys)
+    assert _tree(scored) == before
+
+
+def test_any_command_writing_onto_a_runs_file_is_refused(scored, capsys):
+    before = _tree(scored)
+    assert run(["extract", "-d", "weather", "-i", str(INSTANCES), "-g", str(NWS), "-o",
+                str(scored / "summary.json")]) == 2
+    assert "of the scored run" in _one_line_error(capsys)
+    assert _tree(scored) == before
+
+
+def test_report_may_still_rewrite_the_runs_own_report(scored, capsys):
+    assert run(["report", str(scored), "-o", str(scored / "report.html")]) == 0
+    assert run(["compare", str(scored)]) == 0
