@@ -5,6 +5,7 @@ weather demo (real NWS periods) and the real f1 lap tables, with one thing chang
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -198,3 +199,70 @@ def test_any_command_writing_onto_a_runs_file_is_refused(scored, capsys):
 def test_report_may_still_rewrite_the_runs_own_report(scored, capsys):
     assert run(["report", str(scored), "-o", str(scored / "report.html")]) == 0
     assert run(["compare", str(scored)]) == 0
+
+
+# --- OUTDIR on or containing a mount ------------------------------------------------------
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """Mount a small tmpfs where asked; unmounted however the test ends."""
+    mounted: list[Path] = []
+
+    def mount(at: Path) -> Path:
+        at.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(at)], capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN): {done.stderr.strip()}")
+        mounted.append(at)
+        return at
+
+    try:
+        yield mount
+    finally:
+        for at in reversed(mounted):
+            subprocess.run(["umount", "-l", str(at)], capture_output=True)
+
+
+def test_an_outdir_that_is_a_mount_point_is_scored_into_again(tmp_path, tmpfs, capsys):
+    """A volume at OUT: the exchange cannot move a mount point, and the fallback renamed
+    across devices after deleting the old manifest (the old run unreadable, no new one)."""
+    out = tmpfs(tmp_path / "out")
+    (out / "notes.txt").write_text("mine")
+    assert run(_score(out)) == 0
+    nws_one = tmp_path / "one.jsonl"
+    nws_one.write_text("".join(NWS.read_text(encoding="utf-8").splitlines(keepends=True)[:5]))
+    assert run(["score", "-d", "weather", "-i", str(INSTANCES), "-g", str(nws_one), "-o", str(out), "-q"]) == 0, \
+        capsys.readouterr().err
+    assert os.path.ismount(out)
+    assert run(["compare", str(out)]) == 0
+    assert json.loads((out / "summary.json").read_text())["n_generations"] == 5
+    assert (out / "notes.txt").read_text() == "mine"
+    assert [p.name for p in tmp_path.iterdir() if "staging" in p.name] == []
+    assert [p.name for p in out.iterdir() if "staging" in p.name] == []
+
+
+def test_a_mount_inside_outdir_is_left_in_place_and_never_emptied(tmp_path, tmpfs, capsys):
+    """A tmpfs at OUT/data: the exchange moved the mount under the staging name and the
+    clean-up then deleted the files on it."""
+    out = tmp_path / "out"
+    assert run(_score(out)) == 0
+    data = tmpfs(out / "data")
+    (data / "big.bin").write_bytes(b"mine" * 1000)
+    assert run(_score(out, "--no-report")) == 0, capsys.readouterr().err
+    assert os.path.ismount(out / "data")
+    assert (data / "big.bin").read_bytes() == b"mine" * 1000
+    assert not (out / "report.html").exists()  # the new run's set, not the old one's
+    assert run(["compare", str(out)]) == 0
+    assert [p.name for p in tmp_path.iterdir() if "staging" in p.name] == []
+
+
+def test_the_sweep_never_enters_a_mount_named_like_a_staging_folder(tmp_path, tmpfs):
+    tag = temporaries.writer_tag()
+    staging = tmpfs(tmp_path / f".out.staging-factcov-{tag}-{DEAD_PID}-abcdefgh")
+    (staging / temporaries.MARKER).write_text(json.dumps({"tag": tag, "pid": DEAD_PID}))
+    (staging / "data.bin").write_text("on the mount")
+    assert temporaries.sweep(tmp_path) == 0
+    assert (staging / "data.bin").read_text() == "on the mount"
+    temporaries.remove_tree(tmp_path)  # removing a folder holding a mount leaves the mount and its files
+    assert (staging / "data.bin").read_text() == "on the mount"
