@@ -33,7 +33,9 @@ class ResumableJsonl:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = self.path.with_name(f".{self.path.name}.lock")
+        from factcov.temporaries import short_name
+
+        lock = self.path.with_name(f".{short_name(self.path.name)}.lock")  # a 250-byte name leaves no room
         self._lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         try:
             fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

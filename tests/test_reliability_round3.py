@@ -266,3 +266,18 @@ def test_the_sweep_never_enters_a_mount_named_like_a_staging_folder(tmp_path, tm
     assert (staging / "data.bin").read_text() == "on the mount"
     temporaries.remove_tree(tmp_path)  # removing a folder holding a mount leaves the mount and its files
     assert (staging / "data.bin").read_text() == "on the mount"
+
+
+# --- long names ---------------------------------------------------------------------------
+
+def test_a_legal_long_outdir_and_output_name_work(tmp_path, capsys):
+    """A 240-byte OUTDIR and a 250-byte output file are legal names; the staging and
+    temporary names made from them were longer than 255 bytes (exit 2, "File name too long")."""
+    out = tmp_path / ("o" * 240)
+    assert run(_score(out)) == 0, capsys.readouterr().err
+    assert run(_score(out)) == 0, capsys.readouterr().err  # a second run swaps with the first
+    assert run(["compare", str(out)]) == 0
+    claims = tmp_path / ("c" * 244 + ".jsonl")
+    assert run(["extract", "-d", "weather", "-i", str(INSTANCES), "-g", str(NWS), "-o", str(claims)]) == 0
+    assert claims.stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, claims.name])
