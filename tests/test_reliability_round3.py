@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -281,3 +283,63 @@ def test_a_legal_long_outdir_and_output_name_work(tmp_path, capsys):
     assert run(["extract", "-d", "weather", "-i", str(INSTANCES), "-g", str(NWS), "-o", str(claims)]) == 0
     assert claims.stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, claims.name])
+
+
+# --- signals ------------------------------------------------------------------------------
+
+def _factcov_process(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    code = "import sys; from factcov.cli.app import main; sys.argv[0] = 'factcov'; main()"
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
+def test_a_signal_while_a_plugin_imports_ends_the_command_and_changes_nothing(tmp_path, signum, code):
+    """The plugin loader skips a plugin that raises anything at import, which swallowed the
+    SystemExit of SIGTERM (and Ctrl-C's KeyboardInterrupt): the command then ran on, exit 0,
+    OUTDIR replaced."""
+    from tests.test_plugins import make_distribution
+
+    flag = tmp_path / "importing"
+    make_distribution(tmp_path, "slow_dist", "0.1", "slow", "slow_factcov_plugin",
+                      f"import pathlib, time\npathlib.Path({str(flag)!r}).touch()\ntime.sleep(20)\n")
+    out = tmp_path / "out"
+    assert run(_score(out, "--no-report")) == 0
+    before = _tree(out)
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", "FACTCOV_PLUGINS": "slow"}
+    process = _factcov_process(_score(out), tmp_path, env)
+    try:
+        deadline = time.monotonic() + 60
+        while not flag.exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        assert flag.exists(), process.communicate()
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == code, err
+    assert _tree(out) == before
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
+def test_a_signal_during_f1_build_exits_at_once_and_keeps_the_file(tmp_path, shared_data, signum, code):
+    out = tmp_path / "keep.jsonl"
+    before = _kept(out)
+    process = _factcov_process(["f1", "build", "--laps", str(shared_data / "f1" / "laps" / "2023.csv.gz"), "--ergast",
+                                str(shared_data / "f1" / "ergast"), "-j", "2", "-o", str(out)], tmp_path)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and process.poll() is None and not any(
+                p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+            time.sleep(0.05)  # until it writes (workers deriving races)
+        time.sleep(1)
+        process.send_signal(signum)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        process.kill()
+    assert process.returncode == code, err
+    assert waited < 5, waited
+    assert out.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.jsonl"]
