@@ -343,3 +343,17 @@ def test_a_signal_during_f1_build_exits_at_once_and_keeps_the_file(tmp_path, sha
     assert waited < 5, waited
     assert out.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["keep.jsonl"]
+
+
+# --- byte-identical outputs ---------------------------------------------------------------
+
+def test_identical_runs_write_the_same_report_and_manifest_wherever_they_are(tmp_path):
+    """report.html's title named the staging folder (``.out.staging-PID-XXXX``), so it and
+    the manifest listing it differed between identical runs."""
+    first, second = tmp_path / "a" / "out", tmp_path / "b" / "c" / "out"
+    assert run(_score(first)) == 0
+    assert run(_score(second)) == 0
+    report = (first / "report.html").read_text(encoding="utf-8")
+    assert "<title>factcov report: out (weather)</title>" in report
+    assert "staging" not in report
+    assert _tree(first) == _tree(second)
