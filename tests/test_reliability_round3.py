@@ -404,3 +404,20 @@ def test_a_line_past_the_limit_is_refused_however_it_arrives(monkeypatch):
             list(jsonl.read_lines(io.BufferedReader(io.BytesIO(data)), "x.jsonl"))
         assert caught.value.line == line
     assert list(jsonl.read_lines(io.BufferedReader(io.BytesIO(b"a" * 9 + b"\n")), "x.jsonl")) == [(1, b"a" * 9 + b"\n")]
+
+
+# --- odd but legal input ------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["validate", "perturb"], ["export", "sft", "-o", "{tmp}/sft.jsonl", "-q"]])
+def test_a_fact_value_outside_its_types_choices_is_named_not_a_crash(tmp_path, capsys, command):
+    """``cloudy`` followed by a zero-width space (U+200B) is a string, so it passed the
+    value-kind check, and the realizer then failed on it: KeyError, exit 3."""
+    rows = [json.loads(line) for line in INSTANCES.read_text(encoding="utf-8").splitlines()[:2]]
+    index = next(i for i, fact in enumerate(rows[1]["facts"]) if fact["type"] == "sky")
+    rows[1]["facts"][index]["value"] += "\u200b"
+    instances = tmp_path / "instances.jsonl"
+    instances.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    assert run([*args[:2], "-d", "weather", "-i", str(instances), *args[2:]]) == 2
+    line = _one_line_error(capsys)
+    assert f"instances.jsonl:2: field 'facts.{index}.value'" in line and "choices" in line
