@@ -421,3 +421,29 @@ def test_a_fact_value_outside_its_types_choices_is_named_not_a_crash(tmp_path, c
     assert run([*args[:2], "-d", "weather", "-i", str(instances), *args[2:]]) == 2
     line = _one_line_error(capsys)
     assert f"instances.jsonl:2: field 'facts.{index}.value'" in line and "choices" in line
+
+
+def test_new_domain_on_a_full_disk_leaves_nothing_that_blocks_the_retry(tmp_path, monkeypatch, capsys):
+    """The package was written file by file into its final folder: a full disk left half a
+    package, and the retry said "already exists"."""
+    import errno
+
+    real_write_text = Path.write_text
+    written: list[Path] = []
+
+    def full_after_three(self, *args, **kwargs):
+        if len(written) >= 3:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        written.append(self)
+        return real_write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_after_three)
+    assert run(["new-domain", "football", "-o", str(tmp_path)]) == 3
+    assert "No space left on device" in _one_line_error(capsys)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(Path, "write_text", real_write_text)
+    assert run(["new-domain", "football", "-o", str(tmp_path)]) == 0
+    package = tmp_path / "factcov-football"
+    assert (package / "factcov_football" / "data" / "instances.jsonl").stat().st_size > 0
+    assert not (package / temporaries.MARKER).exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["factcov-football"]
