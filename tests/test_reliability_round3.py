@@ -17,20 +17,13 @@ import pytest
 
 from factcov import temporaries
 from factcov.cli.app import run
+from tests.test_reliability_faults import _one_line_error
 
 REPO = Path(__file__).resolve().parents[1]
 WEATHER = REPO / "domains" / "weather"
 INSTANCES = WEATHER / "demo_instances.jsonl"
 NWS = WEATHER / "demo_nws.jsonl"
 DEAD_PID = 2**22 + 4321  # above pid_max's usual default: no process has it
-
-
-def _one_line_error(capsys) -> str:
-    err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def _score(out: Path, *extra: str) -> list[str]:

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from factcov.progress import progress as console_progress
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import iter_periods
 from factcov.errors import InputError
 from factcov.jsonl import atomic_output
+from factcov.progress import progress as console_progress
 
 NO_PERIOD = "no forecast period in the input; nothing written (the existing file is as it was)"
 NO_NWS_TEXT = "no period with NWS's own text; nothing written (the existing files are as they were)"
