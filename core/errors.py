@@ -105,3 +105,16 @@ class OutdirBusy(EnvironmentFailure):
 
 class LimitExceeded(InputError):
     """An input past a documented limit (text length, line length, bootstrap resamples)."""
+
+
+class Terminated(SystemExit):
+    """SIGTERM (exit 143) arrived: it unwinds like an error, and no ``except BaseException``
+    that shields factcov from a plugin (an import, a hook) may swallow it."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT (Ctrl-C; exit 130) arrived, as told apart from a plugin raising KeyboardInterrupt."""
+
+
+# What a signal raises; code that catches everything to survive a broken plugin re-raises these.
+SIGNALLED = (Terminated, Interrupted)

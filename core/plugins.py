@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 import pluggy
 
 from factcov import hookspecs
-from factcov.errors import PluginError, UnknownNameError
+from factcov.errors import SIGNALLED, PluginError, UnknownNameError
 
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "factcov.domains.f1.plugin",
@@ -153,6 +153,8 @@ def load_plugins() -> None:
         except BaseException as exc:  # a broken plugin (even sys.exit or KeyboardInterrupt at import) must not break factcov
             if pm.get_plugin(ep.name) is not None:
                 pm.unregister(name=ep.name)
+            if isinstance(exc, SIGNALLED):  # SIGTERM/SIGINT while it imported: the user's, not the plugin's
+                raise
             _broken(ep.name, exc)
             continue
         _versions[ep.name] = ep.dist.version if ep.dist is not None else None
@@ -186,6 +188,8 @@ def add_commands(app: Any) -> None:
         try:
             impl.function(**_accepted(impl, {"app": app}))
         except BaseException as exc:  # as at import: a hook's sys.exit(0) made every command exit 0 unrun
+            if isinstance(exc, SIGNALLED):
+                raise
             _broken(impl.plugin_name, exc)
             continue
         added = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands[before[0]:]]
@@ -208,6 +212,8 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
             for cls in staged:
                 registry.check(cls, plugin)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as at import
+            if isinstance(exc, SIGNALLED):
+                raise
             _broken(plugin, exc)
             continue
         for cls in staged:

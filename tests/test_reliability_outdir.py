@@ -3,6 +3,7 @@ a failure at the last step, two runs into one OUTDIR, stale temporaries, the uma
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -148,16 +149,25 @@ def test_outputs_get_the_users_umask(inputs, tmp_path):
 
 
 def test_stale_temporaries_of_dead_processes_are_swept(inputs, tmp_path):
+    """What a killed run left (its names, its marker, its writer tag, a dead PID) is swept;
+    a live process's temporary is kept."""
+    from factcov import temporaries
+
     instances, old, _ = inputs
     out = tmp_path / "out"
     out.mkdir()
     dead = 2**22 + 12345  # above pid_max's usual default, so no live process has it
-    (tmp_path / f".out.staging-{dead}-abc").mkdir()
-    (out / f".claims.parquet.{dead}.xyz.tmp").write_bytes(b"x")
-    (out / f".claims.parquet.{os.getpid()}.live.tmp").write_bytes(b"x")  # ours: alive, kept
+    tag = temporaries.writer_tag()
+    staging = tmp_path / f".out.staging-factcov-{tag}-{dead}-abcdefgh"
+    staging.mkdir()
+    (staging / temporaries.MARKER).write_text(json.dumps({"tag": tag, "pid": dead}))
+    (out / f".claims.parquet.factcov-{tag}-{dead}-xyzxyzxy.tmp").write_bytes(b"x")
+    live = f".claims.parquet.factcov-{tag}-{os.getpid()}-livelive.tmp"
+    (out / live).write_bytes(b"x")  # ours: alive, kept
     assert run(_score_args(instances, old, out)) == 0
     names = {p.name for p in [*tmp_path.iterdir(), *out.iterdir()]}
-    assert f".out.staging-{dead}-abc" not in names and f".claims.parquet.{dead}.xyz.tmp" not in names
+    assert staging.name not in names and f".claims.parquet.factcov-{tag}-{dead}-xyzxyzxy.tmp" not in names
+    assert live in names
 
 
 def test_an_error_inside_a_transaction_leaves_outdir_as_it_was(tmp_path):
