@@ -42,7 +42,8 @@ def spearman(a, b) -> float | None:
 
 def kendall(a, b) -> float | None:
     """Kendall's tau-b (ties in either ranking handled): ``scipy.stats.kendalltau``'s
-    statistic, from the same exact pair counts, without importing ``scipy.stats``."""
+    statistic, from the same exact pair counts; without importing ``scipy.stats`` for up
+    to ``PAIRWISE_KENDALL_LIMIT`` values (a summary's systems)."""
     return _defined(_kendall, a, b)
 
 
@@ -68,20 +69,21 @@ def _spearman(x: np.ndarray, y: np.ndarray) -> _Statistic:
     return _Statistic(float(np.corrcoef(ranked, rowvar=False)[1, 0]))
 
 
-_PAIR_ROWS = 1024  # rows of the pair matrices at a time (memory stays ~n * 1024 values)
+# Up to this many pairs of values, tau-b is counted over every pair (a summary ranks a
+# few systems); past it, scipy's O(n log n) count (validations bootstrap thousands).
+PAIRWISE_KENDALL_LIMIT = 256
 
 
 def _kendall(x: np.ndarray, y: np.ndarray) -> _Statistic:
     """tau-b from the exact counts of concordant minus discordant pairs and of tied pairs."""
     size = len(x)
-    con_minus_dis = x_ties = y_ties = 0
-    for start in range(0, size, _PAIR_ROWS):
-        rows = slice(start, start + _PAIR_ROWS)
-        sx = np.sign(x[rows, None] - x[None, :])
-        sy = np.sign(y[rows, None] - y[None, :])
-        con_minus_dis += int((sx * sy).sum())
-        x_ties += int((sx == 0).sum())
-        y_ties += int((sy == 0).sum())
+    if size > PAIRWISE_KENDALL_LIMIT:
+        from scipy.stats import kendalltau
+
+        return _Statistic(float(kendalltau(x, y).statistic))
+    sx = np.sign(x[:, None] - x[None, :])
+    sy = np.sign(y[:, None] - y[None, :])
+    con_minus_dis, x_ties, y_ties = int((sx * sy).sum()), int((sx == 0).sum()), int((sy == 0).sum())
     # each pair counted twice (i, j and j, i), each value once tied with itself
     con_minus_dis //= 2
     x_ties, y_ties = (x_ties - size) // 2, (y_ties - size) // 2
