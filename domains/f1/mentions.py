@@ -324,38 +324,53 @@ class DriverIndex:
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
         # another kind of mention is added
         in_order = True
-        bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
             (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
         ):
-            taken = SpanSet([(m.start, m.end) for m in found])
-            codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
-                     if not taken.covers(start)]
-            if codes:
-                found = sorted([*found, *codes], key=_START)
-        first = bits.get("first")
+            found = self._with_codes(text, folded, found)
+        first = hits.anchors.bits.get("first")
         # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
         # scanned only when one of the first names' anchors stands outside every name found
         if self.first_name_lexicon is not None and hits.anywhere("first") and (
             first is None or not _each_overlaps(hits.spans("first"), found)
         ):
-            taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
-            # capitalized: "Max", not "max speed"
-            named = [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
-                     if text[start].isupper() and not taken.overlaps(start, end)]
+            named = self._first_names_in(text, folded, found)
             if named:
                 found += named
                 in_order = False
         if self.demonym_pattern is not None and hits.anywhere("demonym"):
-            taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.demonym_pattern.finditer(folded):
-                key = " ".join(match.group("noun").split())
-                if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not taken.overlaps(
-                    match.start(), match.end()
-                ):
-                    found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
-                    in_order = False
+            named = self._demonyms_in(folded, found)
+            if named:
+                found += named
+                in_order = False
         return found if in_order else sorted(found, key=_START)
+
+    def _with_codes(self, text: str, folded: str, found: list[Mention]) -> list[Mention]:
+        """``found`` (sorted, disjoint) with the codes written outside them ("VER"), by start."""
+        taken = SpanSet([(m.start, m.end) for m in found])
+        codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
+                 if not taken.covers(start)]
+        return sorted([*found, *codes], key=_START) if codes else found
+
+    def _first_names_in(self, text: str, folded: str, found: list[Mention]) -> list[Mention]:
+        """The capitalized first names ("Max", not "max speed") outside the mentions ``found``."""
+        assert self.first_name_lexicon is not None  # noqa: S101 - asked only then
+        taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
+        return [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
+                if text[start].isupper() and not taken.overlaps(start, end)]
+
+    def _demonyms_in(self, folded: str, found: list[Mention]) -> list[Mention]:
+        """The nationality words naming one driver ("the Dutchman") outside the mentions ``found``."""
+        assert self.demonym_pattern is not None  # noqa: S101 - asked only then
+        taken = SpanSet([(m.start, m.end) for m in found])
+        named = []
+        for match in self.demonym_pattern.finditer(folded):
+            key = " ".join(match.group("noun").split())
+            if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not taken.overlaps(
+                match.start(), match.end()
+            ):
+                named.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
+        return named
 
     def names_scanned(self, text: str, folded: str) -> list[Mention]:
         """The drivers named by name (not code, first name or nationality) in ``text``: the
