@@ -363,3 +363,22 @@ def test_undercut_past_a_car_between_them_is_a_move_2019_hungary(f1: Path) -> No
     moves = hungary.moves
     move = moves[(moves["driver"] == "PER") & (moves["rival"] == "GRO")]
     assert move[["kind", "worked"]].values.tolist() == [["undercut", True]]
+
+
+def test_fresh_set_at_age_one_under_a_red_flag_is_a_change_2024_japan(f1: Path) -> None:
+    # red flag on lap 1: Magnussen and Stroll read age 1 then 1 with FreshTyre on the next
+    # row (a new set fitted under the red flag), Bottas 1 then 2, not fresh (the same set)
+    suzuka = race(f1, 2024, 4)
+    changed = set(suzuka.red_flag_changes["driver"])
+    assert {"MAG", "STR"} <= changed and "BOT" not in changed
+    assert 1 in fired(suzuka, "red_flag_tyres_kept", "BOT")
+
+
+def test_a_penalty_at_a_stop_is_a_stop_where_the_tyre_columns_miss_changes_2022_austria(f1: Path) -> None:
+    # the race's tyre columns miss real changes (Albon, Alonso, Bottas: normal stops with
+    # the age running on); Norris (27.3 s) and Gasly (27.6 s) against a 22.0 s typical stop
+    # served 5 s penalties at real stops: stops, not stop-gos. Zhou's 28.9 s (+6.9 s) is not
+    # told apart from a stop-go, so his count is withheld
+    spielberg = race(f1, 2022, 11)
+    assert 43 in stops(spielberg, "NOR") and 40 in stops(spielberg, "GAS")
+    assert facts_of(spielberg, "stop_count", "ZHO") == []

@@ -25,6 +25,7 @@ DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker t
 STOP_GO_MIN_EXTRA_S = 4.0  # kept tyres and at least this much slower than the race's typical stop: stationary
 # ~6 s or more with no tyre change (a 10 s stop-go measures +6 to +8 s); raised to 3 robust spreads of the race's stops
 STOP_GO_SPREADS = 3.0
+PENALTY_AT_STOP_EXTRA_S = 6.0  # ... 6 s in a race whose tyre columns miss changes (a 5 s penalty at a stop is +5 s)
 FIELD_MATCH_S = 1.5  # a car in a field passage whose pit-lane time is within this of its neighbours' did not stop
 RED_WAIT_S = 120.0  # a pit-lane time longer than this is a wait (a red flag), not a stop's
 PENALTY_EARLIEST_LAP = 3  # a drive-through or stop-go is served from this lap on
@@ -261,7 +262,12 @@ def classify_pit_entries(
     # Verstappen 22.5 s, new intermediates, in Ergast, beside the lap-2 red flag)
     at_one = (laps["TyreLife"] == 1).eq(True) & (next_life == 1).eq(True) & same_compound
     new_set = entry & at_one & transit.between(typical - DRIVE_THROUGH_SAVING_S, RED_WAIT_S).eq(True)
-    kept &= ~new_set
+    # under a red flag the pit-lane time is a wait and tells nothing; FastF1's FreshTyre on
+    # the next row does (2024 Japan lap 1: Magnussen and Stroll 1 -> 1 on a fresh set, a
+    # red-flag tyre change; Bottas 1 -> 2, not fresh, the same set)
+    fresh_next = (by_driver["FreshTyre"].shift(-1).astype("string").str.lower() == "true").eq(True) \
+        if "FreshTyre" in laps.columns else pd.Series(False, index=laps.index)
+    kept &= ~new_set & ~(red & at_one & fresh_next)
     changed = entry & has_next & ~kept & transit.between(5, RED_WAIT_S)
     for row in laps.loc[new_set & has_next, ["Driver", "LapNumber", "Compound"]].itertuples():
         listed = "" if not official_stops else (
@@ -295,14 +301,19 @@ def classify_pit_entries(
     # stationary well beyond any of the race's own stops with the tyre set unchanged: a
     # stop-go penalty (or a repair without new tyres), under green or not (2020 Monza:
     # Hamilton and Giovinazzi's 10 s stop-gos, +6.4 s and +6.2 s over a normal stop)
-    spread = (green_stops.quantile(0.75) - green_stops.quantile(0.25)) / 1.349 if len(green_stops) > 3 else 0.0
-    stop_go_extra = max(STOP_GO_MIN_EXTRA_S, STOP_GO_SPREADS * (0.0 if np.isnan(spread) else spread))
-    stop_go = kept & penalty_lap & (transit > typical + stop_go_extra).eq(True) & transit.lt(RED_WAIT_S)
     # around a red flag, the same tyres through the pit lane again are the stoppage's
     # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
     restart = kept & near_red
+    # a race whose tyre columns miss real changes (a normal stop's pit-lane time with the
+    # age running on) cannot tell a slow stop with new tyres from no tyre change: there a
+    # 5 s penalty served at a stop (+5 s) is a stop (2022 Austria: Norris and Gasly, +4 to
+    # +5 s), and only more than PENALTY_AT_STOP_EXTRA_S is a stop-go
     normal_kept = kept & entry & has_next & ~restart & (transit - typical).abs().le(DRIVE_THROUGH_SAVING_S)
     missed_elsewhere = pd.Series(bool(normal_kept.any()), index=laps.index)
+    spread = (green_stops.quantile(0.75) - green_stops.quantile(0.25)) / 1.349 if len(green_stops) > 3 else 0.0
+    floor = PENALTY_AT_STOP_EXTRA_S if normal_kept.any() else STOP_GO_MIN_EXTRA_S
+    stop_go_extra = max(floor, STOP_GO_SPREADS * (0.0 if np.isnan(spread) else spread))
+    stop_go = kept & penalty_lap & (transit > typical + stop_go_extra).eq(True) & transit.lt(RED_WAIT_S)
     # a pit entry with no exit on the car's final row: it never left the pits (2022 Baku,
     # Leclerc lap 20, a row for lap 21 without a pit exit), like an entry on the last row
     next_is_last = by_driver["LapNumber"].shift(-2).isna() & has_next
