@@ -38,11 +38,10 @@ DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
 DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
-DEFENSE_MEDIAN_GAP_S = 0.7  # ... and its median gap over the run must be within this
 DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
 DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
 DEFENSE_CLOSING_S = 0.5  # ... and closed at least this much of the gap over them
-DEFENSE_SUSTAINED_LAPS = 10  # or: this many laps at a median gap within DEFENSE_MEDIAN_GAP_S (held up)
+DEFENSE_SUSTAINED_LAPS = 10  # or: this many consecutive laps within DEFENSE_GAP_S (held up)
 WET_COMPOUNDS = ("INTERMEDIATE", "WET")
 
 
@@ -496,8 +495,8 @@ def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd
     import math
 
     defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
-    if run["laps"] >= DEFENSE_SUSTAINED_LAPS and run["median_gap"] <= DEFENSE_MEDIAN_GAP_S:
-        return f"held within {run['median_gap']:.2f} s (median) for {int(run['laps'])} laps"
+    if run["laps"] >= DEFENSE_SUSTAINED_LAPS:  # every lap of the run within DEFENSE_GAP_S
+        return f"held within {DEFENSE_GAP_S:.0f} s for {int(run['laps'])} laps (median {run['median_gap']:.2f} s)"
     for lap in range(last + 1, last + DEFENSE_PASS_WITHIN_LAPS + 1):
         if lap not in times.index:
             break
@@ -543,8 +542,8 @@ def _log_defenses(runs: pd.DataFrame, log: QualityLog) -> None:
         elif pair not in kept_pairs:
             seen.add(pair)
             log.add("defense_excluded", f"{what}: pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within "
-                    f"{DEFENSE_PASS_WITHIN_LAPS} laps, not faster and closing before, not held "
-                    f"{DEFENSE_SUSTAINED_LAPS}+ laps within {DEFENSE_MEDIAN_GAP_S} s", run.driver, int(run.first_lap))
+                    f"{DEFENSE_PASS_WITHIN_LAPS} laps, not faster and closing before, under "
+                    f"{DEFENSE_SUSTAINED_LAPS} laps", run.driver, int(run.first_lap))
 
 
 def derive_race(
