@@ -118,8 +118,8 @@ def main() -> None:
     lines = [json.loads(line) for line in args.check.read_text(encoding="utf-8").splitlines() if line.strip()]
     chosen = sample(lines, args.per_rule, args.seed)
     judged = read_judgments(args.judgments)
-    print("| rule | entries | sampled | judged | rightly dropped | unsure |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| rule | entries | sampled | judged | rightly dropped | unsure | wrongly dropped |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     totals = defaultdict(int)
     for race in lines:
         for entry in race["entries"]:
@@ -127,8 +127,8 @@ def main() -> None:
                 totals[rule] += 1
     for rule, picked in chosen.items():
         verdicts = [judged[key_of(s, r, e)][0] for s, r, _, e in picked if key_of(s, r, e) in judged]
-        right, unsure = verdicts.count("right"), verdicts.count("unsure")
-        print(f"| {rule} | {totals[rule]} | {len(picked)} | {len(verdicts)} | {right} | {unsure} |")
+        right, unsure, wrong = verdicts.count("right"), verdicts.count("unsure"), verdicts.count("wrong")
+        print(f"| {rule} | {totals[rule]} | {len(picked)} | {len(verdicts)} | {right} | {unsure} | {wrong} |")
     if args.list:
         for rule, picked in chosen.items():
             print(f"\n## {rule}")
