@@ -31,6 +31,7 @@ class AnswerResult:
     metrics: dict[str, float | None]
     hallucinated: list[str]
     sentence_of_claim: list[int]
+    hallucinated_units: list[str]
 
 
 def score_answers(
@@ -50,4 +51,5 @@ def score_answers(
         extras = answer_extras(scored, extractor, evaluator.policy, domain.claim_types, grounded=grounded)
         for answer, result, extra in zip(chunk, results, extras):
             yield AnswerResult(answer, result.instance, result.verdicts, result.score, extra.grounded_verdicts,
-                               extra.grounded_score, extra.metrics, extra.hallucinated, extra.sentence_of_claim)
+                               extra.grounded_score, extra.metrics, extra.hallucinated, extra.sentence_of_claim,
+                               extra.hallucinated_units)

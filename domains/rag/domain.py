@@ -102,7 +102,7 @@ class RagDomain(Domain):
     claim_types = (ENTITY_TYPE, RELATION_TYPE)
     default_extractor = "rag-spacy"
     metrics = METRICS
-    lists = ("hallucinated_entities",)
+    lists = ("hallucinated_entities", "hallucinated_units")
     type_weights = {ENTITY: 0.5, RELATION: 0.5}  # GAA-ERP with alpha 0.5
 
     def __init__(self, grounded: bool = False) -> None:
@@ -135,7 +135,8 @@ class RagDomain(Domain):
         out = []
         for result, extra in zip(results, extras):
             if "contexts" in result.instance.context:
-                out.append({**extra.metrics, "hallucinated_entities": extra.hallucinated})
+                out.append({**extra.metrics, "hallucinated_entities": extra.hallucinated,
+                            "hallucinated_units": extra.hallucinated_units})
             else:  # not an answer with passages (WebNLG data-to-text): nothing was retrieved to check
                 metrics = {k: v for k, v in extra.metrics.items() if k not in PASSAGE_METRICS}
                 out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})

@@ -31,6 +31,7 @@ class RagExtractor(Extractor):
         self.aliases = fold_aliases(aliases)
         self._parser: Any = None
         self.recent_parses: dict[str, ParsedText] = {}
+        self.reference_parses: dict[str, ParsedText] = {}  # the references of the last instances built
         self._indexes: dict[int, tuple[Instance, InstanceIndex]] = {}
 
     @property

@@ -20,6 +20,7 @@ from typing import Any
 
 from factcov.domains.rag.claims import ENTITY, RELATION, InstanceIndex, extract_claims, facts_of
 from factcov.domains.rag.extractors import RagExtractor
+from factcov.domains.rag.grounding import unit_scores
 from factcov.domains.rag.inputs import Answer, check_citation_targets
 from factcov.domains.rag.metrics import Grounding, rag_metrics
 from factcov.errors import InputError
@@ -34,6 +35,7 @@ METRICS = (
     "gaa", "entity_precision", "entity_recall", "entity_f1", "relation_precision", "relation_recall",
     "relation_f1", "faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
     "gaa_erp", "gaa_erp_g", "triple_coverage", "entity_coverage", "triple_contradicted",
+    "unit_precision", "unit_recall", "unit_f1",
 )
 
 
@@ -85,7 +87,11 @@ def answer_of(instance: Instance, generation: Generation) -> Answer:
 def build_instances(answers: Sequence[Answer], extractor: RagExtractor | None = None) -> list[Instance]:
     """Instances of answers (facts from their references), parsing the references in one batch."""
     extractor = extractor or _default_extractor()
-    parsed = iter(extractor.parse([a.reference for a in answers if a.reference]))
+    references = [a.reference for a in answers if a.reference]
+    parses = extractor.parse(references)
+    # The content units of the references are read when the answers are scored: kept, not re-parsed.
+    extractor.reference_parses = dict(zip(references, parses))
+    parsed = iter(parses)
     empty = InstanceIndex.of((), extractor.aliases)
     return [
         to_instance(a, extract_claims(next(parsed), empty, extractor.name) if a.reference else [])
@@ -118,6 +124,7 @@ class AnswerExtras:
     grounded_score: GenerationScore
     hallucinated: list[str]
     sentence_of_claim: list[int]
+    hallucinated_units: list[str]
 
 
 def answer_extras(
@@ -130,12 +137,15 @@ def answer_extras(
     """The RAG metrics of scored answers; passages and required facts parsed in one batch."""
     answers = [answer_of(instance, generation) for instance, generation, _, _ in scored]
     recent = getattr(extractor, "recent_parses", {})
+    references = getattr(extractor, "reference_parses", {})
     texts: list[str] = []
     for answer in answers:
         if answer.answer not in recent:
             texts.append(answer.answer)
         texts.extend(c.text for c in answer.contexts)
         texts.extend(answer.required_facts)
+        if answer.reference and answer.reference not in references:
+            texts.append(answer.reference)
     parsed = iter(extractor.parse(texts) if texts else [])
     verifier = Verifier()
     out = []
@@ -143,6 +153,8 @@ def answer_extras(
         parsed_answer: ParsedText = recent[answer.answer] if answer.answer in recent else next(parsed)
         parsed_contexts = [next(parsed) for _ in answer.contexts]
         parsed_required = [next(parsed) for _ in answer.required_facts]
+        parsed_reference = (None if not answer.reference else references[answer.reference]
+                            if answer.reference in references else next(parsed))
         index = extractor.index(instance)
         claims = [v.claim for v in verdicts]
         grounding = Grounding(
@@ -165,6 +177,10 @@ def answer_extras(
             answer_knowledge=Knowledge(facts_of(claims), claim_types), sentence_of_claim=sentence_of_claim,
             grounded=grounded, parsed_answer=parsed_answer,
         )
+        retrieved = [p for context, p in zip(answer.contexts, parsed_contexts) if context.retrieved]
+        units = unit_scores(parsed_answer, parsed_reference, retrieved, metrics["triple_coverage"])
+        metrics.update(units.metrics)
         hallucinated = sorted({str(c.value) for c in claims if c.type == ENTITY and not grounding.retrieved_supports(c)})
-        out.append(AnswerExtras(metrics, grounded_verdicts, grounded_score, hallucinated, sentence_of_claim))
+        out.append(AnswerExtras(metrics, grounded_verdicts, grounded_score, hallucinated, sentence_of_claim,
+                                units.hallucinated))
     return out
