@@ -6,7 +6,9 @@
   answer scores 0.
 - ``unit_precision``: the answer's units graded against the reference's and the
   retrieved passages' units: contradicted where the reference disagrees, else supported
-  by either; the product over unit kinds of each kind's mean (``units.kind_product``). Undefined when the answer has no
+  by either; the product over unit kinds of each kind's mean (``units.kind_product``).
+  With ``reference_triples`` and no reference text, the triples' words and values are
+  the reference side (``units.triple_units``), so added content stays visible. Undefined when the answer has no
   unit or there is nothing to check against.
 - ``faithfulness``: the same against the retrieved passages alone. Undefined when no
   passage was retrieved or the answer has no unit.
@@ -22,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from factcov.domains.rag.units import (Graded, UnitSet, grade, grade_unit, kind_product, mean_score, read_units,
-                                      text_units)
+                                      text_units, triple_units)
 from factcov.extractors.parsed import ParsedText
 
 
@@ -64,18 +66,25 @@ def precision_grades(answer: UnitSet, reference: UnitSet | None, passages: UnitS
 
 
 def unit_scores(parsed_answer: ParsedText, parsed_reference: ParsedText | None,
-                parsed_retrieved: Sequence[ParsedText], triple_coverage: float | None = None) -> UnitScores:
+                parsed_retrieved: Sequence[ParsedText], triple_coverage: float | None = None,
+                triples: Sequence[Sequence[str]] = ()) -> UnitScores:
     answer = read_units(parsed_answer, span=True)
-    reference = read_units(parsed_reference, span=True) if parsed_reference is not None else None
+    reference = read_units(parsed_reference, span=True) if parsed_reference is not None else \
+        triple_units(triples) if triples else None
     passages = text_units(parsed_retrieved) if parsed_retrieved else None
     empty = not parsed_answer.text.strip()
-    if reference is not None and reference.units:
+    if parsed_reference is not None and reference is not None and reference.units:
         recall = 0.0 if empty else mean_score(grade(reference.units, answer))
     else:
         recall = triple_coverage
     grounded = grade(answer.units, passages) if passages is not None else []
     faithfulness = kind_product(grounded) if passages is not None else None
-    precision = kind_product(precision_grades(answer, reference, passages)) \
+    checked = answer
+    if parsed_reference is None and passages is None and reference is not None:
+        # Against triples alone: a verb words a predicate freely ("flew on" for
+        # ``mission``), the triples' labels do not, so verbs are not checked.
+        checked = UnitSet([u for u in answer.units if u.kind != "verb"])
+    precision = kind_product(precision_grades(checked, reference, passages)) \
         if reference is not None or passages is not None else None
     return UnitScores(
         {"unit_precision": precision, "unit_recall": recall, "unit_f1": _f1(precision, recall),

@@ -178,7 +178,8 @@ def answer_extras(
             grounded=grounded, parsed_answer=parsed_answer,
         )
         retrieved = [p for context, p in zip(answer.contexts, parsed_contexts) if context.retrieved]
-        units = unit_scores(parsed_answer, parsed_reference, retrieved, metrics["triple_coverage"])
+        units = unit_scores(parsed_answer, parsed_reference, retrieved, metrics["triple_coverage"],
+                            answer.reference_triples or ())
         metrics.update(units.metrics)
         hallucinated = sorted({str(c.value) for c in claims if c.type == ENTITY and not grounding.retrieved_supports(c)})
         out.append(AnswerExtras(metrics, grounded_verdicts, grounded_score, hallucinated, sentence_of_claim,

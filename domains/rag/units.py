@@ -5,8 +5,8 @@ A text (an answer, a reference, a passage) becomes a list of ``Unit``s:
 - **number** units: every number, date or count, normalized to a value: digits
   (``12,000``), number words (``twelve``), ordinals (``third`` -> 3), ``once``/``twice``,
   ``a dozen``; a number that is part of a date or a year is a value too (``1844``);
-- **word** units: the content words (nouns, proper nouns, verbs, adjectives, adverbs
-  that are not function words), each by its full Snowball stem, so ``involved`` meets
+- **word** and **verb** units: the content words (nouns, proper nouns, adjectives,
+  adverbs that are not function words; verbs apart), each by its full Snowball stem, so ``involved`` meets
   ``involvement`` but ``photo`` never covers ``photoshopped`` (no prefix matching);
 - **negation** units: a negated head (``not involved``, ``never won``) is its own unit,
   supported only where the other side negates the same head too;
@@ -47,7 +47,10 @@ NEGATIONS = frozenset({"not", "n't", "never", "no", "neither", "nor", "without"}
 # Counts worded as adverbs or nouns ("twice", "a dozen").
 COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "dozen": 12, "couple": 2, "pair": 2}
 LINK_WINDOW = 3  # content words between two linked arguments in the other text
-SPAN_WORDS = 4  # a short answer: its span is graded as a whole too
+SPAN_WORDS = 4
+_RANGE = re.compile(r"\d+(?:\.\d+)?[–-]\d+(?:\.\d+)?")
+PRIOR = 0.5  # supported units added to each kind's share (chosen on HaluEval's first half)
+ASIDE_DEPS = frozenset({"relcl", "appos", "parataxis", "acl:relcl"})  # a short answer: its span is graded as a whole too
 _FORMATTING = re.compile(
     r"\[\d+(?:[,–-]\s*\d+)*\]"  # citation markers [1], [2, 3], [1-4]
     r"|^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+"  # bullets and list markers at a line start
@@ -61,7 +64,7 @@ _FORMATTING = re.compile(
 class Unit:
     """One checkable piece of content: its kind, its key (a stem, a value) and its text."""
 
-    kind: Literal["word", "number", "negation", "span", "entity", "link"]
+    kind: Literal["word", "verb", "number", "negation", "span", "entity", "link"]
     key: str
     text: str
     words: tuple[str, ...] = ()  # the stems a span, entity or link unit needs
@@ -86,12 +89,16 @@ class UnitSet:
     negated: set[str] = field(default_factory=set)
     asserted: set[str] = field(default_factory=set)  # verb/adjective heads stated without a negation
     sentences: list[list[str]] = field(default_factory=list)  # content stems per sentence
+    # The same sentences with their asides (parentheses, relative clauses, appositions)
+    # taken out, and each aside alone: an answer that leaves an aside out brings its two
+    # sides together, and that is no recombination.
+    segments: list[list[str]] = field(default_factory=list)
 
     def merge(self, other: UnitSet) -> UnitSet:
         return UnitSet(self.units + other.units, self.stems | other.stems, self.values | other.values,
                        self.measured | other.measured,
                        self.negated | other.negated, self.asserted | other.asserted,
-                       self.sentences + other.sentences)
+                       self.sentences + other.sentences, self.segments + other.segments)
 
 
 def formatting_spans(text: str) -> list[tuple[int, int]]:
@@ -154,11 +161,23 @@ def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
     mention_of = {i: m for m in parsed.mentions for i in range(m.start, m.end)}
     for start, end in parsed.sentences:
         sentence: list[str] = []
+        positions: list[int] = []  # the token of each entry of ``sentence``
         anchors: list[tuple[tuple[str, ...], str]] = []  # (stems, text) of names, numbers and nouns
         for token in parsed.tokens[start:end]:
             if token.i in skipped:
                 continue
             lowered = fold(token.text)
+            if _RANGE.fullmatch(lowered):  # '1844–1846': two values
+                for part in re.split(r"[–-]", lowered):
+                    value = number_value(part)
+                    if value is not None:
+                        counted = _counted(parsed, token, value, end)
+                        out.units.append(Unit("number", value, part, other=(counted,)))
+                        out.values.add(value)
+                        out.measured.add((counted, value))
+                        sentence.append(value)
+                        positions.append(token.i)
+                continue
             value = number_value(lowered) if (token.pos == "NUM" or lowered in COUNT_WORDS
                                                or token.tag in ("CD", "JJ", "RB")) else None
             if value is not None and (token.pos == "NUM" or lowered in COUNT_WORDS or token.tag == "CD"
@@ -169,6 +188,7 @@ def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
                 out.values.add(value)
                 out.measured.add((counted, value))
                 sentence.append(value)
+                positions.append(token.i)
                 _anchor(anchors, mention_of.get(token.i), (value,), token.text)
                 continue
             if token.pos not in CONTENT_POS or lowered in FUNCTION_WORDS or token.lemma.lower() in FUNCTION_WORDS:
@@ -177,9 +197,10 @@ def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
                 continue
             stem = word_stem(token.lemma if token.pos != "PROPN" else token.text)
             surface = word_stem(token.text)
-            out.units.append(Unit("word", stem, token.text))
+            out.units.append(Unit("verb" if token.pos == "VERB" else "word", stem, token.text))
             out.stems.update((stem, surface))
             sentence.append(stem)
+            positions.append(token.i)
             if token.pos in ("NOUN", "PROPN") or token.i in mention_of:
                 _anchor(anchors, mention_of.get(token.i), (stem,), token.text)
             if token.pos in ("VERB", "ADJ") or token.dep in ("ROOT", "attr", "acomp") or _is_negated(parsed, token):
@@ -189,6 +210,7 @@ def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
                 else:
                     out.asserted.add(stem)
         out.sentences.append(sentence)
+        out.segments.extend(_segments(parsed, start, end, sentence, positions))
         for stems, text in anchors:
             if len(stems) > 1:
                 out.units.append(Unit("entity", " ".join(stems), text, stems))
@@ -200,6 +222,40 @@ def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
         if 0 < len(words) <= SPAN_WORDS:
             out.units.append(Unit("span", " ".join(words), parsed.text.strip(), words))
     return out
+
+
+def _segments(parsed: ParsedText, start: int, end: int, sentence: list[str], positions: list[int]) -> list[list[str]]:
+    """The sentence without its asides, then each aside (see ``UnitSet.segments``)."""
+    aside_of: dict[int, int] = {}
+    depth, opened = 0, -1
+    for token in parsed.tokens[start:end]:
+        if token.text == "(":
+            depth, opened = depth + 1, token.i
+        elif token.text == ")":
+            depth = max(depth - 1, 0)
+        elif depth:
+            aside_of[token.i] = opened
+    for token in parsed.tokens[start:end]:
+        if token.i in aside_of:
+            continue
+        current, steps = token, 0
+        while steps < 64:
+            if current.dep in ASIDE_DEPS:
+                aside_of[token.i] = current.i
+                break
+            if current.head == current.i:
+                break
+            current, steps = parsed.tokens[current.head], steps + 1
+    if not any(i in aside_of for i in positions):
+        return []
+    groups: dict[int, list[str]] = {}
+    main = []
+    for stem, i in zip(sentence, positions):
+        if i in aside_of:
+            groups.setdefault(aside_of[i], []).append(stem)
+        else:
+            main.append(stem)
+    return [main, *groups.values()]
 
 
 def _anchor(anchors: list[tuple[tuple[str, ...], str]], mention, stems: tuple[str, ...], text: str) -> None:
@@ -250,10 +306,10 @@ def grade_unit(unit: Unit, against: UnitSet) -> Graded:
             return Graded(unit, "contradicted", 0.0)
         return Graded(unit, "unsupported", 0.0)
     if unit.kind == "entity":
-        found = any(_contiguous(unit.words, s) for s in against.sentences)
+        found = any(_contiguous(unit.words, s) for s in against.sentences + against.segments)
         return Graded(unit, "supported" if found else "unsupported", 1.0 if found else 0.0)
     if unit.kind == "link":
-        together = any(_near(unit.words, unit.other, s) for s in against.sentences)
+        together = any(_near(unit.words, unit.other, s) for s in against.sentences + against.segments)
         return Graded(unit, "supported" if together else "unsupported", 1.0 if together else 0.0)
     if unit.kind == "span":
         best = max((_token_f1(unit.words, s) for s in against.sentences), default=0.0)
@@ -288,6 +344,8 @@ def _counted(parsed: ParsedText, token: Token, value: str, end: int) -> str:
     'may', '10 am' -> 'am'), else of the word it depends on ('won twice' -> 'won')."""
     if value.isdigit() and len(value) == 4 and 1000 <= int(value) <= 2100:
         return "year"
+    if fold(token.text) in ("once", "twice", "thrice"):
+        return "time"  # 'won twice' counts times, as 'won two times' does
     following = parsed.tokens[token.i + 1] if token.i + 1 < end else None
     if following is not None and any(c.isalpha() for c in following.text) and following.pos != "CCONJ" \
             and following.pos != "ADP":
@@ -305,12 +363,14 @@ def mean_score(graded: Sequence[Graded]) -> float | None:
 
 
 def kind_product(graded: Sequence[Graded]) -> float | None:
-    """An answer's support as the product over unit kinds of each kind's mean score.
+    """An answer's support: the product over unit kinds of each kind's share.
 
     Every kind of content must hold: a sentence whose words all appear in the passage
     but whose two names the passage never puts together (a recombination, the commonest
-    hallucination) is caught by its link units however many word units it has.
-    Undefined (None) with nothing graded.
+    hallucination) is caught by its link units however many word units it has. Each
+    share counts ``PRIOR`` supported units more (``(supported + PRIOR) / (n + PRIOR)``):
+    a fully supported answer keeps 1, and one wrong unit never zeroes a kind, so each
+    further wrong unit still lowers the score. Undefined (None) with nothing graded.
     """
     if not graded:
         return None
@@ -319,7 +379,7 @@ def kind_product(graded: Sequence[Graded]) -> float | None:
         by_kind.setdefault(g.unit.kind, []).append(g.score)
     product = 1.0
     for scores in by_kind.values():
-        product *= sum(scores) / len(scores)
+        product *= (sum(scores) + PRIOR) / (len(scores) + PRIOR)
     return product
 
 
@@ -328,4 +388,36 @@ def text_units(parsed: Sequence[ParsedText]) -> UnitSet:
     out = UnitSet(units=[])
     for p in parsed:
         out = out.merge(read_units(p))
+    return out
+
+
+def triple_units(triples: Sequence[Sequence[str]]) -> UnitSet:
+    """Knowledge-graph triples as the side an answer is graded against (no parse needed):
+    each triple one sentence of its subject's, predicate label's and object's words
+    (``Alan_Bean | birthPlace | Wheeler,_Texas`` -> alan bean birth place wheeler texas)."""
+    from factcov.domains.rag.lexicon import label_words
+
+    out = UnitSet(units=[])
+    objects_of: dict[str, list[list[str]]] = {}
+    for subject, predicate, obj in triples:
+        sentence: list[str] = []
+        for index, part in enumerate((subject, " ".join(label_words(predicate)), obj)):
+            if index == 2:
+                start = len(sentence)
+            for word in re.findall(r"[^\W_]+(?:[.,]\d+)?", part.replace("_", " ")):
+                value = number_value(word)
+                if value is not None:
+                    out.values.add(value)
+                    out.measured.add(("", value))
+                    sentence.append(value)
+                else:
+                    stem = word_stem(word)
+                    out.stems.add(stem)
+                    sentence.append(stem)
+        out.sentences.append(sentence)
+        objects_of.setdefault(subject, []).append(sentence[start:])
+    # Two objects of one subject may be neighbours in a text ("born in Wheeler, Texas, was
+    # a test pilot"): each pair is a segment a link may be found in.
+    for objects in objects_of.values():
+        out.segments.extend(a + b for i, a in enumerate(objects) for b in objects[i + 1:])
     return out
