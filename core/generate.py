@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatAnswer, ChatClient, ChatError
-from factcov.cli.console import progress
+from factcov.progress import progress
 from factcov.errors import InputError
 from factcov.inputs import load_instances
 from factcov.jsonl import write_jsonl_atomic

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatClient, ChatError
-from factcov.cli.console import progress
+from factcov.progress import progress
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.inputs import iter_generations, load_instances
