@@ -76,7 +76,7 @@ def test_a_wrong_year_of_a_real_passage_is_contradicted(extractor, halueval):
 
 def test_photo_does_not_cover_photoshopped(extractor):
     found = labels(extractor, "The picture was photoshopped.", "The photo of the picture was printed.")
-    assert found[("word", "photoshopped")] == "unsupported"
+    assert found[("verb", "photoshopped")] == "unsupported"
     assert found[("word", "picture")] == "supported"
 
 

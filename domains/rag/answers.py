@@ -11,9 +11,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from factcov.domains.rag.domain import RagDomain
-from factcov.domains.rag.extractors import RagExtractor
+from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.inputs import Answer
-from factcov.domains.rag.scoring import answer_extras, build_instances, gaa_policy, to_generation
+from factcov.domains.rag.oracle import build_instances, to_generation
+from factcov.domains.rag.scoring import answer_extras, gaa_policy
 from factcov.evaluate import Evaluator
 from factcov.jsonl import chunked
 from factcov.model import Instance, Verdict

@@ -38,7 +38,7 @@ def score(
     from factcov.commands import check_gates, gate_metrics, print_outcome
     from factcov.domains.rag.domain import RagDomain
     from factcov.domains.rag.inputs import iter_answers
-    from factcov.domains.rag.scoring import iter_pairs
+    from factcov.domains.rag.oracle import iter_pairs
     from factcov.domains.rag.settings import load_settings
     from factcov.errors import InputError
     from factcov.plugins import get_extractor

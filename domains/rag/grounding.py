@@ -23,8 +23,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from factcov.domains.rag.units import (Graded, UnitSet, grade, grade_unit, kind_product, mean_score, read_units,
-                                      text_units, triple_units)
+from factcov.domains.rag.units import (
+    Graded,
+    UnitSet,
+    grade,
+    grade_unit,
+    kind_product,
+    mean_score,
+    read_units,
+    text_units,
+    triple_units,
+)
 from factcov.extractors.parsed import ParsedText
 
 

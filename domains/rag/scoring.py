@@ -14,20 +14,20 @@ required facts in one batch per chunk here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from factcov.domains.rag.claims import ENTITY, RELATION, InstanceIndex, extract_claims, facts_of
-from factcov.domains.rag.extractors import RagExtractor
+from factcov.domains.rag.claims import ENTITY, RELATION, extract_claims, facts_of
+from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.grounding import unit_scores
-from factcov.domains.rag.inputs import Answer, check_citation_targets
+from factcov.domains.rag.inputs import check_citation_targets
 from factcov.domains.rag.metrics import Grounding, rag_metrics
+from factcov.domains.rag.oracle import answer_of, build_instances, iter_pairs, to_generation, to_instance  # noqa: F401
 from factcov.errors import InputError
 from factcov.extractors.parsed import ParsedText
-from factcov.jsonl import chunked
 from factcov.knowledge import Knowledge
-from factcov.model import Claim, ClaimType, Generation, Instance, Verdict
+from factcov.model import ClaimType, Generation, Instance, Verdict
 from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
@@ -44,74 +44,6 @@ def gaa_policy(alpha: float, **fields: Any) -> ScoringPolicy:
     if not 0.0 <= alpha <= 1.0:
         raise InputError(f"alpha must be between 0 and 1, got {alpha}", field="alpha")
     return ScoringPolicy(type_weights={ENTITY: alpha, RELATION: 1.0 - alpha}, **fields)
-
-
-# -- the adapter: answers -> instances + generations ---------------------------------
-def to_instance(answer: Answer, reference_claims: Sequence[Claim]) -> Instance:
-    """An answer's oracle: the reference's entities and relations are its complete fact set."""
-    surfaces = {str(c.value): c.text for c in reference_claims if c.type == ENTITY}
-    return Instance(
-        id=answer.id,
-        domain="rag",
-        task="qa",
-        language="en",
-        prompt=answer.question,
-        context={
-            "contexts": [c.model_dump() for c in answer.contexts],
-            "citations": [c.model_dump(exclude_none=True) for c in answer.citations],
-            "required_facts": list(answer.required_facts),
-            "reference": answer.reference,
-            "reference_triples": [list(t) for t in answer.reference_triples] if answer.reference_triples else None,
-            "surfaces": surfaces,
-        },
-        facts=facts_of(reference_claims),
-    )
-
-
-def to_generation(answer: Answer) -> Generation:
-    return Generation(instance_id=answer.id, system=answer.system, text=answer.answer, language="en")
-
-
-def answer_of(instance: Instance, generation: Generation) -> Answer:
-    """The answer an (instance, generation) pair of the adapter came from."""
-    context = instance.context
-    return Answer.model_validate({
-        "id": instance.id, "question": instance.prompt, "answer": generation.text,
-        "reference": context.get("reference"), "contexts": context.get("contexts", []),
-        "citations": context.get("citations", []), "required_facts": context.get("required_facts", []),
-        "reference_triples": context.get("reference_triples"),
-        "system": generation.system,
-    })
-
-
-def build_instances(answers: Sequence[Answer], extractor: RagExtractor | None = None) -> list[Instance]:
-    """Instances of answers (facts from their references), parsing the references in one batch."""
-    extractor = extractor or _default_extractor()
-    references = [a.reference for a in answers if a.reference]
-    parses = extractor.parse(references)
-    # The content units of the references are read when the answers are scored: kept, not re-parsed.
-    extractor.reference_parses = dict(zip(references, parses))
-    parsed = iter(parses)
-    empty = InstanceIndex.of((), extractor.aliases)
-    return [
-        to_instance(a, extract_claims(next(parsed), empty, extractor.name) if a.reference else [])
-        for a in answers
-    ]
-
-
-def iter_pairs(
-    answers: Iterable[Answer], extractor: RagExtractor, chunk_size: int = 256
-) -> Iterator[tuple[Instance, Generation]]:
-    """(instance, generation) per answer, in input order, building instances a chunk at a time."""
-    for chunk in chunked(answers, chunk_size):
-        for answer, instance in zip(chunk, build_instances(chunk, extractor)):
-            yield instance, to_generation(answer)
-
-
-def _default_extractor() -> RagExtractor:
-    from factcov.plugins import get_extractor
-
-    return get_extractor("rag-spacy", "en")
 
 
 # -- the RAG metrics of scored answers ----------------------------------------------

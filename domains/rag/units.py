@@ -26,7 +26,7 @@ the negation, or the other way round), *unsupported* otherwise.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
