@@ -136,7 +136,10 @@ def _alternation(words: dict[str, int]) -> str:
 @cache
 def number_pattern(language: str) -> str:
     """Regex (no groups) for a cardinal as digits or words, to match on ``fold``-ed text."""
-    return rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alternation(number_words(language))})\b)"
+    # "18,432", "18.432", "1,234,567.5", "18 432" whole (parse_number reads each as its
+    # language writes it), then plain digits with at most one separator
+    grouped = r"\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?:[.,]\d+)?(?![\d.,]\d)"
+    return rf"(?:{grouped}|\d+(?:[.,]\d+)?|\b(?:{_alternation(number_words(language))})\b)"
 
 
 @cache
@@ -146,14 +149,45 @@ def ordinal_pattern(language: str) -> str:
     return rf"(?:\bp\d{{1,2}}\b|\b\d{{1,2}}{suffix}|\b(?:{_alternation(ordinal_words(language))})\b)"
 
 
+# Thousands and decimal separators by language: English writes 18,432 and 1.5; Spanish and
+# Portuguese write 18.432 and 1,5. Either writes 18 432 (a space, often a no-break one).
+_DECIMAL = {"en": ".", "es": ",", "pt": ","}
+_GROUP_SPACES = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
+
+
 def parse_number(text: str, language: str) -> float | int | None:
-    """'13' -> 13, 'thirteen' -> 13, 'treze' -> 13, '2,5' -> 2.5; None if not a number."""
-    folded = " ".join(fold(text).split())
+    """'13' -> 13, 'thirteen' -> 13, 'treze' -> 13; separators as the language writes them:
+    '18,432' (en), '18.432' (es, pt) and '18 432' -> 18432, '1.5' (en) and '1,5' (es, pt)
+    -> 1.5. A separator followed by other than three digits can only be a decimal one
+    ('1,5' in English is 1.5); None if not a number."""
+    folded = " ".join(_GROUP_SPACES.sub("", fold(text)).split())
     if re.fullmatch(r"\d+", folded):
         return int(folded)
-    if re.fullmatch(r"\d+[.,]\d+", folded):
-        return float(folded.replace(",", "."))
+    if re.fullmatch(r"\d+(?:[.,]\d+)+", folded):
+        return _digits_value(folded, language)
     return number_words(language).get(folded)
+
+
+@cache
+def _digit_forms(language: str) -> tuple[re.Pattern[str], re.Pattern[str], str, str]:
+    decimal = _DECIMAL.get(language, ".")
+    group = "," if decimal == "." else "."
+    d, g = re.escape(decimal), re.escape(group)
+    # a leading 0 makes no thousands group ('0.345' in Spanish is a decimal written the English way)
+    grouped = re.compile(rf"[1-9]\d{{0,2}}(?:{g}\d{{3}})+(?:{d}\d+)?|\d+{d}\d+")
+    other_mark = re.compile(rf"\d+{g}\d+")  # '1,5' in English: not a thousands group
+    return grouped, other_mark, decimal, group
+
+
+def _digits_value(text: str, language: str) -> float | int | None:
+    """'18,432' -> 18432 and '1,234.5' -> 1234.5 in English; None for '1.2.3'."""
+    grouped, other_mark, decimal, group = _digit_forms(language)
+    if grouped.fullmatch(text):
+        whole, _, fraction = text.replace(group, "").partition(decimal)
+        return float(f"{whole}.{fraction}") if fraction else int(whole)
+    if other_mark.fullmatch(text):
+        return float(text.replace(group, "."))
+    return None
 
 
 def parse_ordinal(text: str, language: str) -> int | None:

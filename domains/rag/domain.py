@@ -25,6 +25,7 @@ from typing import Any
 
 from factcov.domain import Domain
 from factcov.domains.rag import demo, realizer
+from factcov.domains.rag.checker import apply_checker
 from factcov.domains.rag.claims import ENTITY, ENTITY_TYPE, RELATION, RELATION_TYPE
 from factcov.domains.rag.demo import MUSEUM_FILE  # noqa: F401  (imported from here before)
 from factcov.domains.rag.extractor import RagExtractor
@@ -78,6 +79,7 @@ class RagDomain(Domain):
             return [{} for _ in results]
         scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
         extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
+        apply_checker(extractor, results, extras)  # -X checker=llm: the model's verdicts fill the columns
         out = []
         for result, extra in zip(results, extras):
             if "contexts" in result.instance.context:
@@ -87,6 +89,13 @@ class RagDomain(Domain):
                 metrics = {k: v for k, v in extra.metrics.items() if k not in PASSAGE_METRICS}
                 out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})
         return out
+
+    def answer_pairs(self, path, extractor, instances):
+        """Answer lines (``factcov.domains.rag.inputs``): one instance per question, one
+        generation per (question, system); references parsed a batch at a time."""
+        from factcov.domains.rag.inputs import iter_answer_pairs
+
+        return iter_answer_pairs(path, extractor, instances, int(extractor.options.get("batch_size", 256)))
 
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)
