@@ -13,7 +13,7 @@
   ``factcov.language``;
 - ``dedupe``: claims in text order, the same claim read from overlapping phrases once
   (``ClaimSet``: the same while reading, the first reading kept);
-- ``alternation``: any of a list of words, as a trie (fast to scan for);
+- ``alternation``: any of a list of words, as a trie (fast to scan for; ``factcov.language``'s);
 - ``TableExtractor``: an ``Extractor`` over these: a subclass gives ``patterns``, its
   ``lexicon(instance)`` and ``read(claim_type, match, entity)`` and nothing else.
 
@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from factcov.extractor import Extractor
 from factcov.extractors.claims import trusted_claim
 from factcov.extractors.spans import SpanSet
-from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
+from factcov.language import alternation, fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
 from factcov.model import Claim, Instance
 
 __all__ = [
@@ -320,56 +320,6 @@ def _read_takes_instance(cls: type[TableExtractor]) -> bool:
 
     parameters = list(inspect.signature(cls.read).parameters.values())[1:]  # after self
     return len(parameters) >= 4 or any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters)
-
-
-def alternation(words: Iterable[str], space: str = r"\s+") -> str:
-    """One regular expression for "any of ``words``", longest first, as a trie.
-
-    Matches exactly what ``"|".join(sorted(words, key=len, reverse=True))`` (escaped,
-    each space written ``space``) matches, in the same order of preference: the words
-    that match at one position are prefixes of one another, and the trie tries the
-    longer first. But a position is rejected after a character or two instead of after
-    trying every word, which makes a scan for a lexicon of a hundred names several times
-    faster (no group is added; wrap it in ``(?:...)`` where needed).
-    """
-    return _alternation(tuple(sorted(set(words))), space)
-
-
-@lru_cache(maxsize=1024)
-def _alternation(words: tuple[str, ...], space: str) -> str:
-    trie: dict[str, dict] = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}  # a word ends here
-
-    def piece(char: str) -> str:
-        return space if char == " " else _escaped(char)
-
-    def branch(node: dict[str, dict]) -> str:
-        paths = []
-        for char in sorted(node):
-            if not char:
-                continue
-            path, child = piece(char), node[char]
-            while len(child) == 1 and "" not in child:  # a chain without a choice: written as is
-                (char, child), = child.items()
-                path += piece(char)
-            paths.append(path + branch(child))
-        if not paths:
-            return ""
-        if len(paths) == 1 and "" not in node:
-            return paths[0]
-        # a word ending here is tried last: longer words first, as in the sorted alternation
-        return "(?:" + "|".join(paths) + ("|" if "" in node else "") + ")"
-
-    return branch(trie)
-
-
-@lru_cache(maxsize=4096)
-def _escaped(char: str) -> str:
-    return re.escape(char)
 
 
 class ClaimSet:
