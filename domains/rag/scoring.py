@@ -21,7 +21,7 @@ from typing import Any
 from factcov.domains.rag.claims import ENTITY, RELATION, extract_claims, facts_of
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.grounding import unit_scores
-from factcov.domains.rag.inputs import check_citation_targets
+from factcov.domains.rag.inputs import Answer, check_citation_targets
 from factcov.domains.rag.metrics import Grounding, rag_metrics
 from factcov.domains.rag.oracle import answer_of, build_instances, iter_pairs, to_generation, to_instance  # noqa: F401
 from factcov.errors import InputError
@@ -59,6 +59,35 @@ class AnswerExtras:
     hallucinated_units: list[str]
 
 
+class _AnswerParses:
+    """Each answer's texts parsed once, in one batch: the answer (unless the extractor kept
+    its parse from scoring), its passages, its required facts and its reference (unless
+    kept from building the instances)."""
+
+    def __init__(self, answers: Sequence[Answer], extractor: RagExtractor) -> None:
+        self.recent = getattr(extractor, "recent_parses", {})
+        self.references = getattr(extractor, "reference_parses", {})
+        texts: list[str] = []
+        for answer in answers:
+            if answer.answer not in self.recent:
+                texts.append(answer.answer)
+            texts.extend(c.text for c in answer.contexts)
+            texts.extend(answer.required_facts)
+            if answer.reference and answer.reference not in self.references:
+                texts.append(answer.reference)
+        self.parsed = iter(extractor.parse(texts) if texts else [])
+
+    def next(self, answer: Answer) -> tuple[ParsedText, list[ParsedText], list[ParsedText], ParsedText | None]:
+        parsed = self.parsed
+        parsed_answer = self.recent[answer.answer] if answer.answer in self.recent else next(parsed)
+        contexts = [next(parsed) for _ in answer.contexts]
+        required = [next(parsed) for _ in answer.required_facts]
+        reference = None
+        if answer.reference:
+            reference = self.references.get(answer.reference) or next(parsed)
+        return parsed_answer, contexts, required, reference
+
+
 def answer_extras(
     scored: Sequence[tuple[Instance, Generation, list[Verdict], GenerationScore]],
     extractor: RagExtractor,
@@ -68,25 +97,11 @@ def answer_extras(
 ) -> list[AnswerExtras]:
     """The RAG metrics of scored answers; passages and required facts parsed in one batch."""
     answers = [answer_of(instance, generation) for instance, generation, _, _ in scored]
-    recent = getattr(extractor, "recent_parses", {})
-    references = getattr(extractor, "reference_parses", {})
-    texts: list[str] = []
-    for answer in answers:
-        if answer.answer not in recent:
-            texts.append(answer.answer)
-        texts.extend(c.text for c in answer.contexts)
-        texts.extend(answer.required_facts)
-        if answer.reference and answer.reference not in references:
-            texts.append(answer.reference)
-    parsed = iter(extractor.parse(texts) if texts else [])
+    parses = _AnswerParses(answers, extractor)
     verifier = Verifier()
     out = []
     for answer, (instance, _, verdicts, score) in zip(answers, scored):
-        parsed_answer: ParsedText = recent[answer.answer] if answer.answer in recent else next(parsed)
-        parsed_contexts = [next(parsed) for _ in answer.contexts]
-        parsed_required = [next(parsed) for _ in answer.required_facts]
-        parsed_reference = (None if not answer.reference else references[answer.reference]
-                            if answer.reference in references else next(parsed))
+        parsed_answer, parsed_contexts, parsed_required, parsed_reference = parses.next(answer)
         index = extractor.index(instance)
         claims = [v.claim for v in verdicts]
         grounding = Grounding(

@@ -156,72 +156,94 @@ def _is_negated(parsed: ParsedText, token: Token) -> bool:
 
 def read_units(parsed: ParsedText, span: bool = False) -> UnitSet:
     """The units of one parsed text (``span``: add the whole-answer unit when it is short)."""
-    skipped = _skipped(parsed.tokens, parsed.text)
-    out = UnitSet(units=[])
-    mention_of = {i: m for m in parsed.mentions for i in range(m.start, m.end)}
+    reader = _Reader(parsed)
     for start, end in parsed.sentences:
-        sentence: list[str] = []
-        positions: list[int] = []  # the token of each entry of ``sentence``
-        anchors: list[tuple[tuple[str, ...], str]] = []  # (stems, text) of names, numbers and nouns
-        for token in parsed.tokens[start:end]:
-            if token.i in skipped:
-                continue
-            lowered = fold(token.text)
-            if _RANGE.fullmatch(lowered):  # '1844–1846': two values
-                for part in re.split(r"[–-]", lowered):
-                    value = number_value(part)
-                    if value is not None:
-                        counted = _counted(parsed, token, value, end)
-                        out.units.append(Unit("number", value, part, other=(counted,)))
-                        out.values.add(value)
-                        out.measured.add((counted, value))
-                        sentence.append(value)
-                        positions.append(token.i)
-                continue
-            value = number_value(lowered) if (token.pos == "NUM" or lowered in COUNT_WORDS
-                                               or token.tag in ("CD", "JJ", "RB")) else None
-            if value is not None and (token.pos == "NUM" or lowered in COUNT_WORDS or token.tag == "CD"
-                                      or re.fullmatch(r"\d+(?:st|nd|rd|th)", lowered)
-                                      or lowered in ordinal_words("en")):
-                counted = _counted(parsed, token, value, end)
-                out.units.append(Unit("number", value, token.text, other=(counted,)))
-                out.values.add(value)
-                out.measured.add((counted, value))
-                sentence.append(value)
-                positions.append(token.i)
-                _anchor(anchors, mention_of.get(token.i), (value,), token.text)
-                continue
-            if token.pos not in CONTENT_POS or lowered in FUNCTION_WORDS or token.lemma.lower() in FUNCTION_WORDS:
-                continue
-            if not any(c.isalnum() for c in lowered):
-                continue
-            stem = word_stem(token.lemma if token.pos != "PROPN" else token.text)
-            surface = word_stem(token.text)
-            out.units.append(Unit("verb" if token.pos == "VERB" else "word", stem, token.text))
-            out.stems.update((stem, surface))
-            sentence.append(stem)
-            positions.append(token.i)
-            if token.pos in ("NOUN", "PROPN") or token.i in mention_of:
-                _anchor(anchors, mention_of.get(token.i), (stem,), token.text)
-            if token.pos in ("VERB", "ADJ") or token.dep in ("ROOT", "attr", "acomp") or _is_negated(parsed, token):
-                if _is_negated(parsed, token) or _negated_copula(parsed, token):
-                    out.units.append(Unit("negation", stem, f"not {token.text}"))
-                    out.negated.add(stem)
-                else:
-                    out.asserted.add(stem)
-        out.sentences.append(sentence)
-        out.segments.extend(_segments(parsed, start, end, sentence, positions))
-        for stems, text in anchors:
-            if len(stems) > 1:
-                out.units.append(Unit("entity", " ".join(stems), text, stems))
-        for (first, first_text), (second, second_text) in zip(anchors, anchors[1:]):
-            out.units.append(Unit("link", " ".join(first) + " | " + " ".join(second),
-                                  f"{first_text} … {second_text}", first, second))
+        reader.read_sentence(start, end)
+    out = reader.out
     if span:
         words = tuple(w for s in out.sentences for w in s)
         if 0 < len(words) <= SPAN_WORDS:
             out.units.append(Unit("span", " ".join(words), parsed.text.strip(), words))
     return out
+
+
+def _is_number(token: Token, lowered: str) -> bool:
+    """A token read as a value: a number, a count word, an ordinal ('third', '3rd')."""
+    if token.pos == "NUM" or lowered in COUNT_WORDS or token.tag == "CD":
+        return True
+    return token.tag in ("JJ", "RB") and (bool(re.fullmatch(r"\d+(?:st|nd|rd|th)", lowered))
+                                          or lowered in ordinal_words("en"))
+
+
+def _is_content(token: Token, lowered: str) -> bool:
+    return (token.pos in CONTENT_POS and lowered not in FUNCTION_WORDS and token.lemma.lower() not in FUNCTION_WORDS
+            and any(c.isalnum() for c in lowered))
+
+
+class _Reader:
+    """Reads one parsed text's units sentence by sentence (``read_units``)."""
+
+    def __init__(self, parsed: ParsedText) -> None:
+        self.parsed = parsed
+        self.out = UnitSet(units=[])
+        self.skipped = _skipped(parsed.tokens, parsed.text)
+        self.mention_of = {i: m for m in parsed.mentions for i in range(m.start, m.end)}
+
+    def read_sentence(self, start: int, end: int) -> None:
+        self.end = end
+        self.sentence: list[str] = []
+        self.positions: list[int] = []  # the token of each entry of ``sentence``
+        self.anchors: list[tuple[tuple[str, ...], str]] = []  # (stems, text) of names, numbers and nouns
+        for token in self.parsed.tokens[start:end]:
+            if token.i in self.skipped:
+                continue
+            lowered = fold(token.text)
+            if _RANGE.fullmatch(lowered):  # '1844–1846': two values
+                for part in re.split(r"[–-]", lowered):
+                    self.number(token, part, anchor=False)
+            elif _is_number(token, lowered) and number_value(lowered) is not None:
+                self.number(token, token.text, anchor=True)
+            elif _is_content(token, lowered):
+                self.word(token)
+        out = self.out
+        out.sentences.append(self.sentence)
+        out.segments.extend(_segments(self.parsed, start, end, self.sentence, self.positions))
+        for stems, text in self.anchors:
+            if len(stems) > 1:
+                out.units.append(Unit("entity", " ".join(stems), text, stems))
+        for (first, first_text), (second, second_text) in zip(self.anchors, self.anchors[1:]):
+            out.units.append(Unit("link", " ".join(first) + " | " + " ".join(second),
+                                  f"{first_text} … {second_text}", first, second))
+
+    def number(self, token: Token, text: str, anchor: bool) -> None:
+        value = number_value(fold(text))
+        if value is None:
+            return
+        counted = _counted(self.parsed, token, value, self.end)
+        self.out.units.append(Unit("number", value, text, other=(counted,)))
+        self.out.values.add(value)
+        self.out.measured.add((counted, value))
+        self.sentence.append(value)
+        self.positions.append(token.i)
+        if anchor:
+            _anchor(self.anchors, self.mention_of.get(token.i), (value,), token.text)
+
+    def word(self, token: Token) -> None:
+        parsed, out = self.parsed, self.out
+        stem = word_stem(token.lemma if token.pos != "PROPN" else token.text)
+        out.units.append(Unit("verb" if token.pos == "VERB" else "word", stem, token.text))
+        out.stems.update((stem, word_stem(token.text)))
+        self.sentence.append(stem)
+        self.positions.append(token.i)
+        if token.pos in ("NOUN", "PROPN") or token.i in self.mention_of:
+            _anchor(self.anchors, self.mention_of.get(token.i), (stem,), token.text)
+        negated = _is_negated(parsed, token)
+        if token.pos in ("VERB", "ADJ") or token.dep in ("ROOT", "attr", "acomp") or negated:
+            if negated or _negated_copula(parsed, token):
+                out.units.append(Unit("negation", stem, f"not {token.text}"))
+                out.negated.add(stem)
+            else:
+                out.asserted.add(stem)
 
 
 def _segments(parsed: ParsedText, start: int, end: int, sentence: list[str], positions: list[int]) -> list[list[str]]:
@@ -291,37 +313,57 @@ def _token_f1(words: Sequence[str], other: Sequence[str]) -> float:
     return 2 * p * r / (p + r)
 
 
-def grade_unit(unit: Unit, against: UnitSet) -> Graded:
-    """One unit against another text's units (see the module docstring)."""
-    if unit.kind == "number":
-        if unit.key in against.values or unit.key in against.stems:
-            return Graded(unit, "supported", 1.0)
-        if any(counted == unit.other[0] and value != unit.key for counted, value in against.measured):
-            return Graded(unit, "contradicted", 0.0)
-        return Graded(unit, "unsupported", 0.0)
-    if unit.kind == "negation":
-        if unit.key in against.negated:
-            return Graded(unit, "supported", 1.0)
-        if unit.key in against.stems:
-            return Graded(unit, "contradicted", 0.0)
-        return Graded(unit, "unsupported", 0.0)
-    if unit.kind == "entity":
-        found = any(_contiguous(unit.words, s) for s in against.sentences + against.segments)
-        return Graded(unit, "supported" if found else "unsupported", 1.0 if found else 0.0)
-    if unit.kind == "link":
-        together = any(_near(unit.words, unit.other, s) for s in against.sentences + against.segments)
-        return Graded(unit, "supported" if together else "unsupported", 1.0 if together else 0.0)
-    if unit.kind == "span":
-        best = max((_token_f1(unit.words, s) for s in against.sentences), default=0.0)
-        # A short answer is contained in a longer sentence: recall of the span's words.
-        contained = sum(w in against.stems or w in against.values for w in unit.words) / len(unit.words)
-        score = max(best, contained)
-        return Graded(unit, "supported" if score >= 0.5 else "unsupported", score)
+def _found(unit: Unit, found: bool) -> Graded:
+    return Graded(unit, "supported" if found else "unsupported", 1.0 if found else 0.0)
+
+
+def _grade_number(unit: Unit, against: UnitSet) -> Graded:
+    if unit.key in against.values or unit.key in against.stems:
+        return Graded(unit, "supported", 1.0)
+    if any(counted == unit.other[0] and value != unit.key for counted, value in against.measured):
+        return Graded(unit, "contradicted", 0.0)
+    return Graded(unit, "unsupported", 0.0)
+
+
+def _grade_negation(unit: Unit, against: UnitSet) -> Graded:
+    if unit.key in against.negated:
+        return Graded(unit, "supported", 1.0)
+    if unit.key in against.stems:
+        return Graded(unit, "contradicted", 0.0)
+    return Graded(unit, "unsupported", 0.0)
+
+
+def _grade_entity(unit: Unit, against: UnitSet) -> Graded:
+    return _found(unit, any(_contiguous(unit.words, s) for s in against.sentences + against.segments))
+
+
+def _grade_link(unit: Unit, against: UnitSet) -> Graded:
+    return _found(unit, any(_near(unit.words, unit.other, s) for s in against.sentences + against.segments))
+
+
+def _grade_span(unit: Unit, against: UnitSet) -> Graded:
+    best = max((_token_f1(unit.words, s) for s in against.sentences), default=0.0)
+    # A short answer is contained in a longer sentence: recall of the span's words.
+    contained = sum(w in against.stems or w in against.values for w in unit.words) / len(unit.words)
+    score = max(best, contained)
+    return Graded(unit, "supported" if score >= 0.5 else "unsupported", score)
+
+
+def _grade_word(unit: Unit, against: UnitSet) -> Graded:
     if unit.key in against.stems:
         if unit.key in against.negated and unit.key not in against.asserted:
             return Graded(unit, "contradicted", 0.0)
         return Graded(unit, "supported", 1.0)
     return Graded(unit, "unsupported", 0.0)
+
+
+_GRADERS = {"number": _grade_number, "negation": _grade_negation, "entity": _grade_entity, "link": _grade_link,
+            "span": _grade_span, "word": _grade_word, "verb": _grade_word}
+
+
+def grade_unit(unit: Unit, against: UnitSet) -> Graded:
+    """One unit against another text's units (see the module docstring)."""
+    return _GRADERS[unit.kind](unit, against)
 
 
 def _near(first: Sequence[str], second: Sequence[str], sentence: Sequence[str]) -> bool:
