@@ -28,7 +28,6 @@ OVER_TODAY = {
     "domains/f1/rules_strategy.py StrategyRules.compounds": 39,
     "domains/f1/rules_strategy.py StrategyRules.compound_changes": 25,
     "domains/rag/checker.py judged": 24,  # rag-io's, merged after this list was made
-    "domains/rag/scoring.py answer_extras": 21,
     "domains/rag/triple_coverage.py find": 27,
     "domains/rag/triple_coverage.py _verdict": 31,
     "domains/weather/periods.py make_period": 33,

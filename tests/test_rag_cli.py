@@ -100,8 +100,8 @@ def test_one_score_table_gates_every_domain_rag_included(museum, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     (tmp_path / "factcov.toml").write_text("[score]\nfail_under = { faithfulness = 0.9 }\n")
     assert run(["rag", "score", "-i", museum, "-o", "out", "-q"]) == 1
-    assert "faithfulness 0.8" in capsys.readouterr().err
-    (tmp_path / "factcov.toml").write_text("[score]\nfail_under = { faithfulness = 0.8 }\n")
+    assert "faithfulness 0.7" in capsys.readouterr().err
+    (tmp_path / "factcov.toml").write_text("[score]\nfail_under = { faithfulness = 0.7 }\n")
     assert run(["rag", "score", "-i", museum, "-o", "out", "-q"]) == 0
 
 
