@@ -79,24 +79,12 @@ def generate_file(
     if out.suffix == ".gz":  # lines are appended as answers arrive: a gzip stream cannot resume
         raise InputError("generate writes plain JSON lines (appended as answers arrive); drop '.gz'", path=out)
     outcome = GenerateOutcome(out=out, total=len(chosen))
-    with ResumableJsonl(out, key=lambda r: (r["instance_id"], r["system"])) as sink:
-        todo = [i for i in chosen if (i.id, system) not in sink]
-        outcome.resumed = len(chosen) - len(todo)
-        by_id = {i.id: i for i in todo}
-        jobs = ((i.id, prompt_messages(i)) for i in todo)
-        with progress(f"generate {system}", "texts", enabled=not quiet and bool(todo)) as advance:
-            advance(total=len(todo))
-            for instance_id, answer in client.complete_many(jobs, **(parameters or {})):
-                if isinstance(answer, ChatError):
-                    outcome.failed[instance_id] = str(answer)
-                else:
-                    sink.append(generation_record(by_id[instance_id], system, client.model, answer))
-                    outcome.written += 1
-                    outcome.prompt_tokens += answer.usage.get("prompt_tokens", 0)
-                    outcome.completion_tokens += answer.usage.get("completion_tokens", 0)
-                advance(1)
-        if not outcome.failed:
-            sink.finish([(i.id, system) for i in chosen])
+    created = not out.exists()
+    try:
+        _ask(chosen, out, client, system, parameters or {}, quiet, outcome)
+    finally:  # a run that wrote nothing (a dead server, Ctrl-C) leaves no empty file behind
+        if created and out.exists() and out.stat().st_size == 0:
+            out.unlink()
     errors = outcome.errors_path
     if outcome.failed:
         write_jsonl_atomic(errors, ({"instance_id": k, "system": system, "error": v}
@@ -104,3 +92,27 @@ def generate_file(
     else:
         errors.unlink(missing_ok=True)
     return outcome
+
+
+def _ask(chosen: list[Instance], out: Path, client: ChatClient, system: str, parameters: dict[str, Any],
+         quiet: bool, outcome: GenerateOutcome) -> None:
+    with ResumableJsonl(out, key=lambda r: (r["instance_id"], r["system"])) as sink:
+        todo = [i for i in chosen if (i.id, system) not in sink]
+        outcome.resumed = len(chosen) - len(todo)
+        by_id = {i.id: i for i in todo}
+        jobs = ((i.id, prompt_messages(i)) for i in todo)
+        with progress(f"generate {system}", "texts", enabled=not quiet and bool(todo)) as advance:
+            advance(total=len(todo))
+            for instance_id, answer in client.complete_many(jobs, **parameters):
+                if isinstance(answer, ChatError):
+                    # A failure is not progress: the bar counts texts written, failures beside it.
+                    outcome.failed[instance_id] = str(answer)
+                    advance(description=f"({len(outcome.failed)} failed)")
+                    continue
+                sink.append(generation_record(by_id[instance_id], system, client.model, answer))
+                outcome.written += 1
+                outcome.prompt_tokens += answer.usage.get("prompt_tokens", 0)
+                outcome.completion_tokens += answer.usage.get("completion_tokens", 0)
+                advance(1)
+        if not outcome.failed:
+            sink.finish([(i.id, system) for i in chosen])

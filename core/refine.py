@@ -187,11 +187,12 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
     with progress(f"refine round {number}", "texts", enabled=not quiet and bool(asked)) as advance:
         advance(total=len(asked))
         for key, answer in client.complete_many(jobs, **parameters):
-            advance(1)
             track = by_key[key]
             if isinstance(answer, ChatError):
                 failures[key] = str(answer)  # stays in play: the next round asks again
+                advance(description=f"({len(failures)} failed)")  # not progress
                 continue
+            advance(1)
             text = answer.content.strip()
             if text == track.text.strip():
                 track.status = "unchanged"
