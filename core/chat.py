@@ -61,6 +61,9 @@ class ChatError(FactcovError):
     """The server gave no usable answer after every retry (the network or the model failed)."""
 
     exit_code = 3
+    # timed out while other requests were in flight: maybe only queued at a server that computes
+    # one request at a time (complete_many asks it again with one in flight)
+    queued = False
 
 
 class ServerUnreachable(ChatError):
@@ -78,6 +81,8 @@ class ChatAnswer:
     usage: dict[str, int] = field(default_factory=dict)
     finish_reason: str | None = None
     cached: bool = False
+    # A reasoning model's thinking when the server returns it apart (``reasoning_content``).
+    reasoning: str | None = None
 
 
 def request_digest(request: dict[str, Any]) -> str:
@@ -121,6 +126,7 @@ class ChatClient:
         self._probed = False
         self._unreachable_lock = threading.Lock()
         self._unreachable_in_a_row = 0
+        self._in_flight = _Limiter(concurrency, self._stop)
 
     def _http(self):
         try:
@@ -146,10 +152,12 @@ class ChatClient:
             answer = _read_cached(cached)
             if answer is not None:
                 return answer
-        answer = self._post(request)
+        with self._in_flight:  # the deadline starts once the request is sent, not while it waits here
+            answer = self._post(request)
         if cached is not None:
             write_text_atomic(cached, json.dumps(
-                {"content": answer.content, "usage": answer.usage, "finish_reason": answer.finish_reason},
+                {"content": answer.content, "usage": answer.usage, "finish_reason": answer.finish_reason,
+                 "reasoning": answer.reasoning},
                 ensure_ascii=False, sort_keys=True))
         return answer
 
@@ -157,8 +165,9 @@ class ChatClient:
         self, jobs: Iterable[tuple[K, list[dict[str, str]]]], **parameters: Any
     ) -> Iterator[tuple[K, ChatAnswer | ChatError]]:
         """(key, answer or the error) per job, in completion order, at most ``concurrency`` at once."""
-        pending: dict[Future, K] = {}
+        pending: dict[Future, tuple[K, list[dict[str, str]]]] = {}
         iterator = iter(jobs)
+        asked_again: set[int] = set()
         self._stop.clear()
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="factcov-chat") as pool:
             def fill() -> None:
@@ -166,18 +175,26 @@ class ChatClient:
                     job = next(iterator, None)
                     if job is None:
                         return
-                    pending[pool.submit(self.complete, job[1], **parameters)] = job[0]
+                    pending[pool.submit(self._complete_in_batch, job[1], **parameters)] = job
 
             try:
                 fill()
                 while pending:
                     done, _ = wait(pending, return_when=FIRST_COMPLETED)
                     for future in done:
-                        key = pending.pop(future)
+                        key, messages = pending.pop(future)
                         error = future.exception()
                         if error is not None and (not isinstance(error, ChatError)
                                                   or isinstance(error, ServerUnreachable)):
                             raise error
+                        if isinstance(error, ChatError) and error.queued and id(messages) not in asked_again:
+                            # Timed out while others were in flight: a server that computes one request
+                            # at a time (llama.cpp, Ollama by default) kept it queued. Go on one at a time
+                            # and ask it again, so queueing is not counted against --timeout.
+                            self._one_at_a_time()
+                            asked_again.add(id(messages))
+                            pending[pool.submit(self._complete_in_batch, messages, **parameters)] = (key, messages)
+                            continue
                         yield key, error if error is not None else future.result()
                     fill()
             finally:  # interrupted (a signal, the caller failed): start nothing queued, stop what runs
@@ -185,6 +202,19 @@ class ChatClient:
                     future.cancel()
                 if pending:
                     self._stop.set()
+
+    def _complete_in_batch(self, messages: list[dict[str, str]], **parameters: Any) -> ChatAnswer:
+        self._local.in_batch = True  # a timeout among others in flight comes back at once (see _post)
+        return self.complete(messages, **parameters)
+
+    def _one_at_a_time(self) -> None:
+        if self._in_flight.limit > 1:
+            import warnings
+
+            warnings.warn(f"requests to {self.base_url} timed out while {self._in_flight.limit} were in flight: the "
+                          "server seems to compute one at a time; going on with one request in flight "
+                          "(--concurrency 1 avoids this)", stacklevel=2)
+            self._in_flight.set_limit(1)
 
     def _cache_path(self, request: dict[str, Any]) -> Path | None:
         if self.cache_dir is None:
@@ -240,6 +270,7 @@ class ChatClient:
         self.probe()
         url = f"{self.base_url}/chat/completions"
         reason = "no attempt"
+        queued = False
         for attempt in range(self.retries):
             wait_s: float | None = None
             connected = True
@@ -250,6 +281,9 @@ class ChatClient:
                 connected = False
             except httpx.TimeoutException:
                 reason = f"timed out: no complete answer within {self.timeout:g} s (the whole request)"
+                if getattr(self._local, "in_batch", False) and self._in_flight.active > 1:
+                    queued = True  # maybe queued behind the others: complete_many asks again, one in flight
+                    break
             except httpx.ConnectError as exc:
                 reason = f"cannot connect: {_reason(exc)}"
                 connected = False
@@ -282,7 +316,9 @@ class ChatClient:
                     raise Interrupted("the run was interrupted")
         if not connected:
             self._unreachable(url, reason)
-        raise ChatError(f"no usable answer from {url} after {self.retries} attempt(s): {reason}")
+        error = ChatError(f"no usable answer from {url} after {self.retries} attempt(s): {reason}")
+        error.queued = queued
+        raise error
 
     def _reached(self) -> None:
         with self._unreachable_lock:
@@ -296,6 +332,34 @@ class ChatClient:
         if count >= MAX_CONSECUTIVE_UNREACHABLE:
             raise ServerUnreachable(f"{count} requests in a row could not connect to {url} ({reason}); "
                                     f"is the server running at {self.base_url}?")
+
+
+class _Limiter:
+    """At most ``limit`` requests in flight; the limit can drop while requests wait (never below 1)."""
+
+    def __init__(self, limit: int, stop: threading.Event) -> None:
+        self.limit = limit
+        self.active = 0
+        self._changed = threading.Condition()
+        self._stop = stop
+
+    def set_limit(self, limit: int) -> None:
+        with self._changed:
+            self.limit = max(1, limit)
+            self._changed.notify_all()
+
+    def __enter__(self) -> None:
+        with self._changed:
+            while self.active >= self.limit:
+                if self._stop.is_set():
+                    raise Interrupted("the run was interrupted")
+                self._changed.wait(POLL_S)
+            self.active += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._changed:
+            self.active -= 1
+            self._changed.notify_all()
 
 
 _V1_HINT = ("OpenAI-compatible servers serve their API under /v1 (vLLM, llama.cpp, Ollama, OpenAI); "
@@ -328,10 +392,11 @@ def _read_cached(path: Path) -> ChatAnswer | None:
         return None
     if not isinstance(stored, dict):
         return None
-    content, finish = stored.get("content"), stored.get("finish_reason")
+    content, finish, reasoning = stored.get("content"), stored.get("finish_reason"), stored.get("reasoning")
     if not isinstance(content, str) or not content.strip() or not (finish is None or isinstance(finish, str)):
         return None
-    return ChatAnswer(content, _usage(stored.get("usage")), finish, cached=True)
+    return ChatAnswer(content, _usage(stored.get("usage")), finish, cached=True,
+                      reasoning=reasoning if isinstance(reasoning, str) else None)
 
 
 def _bound_network(client: Any, local: threading.local, stop: threading.Event) -> None:
@@ -492,4 +557,7 @@ def _parse(body: bytes) -> tuple[ChatAnswer | None, str]:
     if not isinstance(content, str) or not content.strip():
         return None, "empty answer"
     finish = choice.get("finish_reason") if isinstance(choice, dict) else None
-    return ChatAnswer(content, _usage(answer.get("usage")), finish if isinstance(finish, str) else None), ""
+    message = choice["message"]
+    reasoning = message.get("reasoning_content") or message.get("reasoning") if isinstance(message, dict) else None
+    return ChatAnswer(content, _usage(answer.get("usage")), finish if isinstance(finish, str) else None,
+                      reasoning=reasoning if isinstance(reasoning, str) else None), ""

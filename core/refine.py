@@ -30,7 +30,8 @@ from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
 from factcov.plugins import get_domain
-from factcov.prompts import phrases, prompt_messages
+from factcov.prompts import NEUTRAL, PromptTemplate, phrases, prompt_messages
+from factcov.reasoning import split_reasoning
 from factcov.scoring import ScoringPolicy
 
 ROUND_COLUMNS = ("system", "round", "n", "revised", "in_play", "failed", "precision", "recall", "f1")
@@ -119,6 +120,7 @@ def refine_files(
     parameters: dict[str, Any] | None = None,
     report: bool = True,
     quiet: bool = True,
+    prompt: str | PromptTemplate = NEUTRAL,
 ) -> RefineOutcome:
     domain = get_domain(domain_name)
     evaluator = Evaluator(domain, extractor=extractor)
@@ -146,7 +148,8 @@ def refine_files(
         if number > 0 and not any(t.status == "in play" for t in tracks):
             break  # every text has left the loop: later rounds would repeat this one
         if number > 0:
-            revised, failures, notes = _revise(domain, tracks, client, number, parameters or {}, quiet)
+            asked = {"max_tokens": domain.answer_tokens, **(parameters or {})}
+            revised, failures, notes = _revise(domain, tracks, client, number, asked, quiet, prompt)
             score([t for t in tracks if t.key in revised])
             failed_total += len(failures)
         table += _write_round(outdir / f"round-{number}", number, tracks, revised, failures, notes, policy)
@@ -164,7 +167,7 @@ def refine_files(
 
 
 def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int, parameters: dict[str, Any],
-            quiet: bool) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str], list[dict[str, Any]]]:
+            quiet: bool, prompt: str | PromptTemplate = NEUTRAL) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str], list[dict[str, Any]]]:
     """One round of asking: feedback to every text in play; returns (revised, failed, feedback sent)."""
     asked: dict[tuple[str, str], str] = {}
     notes: list[dict[str, Any]] = []
@@ -179,7 +182,7 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
         notes.append({"instance_id": track.instance.id, "system": track.system, "round": number, "feedback": told})
     by_key = {t.key: t for t in tracks}
     # The model sees the original request, its own last text and what was wrong with it.
-    jobs = ((key, prompt_messages(by_key[key].instance)
+    jobs = ((key, prompt_messages(by_key[key].instance, prompt)
              + [{"role": "assistant", "content": by_key[key].text}, {"role": "user", "content": told}])
             for key, told in asked.items())
     revised: set[tuple[str, str]] = set()
@@ -193,7 +196,10 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
                 advance(description=f"({len(failures)} failed)")  # not progress
                 continue
             advance(1)
-            text = answer.content.strip()
+            text, _ = split_reasoning(answer.content, answer.reasoning)  # thinking is never scored
+            if not text:
+                failures[key] = "the answer holds only the model's reasoning, no text"
+                continue
             if text == track.text.strip():
                 track.status = "unchanged"
                 continue
