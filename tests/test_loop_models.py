@@ -87,3 +87,33 @@ def test_a_server_computing_one_request_at_a_time_gives_no_spurious_timeouts(tmp
     with pytest.warns(UserWarning, match="seems to compute one at a time; going on with one request in flight"):
         assert generate(tmp_path, model, instances, "g.jsonl", "--concurrency", "4", "--timeout", "1") == 0
     assert len(read_lines(tmp_path / "g.jsonl")) == 8
+
+
+def test_sft_exports_load_as_trl_conversational_datasets(tmp_path: Path) -> None:
+    """TRL's SFTTrainer reads a ``messages`` column of {role, content} turns; its DPOTrainer reads
+    ``prompt``/``chosen``/``rejected`` turn lists. Checked by schema, and by ``datasets``' own JSON
+    loader where it is installed (it is not a factcov dependency)."""
+    from tests.test_loop import WEATHER_DEMO
+
+    files = {}
+    for form in ("chat", "preference"):
+        files[form] = tmp_path / f"{form}.jsonl"
+        assert run(["export", "sft", "-d", "weather", "-i", str(WEATHER_DEMO), "--format", form,
+                    "-o", str(files[form]), "-q"]) == 0
+    turns = {"chat": {"messages": ["system", "user", "assistant"]},
+             "preference": {"prompt": ["system", "user"], "chosen": ["assistant"], "rejected": ["assistant"]}}
+    for form, path in files.items():
+        for record in read_lines(path):
+            for column, roles in turns[form].items():
+                assert [turn["role"] for turn in record[column]] == roles
+                assert all(set(turn) == {"role", "content"} and turn["content"].strip() for turn in record[column])
+    try:
+        import datasets
+    except ImportError:
+        return
+    for form, path in files.items():
+        loaded = datasets.load_dataset("json", data_files=str(path), split="train", cache_dir=str(tmp_path / "hf"))
+        assert len(loaded) == len(read_lines(path)) > 40
+        for column in turns[form]:
+            assert set(loaded.features[column].feature) == {"role", "content"}  # a list of turns
+            assert [turn["role"] for turn in loaded[0][column]] == turns[form][column]
