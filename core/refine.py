@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factcov.chat import ChatClient, ChatError
+from factcov.chat import ChatClient, ChatError, ServerUnreachable
 from factcov.cli.console import progress
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
@@ -189,7 +190,7 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
     failures: dict[tuple[str, str], str] = {}
     with progress(f"refine round {number}", "texts", enabled=not quiet and bool(asked)) as advance:
         advance(total=len(asked))
-        for key, answer in client.complete_many(jobs, **parameters):
+        for key, answer in _answers(client.complete_many(jobs, **parameters), asked):
             track = by_key[key]
             if isinstance(answer, ChatError):
                 failures[key] = str(answer)  # stays in play: the next round asks again
@@ -206,6 +207,20 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
             track.text = text
             revised.add(key)
     return revised, failures, notes
+
+
+def _answers(stream: Iterator[tuple[Any, Any]], asked: dict) -> Iterator[tuple[Any, Any]]:
+    """The stream's answers; when the server turns out unreachable, that error for every request
+    not answered yet (the round is written and the loop ends, instead of the run failing)."""
+    seen = set()
+    try:
+        for key, answer in stream:
+            seen.add(key)
+            yield key, answer
+    except ServerUnreachable as error:
+        for key in asked:
+            if key not in seen:
+                yield key, error
 
 
 def _write_round(directory: Path, number: int, tracks: list[Track], revised: set, failures: dict,
