@@ -174,6 +174,18 @@ def markdown(rows: list[dict], model: str, command: str, machine: str) -> str:
     return "\n".join(out)
 
 
+def prompt_sizes() -> str:
+    """f1 prompt sizes before/after on every demo instance, in UTF-8 bytes (an upper bound on the
+    tokens of any byte-level tokenizer); no server needed."""
+    everything = list(load_instances(DEMO["f1"], get_domain("f1")).values())
+    before = [len(old_prompt(i).encode()) for i in everything]
+    after = [sum(len(m["content"].encode()) for m in prompt_messages(i)) for i in everything]
+    return "\n".join(["| f1 prompt (system + user), all demo instances | n | mean bytes | max bytes |",
+                      "|---|---|---|---|",
+                      f"| before (the race as JSON) | {len(before)} | {statistics.mean(before):,.0f} | {max(before):,} |",
+                      f"| after (compact context) | {len(after)} | {statistics.mean(after):,.0f} | {max(after):,} |"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base-url", help="a running OpenAI-compatible server (e.g. Ollama's http://127.0.0.1:11434/v1)")
@@ -187,7 +199,11 @@ def main() -> None:
     parser.add_argument("--ctx", type=int, default=8192, help="llama.cpp context (the old f1 prompts need ~7k)")
     parser.add_argument("--domains", nargs="+", default=["f1", "weather"])
     parser.add_argument("--write-docs", action="store_true", help="replace the section in docs/benchmarks.md")
+    parser.add_argument("--prompt-sizes", action="store_true", help="only print f1 prompt sizes before/after (no server)")
     args = parser.parse_args()
+    if args.prompt_sizes:
+        print(prompt_sizes())
+        return
     if bool(args.base_url) == bool(args.llama_python):
         parser.error("give --base-url (a running server) or --llama-python (start llama-cpp-python's server)")
     server = None
