@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from factcov.scoring import Counts, ScoringPolicy
-from factcov.validation.stats import kendall, spearman
+from factcov.statistics import kendall, spearman
 
 METRICS = ("precision", "recall", "f1")
 COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")

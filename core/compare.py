@@ -19,7 +19,7 @@ from factcov.aggregate import ranking_summary, system_table
 from factcov.errors import InputError
 from factcov.outdir import verify
 from factcov.scoring import ScoringPolicy
-from factcov.validation.stats import spearman
+from factcov.statistics import spearman
 
 RUN_FILES = ("summary.json", "scores.parquet")
 

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatAnswer, ChatClient, ChatError
-from factcov.cli.console import progress
 from factcov.errors import InputError
 from factcov.inputs import load_instances
 from factcov.jsonl import write_jsonl_atomic
 from factcov.model import Instance
 from factcov.plugins import get_domain
+from factcov.progress import progress
 from factcov.prompts import NEUTRAL, PromptTemplate, prompt_messages, variant_name
 from factcov.reasoning import split_reasoning
 from factcov.resumable import ResumableJsonl

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from factcov.chat import ChatClient, ChatError, ServerUnreachable
-from factcov.cli.console import progress
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.inputs import iter_generations, load_instances
 from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
 from factcov.plugins import get_domain
+from factcov.progress import progress
 from factcov.prompts import NEUTRAL, PromptTemplate, phrases, prompt_messages
 from factcov.reasoning import split_reasoning
 from factcov.scoring import ScoringPolicy

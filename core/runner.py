@@ -14,7 +14,7 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
-from factcov.cli.console import progress as console_progress
+from factcov.progress import progress as console_progress
 from factcov.collector import fewer_collections
 from factcov.domain import Domain
 from factcov.errors import InputError

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from factcov.domains.f1.extract import F1RegexExtractor, _Reader
+from factcov.domains.f1.extractor import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race

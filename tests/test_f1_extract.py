@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from factcov.domains.f1.domain import F1Domain
-from factcov.domains.f1.extract import F1RegexExtractor
+from factcov.domains.f1.extractor import F1RegexExtractor
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
 from factcov.evaluate import Evaluator

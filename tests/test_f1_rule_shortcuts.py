@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import factcov.domains.f1.rules_strategy as rules_strategy
-from factcov.domains.f1.extract import F1RegexExtractor, _Reader
+from factcov.domains.f1.extractor import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
 from factcov.language import fold
@@ -338,7 +338,7 @@ def test_compounds_without_the_change_shortcut_reads_the_same(
                             "compound_change", 300)
 
 
-# --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extract.py) -------
+# --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extractor.py) -------
 NAMED = {  # codes, first names, nationalities and descriptions beside the surnames
     "en": ["VER pitted on lap 12; Max then passed HAM, and the Dutchman won ahead of Lewis.",
            "The rookie stopped twice, Lewis Hamilton once; the Finn was behind Valtteri and BOT."],

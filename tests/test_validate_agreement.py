@@ -11,7 +11,7 @@ from factcov import hookimpl
 from factcov.errors import InputError
 from factcov.plugins import register_plugin, unregister_plugin
 from factcov.validation.agreement import compare_scorings
-from factcov.validation.stats import pearson
+from factcov.statistics import pearson
 from tests.mini_domain import MiniExtractor
 from tests.test_compare import make_mini_run, mini_generations
 

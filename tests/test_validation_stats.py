@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from factcov.aggregate import ranking_summary
-from factcov.validation.stats import bootstrap_interval, kendall, pearson, spearman
+from factcov.statistics import bootstrap_interval, kendall, pearson, spearman
 
 
 def _tau_b_by_definition(x: np.ndarray, y: np.ndarray) -> float:

@@ -1,14 +1,12 @@
-"""What the command line prints with: number formats, consoles and one progress counter.
+"""What the command line prints with: number formats and consoles.
 
 Every command formats an undefined value as "—", a value with three decimals and an
-interval as "[lo, hi]" through these, and shows long work with ``progress``.
+interval as "[lo, hi]" through these, and shows long work with ``factcov.progress``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 UNDEFINED = "—"
@@ -36,31 +34,3 @@ def console(min_width: int = 120, stderr: bool = False) -> Any:
     from rich.console import Console
 
     return Console(width=max(min_width, Console().width), stderr=stderr)
-
-
-@contextmanager
-def progress(
-    label: str, unit: str = "", enabled: bool = True, transient: bool = True
-) -> Iterator[Callable[..., None]]:
-    """A counter on stderr: ``advance(n)``, or ``advance(completed=, total=, description=)``.
-
-    A no-op when not ``enabled`` (``--quiet``, or output that is not a terminal's).
-    """
-    if not enabled:
-        yield lambda *args, **kwargs: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    columns = [SpinnerColumn(), TextColumn(f"[bold]{label}[/] {{task.description}}"), BarColumn(),
-               MofNCompleteColumn(), TextColumn(unit), TimeElapsedColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=transient) as bar:
-        task = bar.add_task("", total=None)
-
-        def advance(n: int = 0, **update: Any) -> None:
-            if update:
-                bar.update(task, **update)
-            if n:
-                bar.advance(task, n)
-
-        yield advance

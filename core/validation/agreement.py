@@ -21,7 +21,7 @@ import pandas as pd
 from factcov.compare import load_run
 from factcov.errors import InputError
 from factcov.scoring import Counts
-from factcov.validation.stats import kendall, pearson, spearman
+from factcov.statistics import kendall, pearson, spearman
 
 METRICS = ("precision", "recall", "f1")
 

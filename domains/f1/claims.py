@@ -1,7 +1,7 @@
 """The f1 claim types: names, keys and value kinds other tools read (DESIGN.md).
 
 Templates are the plain per-fact realizations (``Domain.realize_fact``); the fluent
-realizer in ``realize.py`` writes the same facts as connected prose.
+realizer in ``realizer.py`` writes the same facts as connected prose.
 """
 
 from __future__ import annotations

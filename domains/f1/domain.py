@@ -53,7 +53,7 @@ class F1Domain(Domain):
         return Knowledge(instance.facts, self.claim_types, base=base)
 
     def realize(self, facts: Sequence[Fact], language: str, instance: Instance | None = None) -> str:
-        from factcov.domains.f1.realize import realize
+        from factcov.domains.f1.realizer import realize
 
         self.check_language(language)
         return realize(facts, language, instance.context if instance is not None else {})

@@ -16,13 +16,13 @@ def register_domains(register: Any) -> None:
 
 @hookimpl
 def register_extractors(register: Any) -> None:
-    from factcov.domains.f1.extract import F1RegexExtractor
+    from factcov.domains.f1.extractor import F1RegexExtractor
 
     register(F1RegexExtractor)
 
 
 @hookimpl
 def register_commands(app: Any) -> None:
-    from factcov.domains.f1.cli import app as f1_app
+    from factcov.domains.f1.commands import app as f1_app
 
     app.add_typer(f1_app, name="f1")

@@ -20,6 +20,6 @@ def register_extractors(register):
 
 @hookimpl
 def register_commands(app):
-    from factcov.domains.rag.cli import rag_app
+    from factcov.domains.rag.commands import rag_app
 
     app.add_typer(rag_app, name="rag")

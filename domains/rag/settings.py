@@ -1,6 +1,6 @@
 """Settings of the rag domain: command-line options over factcov.toml over defaults.
 
-The file is the one every command reads (``factcov.cli.config``): ``factcov.toml``
+The file is the one every command reads (``factcov.commands.validated``): ``factcov.toml``
 (table ``[rag]``) or ``pyproject.toml`` (table ``[tool.factcov.rag]``). The scoring
 policy and gates of every domain are in its ``[score]`` table; ``fail_under`` here is
 kept for files written for factcov 0.1 and adds to ``[score]``'s::
@@ -24,7 +24,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from factcov.cli.config import validated
 from factcov.errors import InputError
 from factcov.jsonl import validation_error
 
@@ -57,6 +56,8 @@ class RagSettings(BaseModel):
 
 def load_settings(directory: Path | None = None, **overrides: Any) -> RagSettings:
     """The [rag] table of factcov.toml (or [tool.factcov.rag]), then the given overrides."""
+    from factcov.commands import validated  # the command line's modules (typer) only when settings are read
+
     return validated(RagSettings, "rag", overrides, directory)
 
 

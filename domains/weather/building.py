@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from factcov.cli.console import progress as console_progress
+from factcov.progress import progress as console_progress
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import iter_periods
 from factcov.errors import InputError

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from factcov.domain import Domain
-from factcov.domains.weather.claim_types import CLAIM_TYPES
+from factcov.domains.weather.claims import CLAIM_TYPES
 from factcov.domains.weather.demo import demo_generations, demo_instances
 from factcov.domains.weather.instances import LANGUAGES, TASK, period_of
 from factcov.domains.weather.oracle import period_knowledge

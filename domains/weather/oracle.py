@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from factcov.domains.weather.claim_types import CLAIM_TYPES
+from factcov.domains.weather.claims import CLAIM_TYPES
 from factcov.domains.weather.grammar import short_forecast_readings
 from factcov.domains.weather.periods import Period
 from factcov.domains.weather.vocabulary import SKY_LEVELS

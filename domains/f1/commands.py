@@ -43,7 +43,7 @@ def build(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Build f1 instances (5 tasks x languages) from lap tables and Ergast results."""
-    from factcov.cli.console import progress as console_progress
+    from factcov.commands import progress as console_progress
     from factcov.domains.f1.build import iter_race_instances, write_instances
     from factcov.domains.f1.instances import LANGUAGES
     from factcov.inputs import files_in

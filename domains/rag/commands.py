@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from factcov.cli import options
+from factcov.commands import options
 
 rag_app = typer.Typer(help="RAG answers: entity-relation GAA-ERP and RAG metrics.", no_args_is_help=True)
 
@@ -35,8 +35,7 @@ def score(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Score answers against their reference and retrieved passages (a `factcov score` run)."""
-    from factcov.cli.gate import check_gates, gate_metrics
-    from factcov.cli.score import print_outcome
+    from factcov.commands import check_gates, gate_metrics, print_outcome
     from factcov.domains.rag.domain import RagDomain
     from factcov.domains.rag.inputs import iter_answers
     from factcov.domains.rag.scoring import iter_pairs

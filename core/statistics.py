@@ -1,4 +1,4 @@
-"""Correlations and bootstrap intervals, from ``scipy.stats``, for the validations and ``compare``.
+"""Correlations and bootstrap intervals, from ``scipy.stats``, for the validations, ``aggregate`` and ``compare``.
 
 Each correlation takes two sequences, keeps the pairs where both are defined (not NaN),
 and returns None instead of NaN when the statistic is undefined (fewer than two pairs, or
