@@ -109,7 +109,7 @@ def generate_args(instances: Path, out: Path, url: str, *extra: str) -> list[str
 
 
 def test_a_dead_server_is_found_at_once_and_leaves_no_file(tmp_path: Path, capsys) -> None:
-    instances, _ = instances_file(tmp_path, "weather", 24)
+    instances, _ = instances_file(tmp_path, "weather", 48)
     gens = tmp_path / "gens.jsonl"
     url = f"http://127.0.0.1:{free_port()}/v1"
     started = time.monotonic()
@@ -117,7 +117,7 @@ def test_a_dead_server_is_found_at_once_and_leaves_no_file(tmp_path: Path, capsy
     elapsed = time.monotonic() - started
     err = capsys.readouterr().err
     assert f"is the server running at {url}?" in err and len(err.strip().splitlines()) == 1
-    assert elapsed < 3, elapsed  # was a second or more per instance
+    assert elapsed < 12, elapsed  # was 42 s here (a second or more per instance); ~1 s on an idle machine
     assert not gens.exists() and not (tmp_path / "gens.errors.jsonl").exists()
 
 
@@ -240,12 +240,12 @@ class Dripping:
 
 
 def test_timeout_is_a_deadline_for_the_whole_request() -> None:
-    server = Dripping(gap_s=0.05)  # ~8 s for the whole answer, a byte well inside any read timeout
+    server = Dripping(gap_s=0.1)  # ~16 s for the whole answer, each byte well inside any read timeout
     client = ChatClient(server.url, "m", retries=1, timeout=1.0)
     started = time.monotonic()
     with pytest.raises(ChatError, match="timed out"):
         client.complete([{"role": "user", "content": "hi"}])
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 6  # 1 s and a little on an idle machine
     server.sock.close()
 
 
@@ -265,12 +265,10 @@ def test_signals_end_a_run_retrying_a_500_storm(tmp_path: Path, scripted, signum
     while server.posts < 8 and time.monotonic() < deadline:  # well into its retries
         time.sleep(0.05)
     child.send_signal(signum)
-    started = time.monotonic()
-    try:
-        assert child.wait(timeout=5) == code
+    try:  # about a second on an idle machine; the bound leaves room for a loaded one
+        assert child.wait(timeout=15) == code
     finally:
         child.kill()
-    assert time.monotonic() - started < 5
     assert not gens.exists()  # nothing was answered: no file, as before
 
 
@@ -286,12 +284,15 @@ def test_sigterm_ends_a_run_waiting_on_a_silent_server(tmp_path: Path) -> None:
     before = gens.read_bytes()
     url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
     child = _cli(generate_args(instances, gens, url, "--timeout", "600"), tmp_path)
-    time.sleep(3)  # past the probe, waiting on its requests
+    silent.settimeout(120)
+    waiting, _ = silent.accept()  # the run is waiting on the server (past start-up and plugin imports)
+    time.sleep(0.5)
     child.send_signal(signal.SIGTERM)
     try:
-        assert child.wait(timeout=5) == 143
+        assert child.wait(timeout=15) == 143
     finally:
         child.kill()
+        waiting.close()
         silent.close()
     assert gens.read_bytes() == before
 
@@ -310,7 +311,7 @@ def test_retry_after_garbage_falls_back_to_the_default_backoff(scripted, garbage
     client = ChatClient(server.root, "m", retries=2, backoff=0.01)
     started = time.monotonic()
     assert client.complete([{"role": "user", "content": "hi"}]).content == "It was sunny."
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 10  # the default back-off (0.01 s), not 30 s
 
 
 @pytest.mark.parametrize("usage", [
