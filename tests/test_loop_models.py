@@ -117,3 +117,20 @@ def test_sft_exports_load_as_trl_conversational_datasets(tmp_path: Path) -> None
         for column in turns[form]:
             assert set(loaded.features[column].feature) == {"role", "content"}  # a list of turns
             assert [turn["role"] for turn in loaded[0][column]] == turns[form][column]
+
+
+def test_compare_shows_the_two_prompt_variants_side_by_side(tmp_path: Path, capsys) -> None:
+    """The paper's prompt study: the same model under both prompts, each its own system, compared."""
+    instances, chosen = instances_file(tmp_path, "weather", 4)
+    model = ModelBehaviour(chosen)
+    gens = tmp_path / "both.jsonl"
+    assert generate(tmp_path, model, instances, "both.jsonl", "--system", "m-neutral") == 0
+    assert generate(tmp_path, model, instances, "both.jsonl", "--system", "m-cover-all", "--prompt", "cover-all") == 0
+    assert {(line["system"], line["meta"]["prompt"]) for line in read_lines(gens)} == {
+        ("m-neutral", "neutral"), ("m-cover-all", "cover-all")}
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(gens), "-o", str(tmp_path / "scored"),
+                "--no-report", "-q"]) == 0
+    capsys.readouterr()
+    assert run(["compare", str(tmp_path / "scored"), "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert "m-neutral" in shown and "m-cover-all" in shown
