@@ -113,3 +113,23 @@ def print_side_by_side(before: dict, after: dict, ref: str, unit: str) -> None:
         old = before.get(name)
         ratio = f"{value / old:6.2f}x" if old else "      -"
         print(f"{name:34} {old if old is not None else float('nan'):>10,.0f} {value:>10,.0f} {ratio}")
+
+
+def compare_lines(ref: str, script: str, lines: list[str], *args: str) -> int:
+    """Run ``script ARGS --out FILE`` on ``ref``'s code and compare the lines it writes with
+    ``lines`` (this worktree's, read from the same corpus): how many texts read the same
+    claims, the first differences, and 1 when any differs (the claim digests' ``--baseline``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "claims.jsonl"
+        subprocess.run(command(checkout(ref), script, *args, "--out", str(other)), check=True, capture_output=True)
+        theirs = other.read_text(encoding="utf-8").splitlines()
+    differ = [i for i, (a, b) in enumerate(zip(lines, theirs)) if a != b]
+    if len(theirs) != len(lines):
+        differ.append(min(len(lines), len(theirs)))
+    print(f"{ref}: {len(lines) - len(differ)} of {len(lines)} texts read the same claims")
+    for index in differ[:5]:
+        print(f"DIFFERS line {index + 1}:\n  {ref}: {theirs[index][:400] if index < len(theirs) else '-'}"
+              f"\n  here: {lines[index][:400] if index < len(lines) else '-'}")
+    return 1 if differ else 0

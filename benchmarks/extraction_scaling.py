@@ -1,7 +1,8 @@
 """Extraction time against text length, adversarial texts included: is it linear?
 
-For the f1 and weather regex extractors, five texts (the realized demo text repeated,
-one endless sentence of names and numbers, one long word, one long number, commas) at
+For the f1 and weather regex extractors, six texts (the realized demo text repeated,
+one endless sentence of names and numbers, one long word, one long number, commas,
+numbers with units) at
 125 KB, 250 KB, 500 KB and 1 MB; CPU seconds of one ``extract`` call each (best of
 --repeat), seconds per MB, and the ratio of 1 MB to 250 KB (4 when linear, 16 when
 quadratic). The test tests/test_extractor_scaling.py makes the same comparison at
@@ -46,6 +47,7 @@ def main() -> None:
         texts = {
             "realized text": realized, "names and numbers, one sentence": words,
             "one word": "a", "one number": "7", "commas": "then, ",
+            "numbers with units": "12 mph 30 degrees 40% 10 to 15 mph ",  # a claim every few characters (weather)
         }
         print(f"## {name} ({extractor.signature()})")
         print("| text | " + " | ".join(f"{n // 1000} KB" for n in SIZES) + " | s per MB | 1 MB / 250 KB |")

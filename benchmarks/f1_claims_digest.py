@@ -20,9 +20,7 @@ import hashlib
 import importlib.util
 import json
 import random
-import subprocess
 import sys
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -100,23 +98,10 @@ def main() -> int:
     print(f"{len(lines)} texts, claims digest {digest}")
     if not args.baseline:
         return 0
-    from baseline import checkout, command
+    from baseline import compare_lines
 
-    with tempfile.TemporaryDirectory() as tmp:
-        other = Path(tmp) / "claims.jsonl"
-        # the same corpus (this worktree's tests and data) read by the other commit's code
-        run = command(checkout(args.baseline), __file__, "--data", str(args.data), "--tests", str(args.tests),
-                      "--out", str(other))
-        subprocess.run(run, check=True, capture_output=True)
-        theirs = other.read_text(encoding="utf-8").splitlines()
-    differ = [i for i, (a, b) in enumerate(zip(lines, theirs)) if a != b]
-    if len(theirs) != len(lines):
-        differ.append(min(len(lines), len(theirs)))
-    print(f"{args.baseline}: {len(lines) - len(differ)} of {len(lines)} texts read the same claims")
-    for index in differ[:5]:
-        print(f"DIFFERS line {index + 1}:\n  {args.baseline}: {theirs[index][:400] if index < len(theirs) else '-'}"
-              f"\n  here: {lines[index][:400] if index < len(lines) else '-'}")
-    return 1 if differ else 0
+    # the same corpus (this worktree's tests and data) read by the other commit's code
+    return compare_lines(args.baseline, __file__, lines, "--data", str(args.data), "--tests", str(args.tests))
 
 
 if __name__ == "__main__":

@@ -2,5 +2,5 @@
 
 from factcov.hookspecs import hookimpl
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["__version__", "hookimpl"]

@@ -294,6 +294,18 @@ def prepare_summary() -> None:
     import scipy.stats  # noqa: F401
 
 
+def ranking_line(order: Sequence[str], rank: Mapping[str, float]) -> str:
+    """Systems in ``order`` as a line, ties shown as ties: 'complete = terse > verbose'
+    when complete and terse share rank 1.5 (an order between them would be invented)."""
+    groups: list[list[str]] = []
+    for system in order:
+        if groups and rank[system] == rank[groups[-1][0]]:
+            groups[-1].append(system)
+        else:
+            groups.append([system])
+    return " > ".join(" = ".join(group) for group in groups)
+
+
 def ranking_summary(table: pd.DataFrame) -> dict[str, object]:
     """Systems ordered by precision and by F1, and how much the two orders agree."""
     if table.empty:

@@ -1,6 +1,9 @@
 """The Python API: score files into a run and read it back, or score texts in memory.
 
-Both give the same tables as pandas DataFrames: ``systems`` (one row per system, the
+``read_instances`` and ``facts_frame`` read an instance file (the benchmark itself) as
+objects or as a table of its facts.
+
+Runs give the same tables as pandas DataFrames: ``systems`` (one row per system, the
 numbers of ``systems.csv``), ``claims`` (one row per claim and verdict) and ``scores``
 (one row per generation). See docs/api.md.
 """
@@ -17,12 +20,13 @@ from factcov.aggregate import system_table
 from factcov.compare import Run, load_run
 from factcov.errors import InputError
 from factcov.evaluate import Evaluator
+from factcov.facts_table import facts_frame, read_instances
 from factcov.model import Generation, Instance
 from factcov.outputs import claim_rows, score_row
 from factcov.plugins import get_domain
 from factcov.scoring import ScoringPolicy
 
-__all__ = ["Run", "TextRun", "load", "score", "score_texts"]
+__all__ = ["Run", "TextRun", "facts_frame", "load", "read_instances", "score", "score_texts"]
 
 
 def score(domain: str, instances: str | Path, generations: str | Path, outdir: str | Path, *,

@@ -10,7 +10,8 @@ commands, so a domain reaching into it would tie the two packages both ways.
 - ``fmt``, ``console``: how numbers and tables are printed;
 - ``validated``: a domain's settings from its factcov.toml table, options on top;
 - ``gate_metrics``, ``check_gates``: ``--fail-under`` (exit 1 when a score is below);
-- ``print_outcome``: the tables ``factcov score`` prints after a run.
+- ``print_outcome``: the tables ``factcov score`` prints after a run;
+- ``default_chat_cache``: where model answers are cached unless told otherwise (``generate``'s).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from factcov.cli import options
 from factcov.cli.config import validated
 from factcov.cli.console import console, fmt
 from factcov.cli.gate import check_gates, gate_metrics
+from factcov.cli.generate import default_cache as default_chat_cache
 from factcov.cli.score import print_outcome
 from factcov.progress import progress
 
-__all__ = ["check_gates", "console", "fmt", "gate_metrics", "options", "print_outcome", "progress", "validated"]
+__all__ = ["check_gates", "console", "default_chat_cache", "fmt", "gate_metrics", "options", "print_outcome", "progress", "validated"]

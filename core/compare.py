@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from factcov.aggregate import ranking_summary, system_table
-from factcov.errors import InputError
+from factcov.errors import InputError, UnknownNameError
 from factcov.outdir import verify
 from factcov.scoring import ScoringPolicy
 from factcov.statistics import spearman
@@ -62,10 +62,21 @@ class Run:
         return self.claims_of()
 
     def claims_of(self, systems: list[str] | None = None, instances: list[str] | None = None) -> pd.DataFrame:
-        """The claims, optionally only those of some systems and instances (filtered while reading)."""
+        """The claims, optionally only those of some systems and instances (filtered while reading).
+
+        A system or instance the run does not have is an error naming those it has (a typo
+        would otherwise give an empty frame, read as "no claims")."""
         path = self.path / "claims.parquet"
         if not path.is_file():
             raise InputError("missing claims.parquet; re-run `factcov score`", path=self.path)
+        for kind, column, asked in (("system", "system", systems), ("instance", "instance_id", instances)):
+            if isinstance(asked, str):
+                raise InputError(f"claims_of({kind}s=...) takes a list of names, got the string {asked!r}")
+            unknown = sorted(set(asked or ()) - set(self.scores[column].astype(str)))
+            if unknown:
+                known = sorted(set(self.scores[column].astype(str)))
+                shown = known if len(known) <= 20 else [*known[:20], f"... ({len(known)} in all)"]
+                raise UnknownNameError(f"{kind} of this run", unknown[0], shown)
         filters = [(column, "in", values) for column, values in (("system", systems), ("instance_id", instances))
                    if values is not None]
         try:

@@ -7,7 +7,8 @@ import inspect
 import random
 import warnings
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from factcov.errors import PluginError, UnknownNameError
@@ -43,6 +44,9 @@ class Domain:
       ``compare``, ``report`` and ``--fail-under`` read them. Names in ``lists`` are
       per-generation lists of strings written the same way (rag's hallucinated
       entities), shown but not averaged. Default: none.
+    - ``answer_pairs(path, extractor, instances)``: a file of answer lines (one per
+      question and system, the question's fields repeated) read as instances and
+      generations, for ``factcov score`` without ``-g``. Default: none (rag has one).
     - ``type_weights``: default per-claim-type weights of ``weighted_f1`` when the user
       gives none (rag's GAA weighs entity and relation F1). Default: none (overall F1).
     - ``configure(settings)``: the domain configured by its factcov.toml table.
@@ -153,6 +157,19 @@ class Domain:
         5th, ...) perturbed with ``perturb``; one it cannot perturb stays right. ``rng`` is
         seeded by the instance id, so the demo writes the same texts on every run."""
         return [_perturbed(self, fact, rng, instance) if i % 3 == 1 else fact for i, fact in enumerate(facts)]
+
+    def answer_pairs(
+        self, path: str | Path, extractor: Extractor, instances: dict[str, Instance]
+    ) -> Iterator[tuple[Instance, Generation]]:
+        """(instance, generation) pairs read from a file of answer lines, one line per
+        (question, system) answer (``factcov score -d DOMAIN -i answers.jsonl`` without
+        ``-g``); each question's instance, built once with ``extractor``, is added to
+        ``instances`` before its first pair. A domain that reads answer lines overrides
+        this (rag does; ``factcov.answer_lines.QuestionLines`` checks the lines)."""
+        raise NotImplementedError
+
+    def reads_answer_lines(self) -> bool:
+        return type(self).answer_pairs is not Domain.answer_pairs
 
     def extra_metrics(
         self, results: Sequence[Result], extractor: Extractor, policy: ScoringPolicy

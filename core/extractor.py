@@ -50,6 +50,8 @@ class Extractor:
         parsed: dict[str, Any] = {}
         for key, text in raw.items():
             kind = cls.option_types.get(key)
+            if kind is None and not cls.option_types:
+                raise InputError(f"-X {key}: extractor '{cls.name}' takes no options")
             if kind is None:
                 raise UnknownNameError(f"option of extractor '{cls.name}' (-X)", key, list(cls.option_types))
             if kind is bool:

@@ -94,7 +94,7 @@ def iter_generations(
     error message needs, is found by reading the file again.
     """
     seen = SeenPairs()
-    for line, generation in iter_models(path, Generation):
+    for line, generation in iter_models(path, Generation, hint=_swapped_files):
         instance = instances.get(generation.instance_id)
         if instance is None:
             raise InputError(
@@ -115,6 +115,16 @@ def iter_generations(
                 path=path, line=line, field="language",
             )
         yield instance, generation
+
+
+def _swapped_files(obj: dict) -> str | None:
+    """A hint when a generations file's line is an instance file's (header, block or instance)."""
+    if "instance_id" in obj:
+        return None
+    if "factcov_instances" in obj or ("block" in obj and "value" in obj) or ("id" in obj and "facts" in obj):
+        return ("this line is from an instances file, not a generation (instance_id, system, text): "
+                "are -i and -g swapped? (-i INSTANCES -g GENERATIONS)")
+    return None
 
 
 class SeenPairs:

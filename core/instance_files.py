@@ -65,6 +65,9 @@ def iter_instance_file(
                 raise InputError(f"block '{block_id}' defined twice", path=path, line=line, field="block")
             blocks[block_id] = obj["value"]
             continue
+        if "id" not in obj and "instance_id" in obj and "text" in obj:
+            raise InputError("this line is a generation (instance_id, system, text), not an instance: "
+                             "are -i and -g swapped? (-i INSTANCES -g GENERATIONS)", path=path, line=line, field="id")
         source = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) if with_source else None
         missing = resolve_blocks(obj, blocks)
         if missing is not None:

@@ -284,12 +284,18 @@ def validation_error(exc: ValidationError, path: str | Path, line: int) -> Input
     return InputError(message, path=path, line=line, field=field or None)
 
 
-def iter_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:
-    """Yield (line number, validated model) for each line of a JSONL file."""
+def iter_models(
+    path: str | Path, model: type[M], hint: Callable[[dict], str | None] | None = None
+) -> Iterator[tuple[int, M]]:
+    """Yield (line number, validated model) for each line of a JSONL file. ``hint`` may
+    name what a line that does not validate is instead (a file given for another)."""
     for number, obj in iter_json_lines(path):
         try:
             yield number, model.model_validate(obj)
         except ValidationError as exc:
+            said = hint(obj) if hint is not None else None
+            if said is not None:
+                raise InputError(said, path=path, line=number) from None
             raise validation_error(exc, path, number) from None
 
 

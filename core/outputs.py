@@ -26,6 +26,7 @@ from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import canonical_json, key_json
 from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
+from factcov.trusted import fields_of
 
 CLAIM_SCHEMA = pa.schema(
     [
@@ -133,10 +134,10 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         columns[name] = list(chain.from_iterable(map(repeat, own[name], counts)))
     columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
     verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
-    # each object's fields read at once from its __dict__ (where a pydantic model keeps
-    # them; half the cost of attribute access on a model) and transposed by zip (C)
-    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(_FIELDS, verdicts)))
-    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, map(_FIELDS, claims)))
+    # each object's fields read at once from the dict pydantic keeps them in (``fields_of``:
+    # half the cost of attribute access on a model) and transposed by zip (C)
+    claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(fields_of, verdicts)))
+    types, keys, values, spans, texts, extractors, out_of_scope = zip(*map(_CLAIM_FIELDS, map(fields_of, claims)))
     columns["type"] = list(types)
     columns["key"] = list(map(key_json, keys))
     columns["value"] = list(map(canonical_json, values))
@@ -155,7 +156,7 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     return columns
 
 
-_FIELDS, _VERDICTS = attrgetter("__dict__"), attrgetter("verdicts")
+_VERDICTS = attrgetter("verdicts")
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
@@ -179,7 +180,7 @@ def score_columns(
     rows = list(zip(results, extras))
     if not rows:
         return columns
-    # one pass per column over the chunk, models' fields read from their __dict__ (see ``claim_columns``)
+    # one pass per column over the chunk, models' fields read with ``fields_of`` (see ``claim_columns``)
     results = [result for result, _ in rows]
     scores = list(map(_SCORE, results))
     totals = list(map(_TOTAL, scores))
@@ -202,8 +203,8 @@ def score_columns(
 def result_columns(results: list[Result]) -> dict[str, list]:
     """The values of each result's own (its instance's, its generation's, its language):
     one list per column of both files, claims.parquet repeating them per claim."""
-    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(_FIELDS, map(_INSTANCE, results))))
-    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(_FIELDS, map(_GENERATION, results))))
+    instance_ids, tasks, splits = zip(*map(_INSTANCE_FIELDS, map(fields_of, map(_INSTANCE, results))))
+    systems, texts, generation_ids, metas = zip(*map(_GENERATION_FIELDS, map(fields_of, map(_GENERATION, results))))
     return {
         "instance_id": list(instance_ids), "system": list(systems), "task": list(tasks),
         "language": [result.language for result in results], "split": list(splits), "text": list(texts),

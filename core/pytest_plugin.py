@@ -144,7 +144,11 @@ def check_scores(run_or_texts: Any, *, f1: float | None = None, precision: float
 def assert_scores(run_or_texts: Any, *, f1: float | None = None, precision: float | None = None,
                   recall: float | None = None, weighted_f1: float | None = None, system: str | None = None,
                   thresholds_from: str | Path = ".", label: str | None = None, worst: int = 5) -> ScoreCheck:
-    """Fail (AssertionError) when a system's score is below a threshold, listing the worst claims."""
+    """Fail (AssertionError) when a system's score is below a threshold, listing the worst claims.
+
+    The failure is the message alone (``__tracebackhide__``): which system, metric, value
+    and threshold, then the claims that cost the most; none of factcov's own source."""
+    __tracebackhide__ = True
     check = check_scores(run_or_texts, f1=f1, precision=precision, recall=recall, weighted_f1=weighted_f1,
                          system=system, thresholds_from=thresholds_from, label=label, worst=worst)
     _checks.append(check)
@@ -168,6 +172,7 @@ def factcov_assert_scores(request: pytest.FixtureRequest) -> Callable[..., Score
     folder = request.path.parent
 
     def bound(run_or_texts: Any, **options: Any) -> ScoreCheck:
+        __tracebackhide__ = True
         options.setdefault("thresholds_from", folder)
         options.setdefault("label", request.node.nodeid)
         return assert_scores(run_or_texts, **options)

@@ -14,7 +14,6 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
-from factcov.progress import progress as console_progress
 from factcov.collector import fewer_collections
 from factcov.domain import Domain
 from factcov.errors import InputError
@@ -37,6 +36,7 @@ from factcov.outputs import (
 )
 from factcov.parallel import forked_scorer, joined, piece_size, pieces
 from factcov.plugins import get_domain
+from factcov.progress import progress as console_progress
 from factcov.scoring import Counts, ScoringPolicy
 
 

@@ -249,8 +249,8 @@ def score_generation(relevant: Sequence[Fact] | RelevantFacts, verdicts: Sequenc
     covered: set[str] = set()
     supported = contradicted = unverifiable = out_of_scope = 0  # the totals, counted alongside
     for verdict in verdicts:
-        # the models' fields read from their __dict__s (see ``Verifier.verify_all``: each
-        # attribute read of a pydantic model goes through its __getattr__ hook)
+        # the models' fields read from the dicts pydantic keeps them in, as ``factcov.trusted.fields_of``
+        # reads them, written out (see ``Verifier.verify_all``)
         fields = verdict.__dict__
         claim_fields = fields["claim"].__dict__
         type_ = claim_fields["type"]

@@ -29,14 +29,20 @@ so it reads well inside pytest.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
+from factcov.language import fold
 from factcov.model import Claim, Instance, canonical_json, key_id
 from factcov.scoring import ScoringPolicy
 from factcov.validation.perturb import run_perturbations
+
+if TYPE_CHECKING:
+    from factcov.extractors.patterns import TableExtractor
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,9 @@ class ContractReport:
     examples: int = 0
     languages: set[str] = field(default_factory=set)
     checks: int = 0  # checks of `validate perturb` run, all passed
+    # table patterns (claim_type[index]: pattern) that matched none of the texts checked
+    # (a failure with strict_patterns=True)
+    unmatched_patterns: list[str] = field(default_factory=list, repr=False)
 
 
 def _check_claims(domain: Domain, result: Result) -> None:
@@ -104,8 +113,15 @@ def check_domain(
     seed: int = 0,
     examples: Iterable[Example] = (),
     skip_perturb: Iterable[str] = (),
+    strict_patterns: bool = False,
 ) -> ContractReport:
-    """Run the contract checks; return counts of what was checked."""
+    """Run the contract checks; return counts of what was checked.
+
+    A ``TableExtractor`` pattern with a placeholder that is no slot (``{{number}}`` in a
+    plain ``r"..."`` string, ``{team}`` without a ``team`` slot: literal braces, which never
+    match) fails, named. Patterns that match none of the texts read (the realized complete
+    texts and ``examples``) are listed in ``unmatched_patterns``, and fail with
+    ``strict_patterns=True`` (every phrasing then needs an ``Example``)."""
     evaluator = Evaluator(domain, extractor=extractor, policy=ScoringPolicy())
     wanted = set(languages) if languages is not None else set(domain.languages)
     rng = random.Random(seed)
@@ -114,13 +130,20 @@ def check_domain(
     chosen = [i for i in (instances if instances is not None else domain.example_instances())
               if i.language in wanted and i.facts]
     _check_table(domain, evaluator.extractor_name)
+    examples = list(examples)
+    first = chosen[0] if chosen else examples[0].instance if examples else None
+    if first is not None:  # before any text: a pattern that cannot match fails deep in the checks
+        _check_table_slots(evaluator, first)
     _check_perturbable(domain, chosen, skipped, seed)
+    read: list[tuple[Instance, str]] = []  # texts every table pattern is looked for in
     for instance in chosen:
         report.instances += 1
         report.languages.add(instance.language)
         facts = list(instance.facts)
 
-        full = evaluator.evaluate_text(instance, domain.realize(facts, instance.language, instance))
+        complete = domain.realize(facts, instance.language, instance)
+        read.append((instance, complete))
+        full = evaluator.evaluate_text(instance, complete)
         _check_claims(domain, full)
         report.texts += 1
         metrics = full.metrics
@@ -162,7 +185,14 @@ def check_domain(
             previous = current["recall"]
     for example in examples:
         _check_example(domain, evaluator, example)
+        read.append((example.instance, example.text))
         report.examples += 1
+    report.unmatched_patterns = _unmatched_patterns(evaluator, read)
+    assert not (strict_patterns and report.unmatched_patterns), (
+        f"domain '{domain.name}': {len(report.unmatched_patterns)} table pattern(s) matched none of the "
+        f"{len(read)} texts checked (the realized texts and the examples): " + "; ".join(report.unmatched_patterns)
+        + ". Add an Example in each phrasing, or fix the pattern"
+    )
     assert report.instances or report.examples, f"domain '{domain.name}' gave no instance with facts to check"
     if chosen:
         outcome = run_perturbations(domain, chosen, extractor=extractor, seed=seed, max_instances=len(chosen))
@@ -173,6 +203,61 @@ def check_domain(
         )
         report.checks = len(outcome.checks)
     return report
+
+
+def _unmatched_patterns(evaluator: Evaluator, texts: list[tuple[Instance, str]]) -> list[str]:
+    """``claim_type[index]: pattern`` of every table pattern that matches none of ``texts``."""
+    from factcov.extractors.patterns import TableExtractor, compile_table
+
+    unmatched: dict[tuple[str, int], str] | None = None
+    for instance, text in texts:
+        extractor = evaluator.extractor_for(instance.language)
+        if not isinstance(extractor, TableExtractor):
+            return []
+        if unmatched is None:
+            unmatched = {(t, i): p for t, group in extractor.patterns.items() for i, p in enumerate(group)}
+        grammar = compile_table(extractor.patterns, _table_slots(extractor, instance))
+        folded = fold(text)
+        for (claim_type, index) in list(unmatched):
+            if grammar[claim_type][index].search(folded):
+                del unmatched[(claim_type, index)]
+        if not unmatched:
+            break
+    return [f"patterns[{t!r}][{i}]: {p!r}" for (t, i), p in (unmatched or {}).items()]
+
+
+# "{{number}}", "{team}" (not "{2}", "{1,3}", "\\{"): a placeholder left as literal braces
+_PLACEHOLDER = re.compile(r"(?<!\\)\{\{?\s*([A-Za-z_]\w*)\s*\}?\}")
+
+
+def _table_slots(extractor: TableExtractor, instance: Instance) -> dict[str, str]:
+    return {**extractor.slots(instance), extractor.entity_slot: extractor.lexicon(instance).pattern}
+
+
+def _check_table_slots(evaluator: Evaluator, instance: Instance) -> None:
+    """Every ``{placeholder}`` of a table pattern is a slot, written with single braces."""
+    from factcov.extractors.patterns import TableExtractor
+
+    extractor = evaluator.extractor_for(instance.language)
+    if not isinstance(extractor, TableExtractor):
+        return
+    slots, owner = _table_slots(extractor, instance), type(extractor).__name__
+    for claim_type, group in extractor.patterns.items():
+        for index, pattern in enumerate(group):
+            _check_placeholders(owner, claim_type, index, pattern, slots)
+
+
+def _check_placeholders(owner: str, claim_type: str, index: int, pattern: str, slots: dict[str, str]) -> None:
+    for match in _PLACEHOLDER.finditer(pattern):
+        written, name = match.group(0), match.group(1)
+        if written == "{" + name + "}" and name in slots:
+            continue
+        fix = (f"write {{{name}}} (doubled braces are only for an rf\"...\" string, where Python halves them)"
+               if name in slots else f"there is no slot '{name}' (slots: {', '.join(sorted(slots))}; "
+               "add one in slots(instance))")
+        raise AssertionError(
+            f"{owner}.patterns[{claim_type!r}][{index}] has {written}, which stays literal braces and never "
+            f"matches: {fix}. Pattern: {pattern!r}")
 
 
 def _check_table(domain: Domain, extractor_name: str) -> None:

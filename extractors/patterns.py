@@ -13,7 +13,7 @@
   ``factcov.language``;
 - ``dedupe``: claims in text order, the same claim read from overlapping phrases once
   (``ClaimSet``: the same while reading, the first reading kept);
-- ``alternation``: any of a list of words, as a trie (fast to scan for);
+- ``alternation``: any of a list of words, as a trie (fast to scan for; ``factcov.language``'s);
 - ``TableExtractor``: an ``Extractor`` over these: a subclass gives ``patterns``, its
   ``lexicon(instance)`` and ``read(claim_type, match, entity)`` and nothing else.
 
@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from factcov.extractor import Extractor
 from factcov.extractors.claims import trusted_claim
 from factcov.extractors.spans import SpanSet
-from factcov.language import fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
+from factcov.language import alternation, fold, number_pattern, ordinal_pattern, parse_number, parse_ordinal
 from factcov.model import Claim, Instance
 
 __all__ = [
@@ -105,6 +105,39 @@ def number_slots(language: str) -> dict[str, str]:
     return {"number": rf"(?:\d+|{number_pattern(language)})", "ordinal": ordinal_pattern(language)}
 
 
+def spaces_as_whitespace(pattern: str) -> str:
+    """Every space of a table pattern as ``\\s+`` (any run of whitespace), except where that
+    would change what the pattern means: inside a look-behind (``(?<=lap )``, ``(?<!no )``),
+    which must keep a fixed width, inside a character class (``[ ,]``) and after a backslash."""
+    out: list[str] = []
+    behind: list[int] = []  # depth of parentheses of each open look-behind
+    depth, class_start = 0, -1  # class_start: where the open character class's members begin
+    escaped = False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_start >= 0:
+            if char == "]" and index > class_start:  # "[]x]", "[^]x]": a first "]" is a member
+                class_start = -1
+        elif char == "[":
+            class_start = index + (2 if pattern.startswith("^", index + 1) else 1)
+        elif char == "(":
+            depth += 1
+            if pattern.startswith(("?<=", "?<!"), index + 1):
+                behind.append(depth)
+        elif char == ")":
+            if behind and behind[-1] == depth:
+                behind.pop()
+            depth -= 1
+        elif char == " " and not behind:
+            out.append(r"\s+")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
 @lru_cache(maxsize=256)
 def _compile_table(
     patterns: tuple[tuple[str, tuple[str, ...]], ...], slots: tuple[tuple[str, str], ...]
@@ -112,7 +145,7 @@ def _compile_table(
     def fill(pattern: str) -> str:
         for name, value in slots:
             pattern = pattern.replace("{" + name + "}", value)
-        return pattern.replace(" ", r"\s+")
+        return spaces_as_whitespace(pattern)
 
     return {claim_type: [re.compile(fill(p)) for p in group] for claim_type, group in patterns}
 
@@ -240,7 +273,9 @@ class TableExtractor(Extractor):
     - ``patterns``: ``{claim_type: (pattern, ...)}``;
     - ``lexicon(instance)``: the instance's entity names;
     - ``slots(instance)``: other slots (default: ``{number}`` and ``{ordinal}``);
-    - ``read(claim_type, match, entity)``: ``(key, value)``, or None to skip.
+    - ``read(claim_type, match, entity)``: ``(key, value)``, or None to skip; written
+      ``read(claim_type, match, entity, instance)`` it also gets the instance the text is
+      about (its context holds the data a reading may need).
     """
 
     patterns: ClassVar[Mapping[str, Sequence[str]]] = {}
@@ -260,6 +295,7 @@ class TableExtractor(Extractor):
         lexicon = self.lexicon(instance)
         grammar = compile_table(self.patterns, {**self.slots(instance), self.entity_slot: lexicon.pattern})
         many, one = self.entity_slot + "s", self.entity_slot
+        with_instance = _read_takes_instance(type(self))
         claims: list[Claim] = []
         for claim_type, compiled in grammar.items():
             for pattern in compiled:
@@ -267,7 +303,8 @@ class TableExtractor(Extractor):
                     groups = match.groupdict()
                     group = many if groups.get(many) else one
                     for entity, _ in lexicon.find(folded, text, *match.span(group)):
-                        read = self.read(claim_type, match, entity)
+                        read = (self.read(claim_type, match, entity, instance) if with_instance  # type: ignore[call-arg]
+                                else self.read(claim_type, match, entity))
                         if read is None:
                             continue
                         key, value = read
@@ -276,54 +313,13 @@ class TableExtractor(Extractor):
         return dedupe(claims)
 
 
-def alternation(words: Iterable[str], space: str = r"\s+") -> str:
-    """One regular expression for "any of ``words``", longest first, as a trie.
+@lru_cache(maxsize=256)
+def _read_takes_instance(cls: type[TableExtractor]) -> bool:
+    """Whether a table extractor's ``read`` takes the instance (a fourth parameter)."""
+    import inspect
 
-    Matches exactly what ``"|".join(sorted(words, key=len, reverse=True))`` (escaped,
-    each space written ``space``) matches, in the same order of preference: the words
-    that match at one position are prefixes of one another, and the trie tries the
-    longer first. But a position is rejected after a character or two instead of after
-    trying every word, which makes a scan for a lexicon of a hundred names several times
-    faster (no group is added; wrap it in ``(?:...)`` where needed).
-    """
-    return _alternation(tuple(sorted(set(words))), space)
-
-
-@lru_cache(maxsize=1024)
-def _alternation(words: tuple[str, ...], space: str) -> str:
-    trie: dict[str, dict] = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}  # a word ends here
-
-    def piece(char: str) -> str:
-        return space if char == " " else _escaped(char)
-
-    def branch(node: dict[str, dict]) -> str:
-        paths = []
-        for char in sorted(node):
-            if not char:
-                continue
-            path, child = piece(char), node[char]
-            while len(child) == 1 and "" not in child:  # a chain without a choice: written as is
-                (char, child), = child.items()
-                path += piece(char)
-            paths.append(path + branch(child))
-        if not paths:
-            return ""
-        if len(paths) == 1 and "" not in node:
-            return paths[0]
-        # a word ending here is tried last: longer words first, as in the sorted alternation
-        return "(?:" + "|".join(paths) + ("|" if "" in node else "") + ")"
-
-    return branch(trie)
-
-
-@lru_cache(maxsize=4096)
-def _escaped(char: str) -> str:
-    return re.escape(char)
+    parameters = list(inspect.signature(cls.read).parameters.values())[1:]  # after self
+    return len(parameters) >= 4 or any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters)
 
 
 class ClaimSet:

@@ -7,6 +7,9 @@ feedback like a model would: of the wrong facts the feedback names, it fixes the
 half (at least one) and keeps the rest as they were. It is stateless, so retries and
 reruns get the same answer.
 
+``respond`` (the request body -> the content, None for an HTTP 500) answers every request
+instead, for clients that are not about an instance (rag's model-based checker).
+
 Faults by instance id (``faults``): ``timeout`` (answers after ``slow_s``), ``429`` (once,
 with ``Retry-After: 1``), ``500`` (always), ``truncated`` (a cut-off JSON body), ``empty``
 (an empty message), ``length`` (half the text, ``finish_reason: length``), ``think``
@@ -41,6 +44,8 @@ class ModelBehaviour:
         self.delay_s = delay_s
         self.slow_s = 3.0
         self.extract: Callable[[str, Instance], list[dict[str, Any]]] | None = None
+        # Any other client (rag's checker): the request body -> the message content, None for HTTP 500.
+        self.respond: Callable[[dict], str | None] | None = None
         self.requests: list[tuple[float, str, dict]] = []  # (time, instance id, body)
         self.authorizations: list[str | None] = []
         self.lock = threading.Lock()
@@ -91,6 +96,14 @@ def make_handler(model: ModelBehaviour):
         def do_POST(self):  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             messages = body["messages"]
+            if model.respond is not None:
+                with model.lock:
+                    model.requests.append((time.monotonic(), "?", body))
+                content = model.respond(body)
+                if content is None:
+                    return self._send(500, b'{"error": "boom"}')
+                return self._send(200, json.dumps({"choices": [{"message": {"role": "assistant", "content": content},
+                                                                 "finish_reason": "stop"}]}).encode())
             if "response_format" in body:  # the llm extractor: find the instance by its data and language
                 instance = next((i for i in model.by_prompt.values() if f"Language: {i.language}." in
                                  messages[-1]["content"] and json.dumps(i.context, ensure_ascii=False)[:4000]

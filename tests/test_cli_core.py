@@ -157,7 +157,7 @@ def test_summary_carries_a_signature_that_changes_with_the_policy(files, tmp_pat
     score_cli(*files, tmp_path / "b", "--no-report", "--unverifiable", "ignore")
     a = json.loads((tmp_path / "a" / "summary.json").read_text())
     b = json.loads((tmp_path / "b" / "summary.json").read_text())
-    assert a["signature"].startswith("factcov:0.1.0|domain:mini@9.9.9|extractor:mini-regex|verifier:lookup|unverifiable:count")
+    assert a["signature"].startswith("factcov:0.2.0|domain:mini@9.9.9|extractor:mini-regex|verifier:lookup|unverifiable:count")
     assert a["signature"] != b["signature"]
     assert a["rankings"]["by_precision"][0] == "terse" and a["rankings"]["by_f1"][-1] == "terse"
 

@@ -15,7 +15,8 @@ from factcov.domains.f1.extractor import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race
-from factcov.extractors.anchors import Anchors, anchors, quick_start, word_start
+from factcov.extractors.anchors import Anchors, anchors, word_start
+from factcov.extractors.fast_regex import compile_fast
 from factcov.language import fold
 from factcov.plugins import get_domain
 
@@ -259,14 +260,14 @@ def _same_matches(fast: re.Pattern[str], slow: re.Pattern[str], text: str, pos: 
     (r"\d?", False),  # may match empty
     (r"[abc]de", False),  # the engine's own prefilter already
 ])
-def test_quick_start_changes_only_what_it_speeds_up(pattern: str, changed: bool) -> None:
+def test_compile_fast_changes_only_what_it_speeds_up(pattern: str, changed: bool) -> None:
     slow = re.compile(pattern)
-    fast = quick_start(slow)
+    fast = compile_fast(slow)
     assert (fast is not slow) == changed
     assert fast.pattern == slow.pattern and fast.flags == slow.flags and fast.groupindex == slow.groupindex
 
 
-def test_quick_start_matches_what_the_pattern_matches_on_random_patterns_and_stretches() -> None:
+def test_compile_fast_matches_what_the_pattern_matches_on_random_patterns_and_stretches() -> None:
     """Random patterns (most opened with \\b, the others led by a set of first characters)
     over random texts, searched from and to random offsets (a boundary at the start of a
     stretch looks at the character before it)."""
@@ -279,7 +280,7 @@ def test_quick_start_matches_what_the_pattern_matches_on_random_patterns_and_str
         opening = r"\b" if openings.random() < 0.6 else openings.choice(["", "(?=a)", "(?!b)", "(?<=c)"])
         slow = re.compile(opening + _random_pattern(rng) if rng.random() < 0.7 else
                           "|".join(opening + _random_pattern(rng, 2) for _ in range(rng.randint(2, 3))))
-        fast = quick_start(slow)
+        fast = compile_fast(slow)
         changed += fast is not slow
         led += fast is not slow and not opening
         for text in texts:
@@ -289,15 +290,15 @@ def test_quick_start_matches_what_the_pattern_matches_on_random_patterns_and_str
     assert changed > 300 and led > 15  # both rewrites were put to the test
 
 
-def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list[tuple[object, str]]) -> None:
-    """Every pattern of the f1 lexicon (compiled with ``quick_start``) against the same
+def test_the_f1_grammar_compiled_fast_matches_what_it_was_written_as(texts: list[tuple[object, str]]) -> None:
+    """Every pattern of the f1 lexicon (compiled with ``compile_fast``) against the same
     source compiled plainly, over real texts, whole and from a random offset to another."""
     from factcov.domains.f1 import reading, rules_race, rules_strategy
 
     rng = random.Random(8)
     quick = 0
     rules_own = [value for module in (reading, rules_race, rules_strategy) for value in vars(module).values()
-                 if isinstance(value, re.Pattern)]  # the rules' own patterns, some quick-started too
+                 if isinstance(value, re.Pattern)]  # the rules' own patterns, some compiled with compile_fast too
     for language in ("en", "es", "pt"):
         lex = lexicon(language)
         folded = [fold(text) for instance, text in texts if instance.language == language][:200]
@@ -315,7 +316,7 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as(texts: list
     assert quick > 60
 
 
-def test_the_f1_grammar_quick_started_matches_what_it_was_written_as_on_hostile_texts(
+def test_the_f1_grammar_compiled_fast_matches_what_it_was_written_as_on_hostile_texts(
         texts: list[tuple[object, str]]) -> None:
     """The same comparison over real sentences damaged at random: digits, ordinal marks,
     dashes, stray letters, accents, runs of spaces and line breaks spliced in (matches
@@ -337,14 +338,14 @@ def test_the_f1_grammar_quick_started_matches_what_it_was_written_as_on_hostile_
                 if not isinstance(fast, re.Pattern):
                     continue
                 slow = re.compile(fast.pattern, fast.flags)
-                led += quick_start(slow) is not slow  # (``slow`` itself when nothing changed)
+                led += compile_fast(slow) is not slow  # (``slow`` itself when nothing changed)
                 for text in damaged:
                     pos = rng.randint(0, len(text))
                     _same_matches(fast, slow, text, 0, len(text))
                     _same_matches(fast, slow, text, pos, rng.randint(pos, len(text)))
         # the scans that cost most before: numbers, ordinals, lap references
         costly = (lex.lap_ref, lex.number, lex.stop_ordinal, lex.stint_ordinal)
-        assert all(quick_start(slow) is not slow for slow in (re.compile(p.pattern) for p in costly))
+        assert all(compile_fast(slow) is not slow for slow in (re.compile(p.pattern) for p in costly))
     assert led > 100
 
 

@@ -158,6 +158,26 @@ def test_alternation_matches_what_the_sorted_alternation_matches():
     assert compared == 300 * 3 * 8
 
 
+def test_the_flat_alternation_is_what_the_grammars_wrote_before():
+    """factcov.language.alternation(trie=False) is the one builder of the number and ordinal words
+    and weather's vocabulary: the same expressions the three builders wrote side by side."""
+    from factcov.domains.weather.vocabulary import alternation as weather_alternation
+    from factcov.domains.weather.vocabulary import condition_words, direction_words
+    from factcov.language import LANGUAGES, alternation, number_words, ordinal_words
+
+    for language in LANGUAGES:
+        for words in (number_words(language), ordinal_words(language)):
+            assert alternation(words, trie=False) == "|".join(
+                re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+        for words in (direction_words(language), condition_words(language)):
+            assert weather_alternation(words) == "|".join(
+                re.escape(w).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]?")
+                for w in sorted(words, key=len, reverse=True))
+    assert "north[\\s-]?east" in weather_alternation(["north-east"])
+    with pytest.raises(ValueError, match="flat form"):
+        alternation(["north-east"], hyphen=r"[\s-]?")
+
+
 def test_claim_set_keeps_the_first_reading_of_a_claim():
     from factcov.extractors.patterns import ClaimSet
 

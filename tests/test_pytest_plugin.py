@@ -50,6 +50,26 @@ def test_a_wrong_text_fails_listing_the_worst_claims(project):
     ])
 
 
+def test_a_failure_shows_the_scores_not_factcovs_source(project):
+    """The failure is the message: no lines of factcov's own code (issue 29)."""
+    explanations = project.path / "explanations.jsonl"
+    explanations.write_text(explanations.read_text(encoding="utf-8").replace("laps 13 and 28", "laps 13 and 30"),
+                            encoding="utf-8")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    failure = out[out.index("test_every_explanation_is_precise _"):out.index("factcov scores =")]
+    assert "pytest_plugin.py" not in failure and "check_scores(" not in failure and "raise AssertionError" not in failure
+    assert "AssertionError: factcov scores below the thresholds:" in failure
+    assert "system 'my-model': precision 0.9" in failure and "< 1.000" in failure
+    assert len(failure.splitlines()) < 25, failure
+
+
+def test_the_example_readme_says_to_install_pytest():
+    readme = (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    assert "pip install factcov pytest" in readme
+
+
 def test_thresholds_come_from_the_nearest_factcov_toml(tmp_path):
     (tmp_path / "factcov.toml").write_text("[thresholds]\nf1 = 0.5\n", encoding="utf-8")
     (tmp_path / "sub").mkdir()

@@ -27,7 +27,8 @@ def test_a_bad_value_is_refused(raw, message):
 
 
 def test_an_undeclared_option_lists_the_declared_ones():
-    with pytest.raises(UnknownNameError, match="available: batch_size, model, n_process"):
+    with pytest.raises(UnknownNameError, match="available: batch_size, checker, checker_cache, checker_model, "
+                                               "checker_timeout, checker_url, model, n_process"):
         RagSpacyExtractor.parse_options({"aliases": "x"})  # a table: factcov.toml's [rag], not -X
 
 

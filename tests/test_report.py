@@ -60,7 +60,7 @@ def test_claims_in_the_payload_match_claims_parquet(mini_run):
 def test_the_explorer_is_capped_per_system_and_says_so(mini_run):
     payload = build_payload([mini_run], per_system=2)
     run = payload["runs"][0]
-    assert run["explorer"] == {"shown": 6, "per_system": 2, "total": 18,
+    assert run["explorer"] == {"shown": 6, "cards": 6, "per_system": 2, "total": 18,
                                "capped_systems": ["complete", "hostile", "terse"]}
     assert {g["instance_id"] for g in run["generations"]} == {"m0", "m1"}
     # Many systems: the per-run limit shrinks the per-system cap.

@@ -10,8 +10,8 @@ import pytest
 from factcov import hookimpl
 from factcov.errors import InputError
 from factcov.plugins import register_plugin, unregister_plugin
-from factcov.validation.agreement import compare_scorings
 from factcov.statistics import pearson
+from factcov.validation.agreement import compare_scorings
 from tests.mini_domain import MiniExtractor
 from tests.test_compare import make_mini_run, mini_generations
 

@@ -39,8 +39,10 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def _version(value: bool) -> None:
-    if value:
+def _version(context: typer.Context, value: bool) -> None:
+    # an eager callback also runs when the command line is parsed only to be looked at
+    # (resilient_parsing, factcov.cli.paths): print once, on the real parse
+    if value and not context.resilient_parsing:
         typer.echo(f"factcov {__version__}")
         raise typer.Exit()
 
@@ -96,10 +98,11 @@ def _run(argv: Sequence[str] | None = None) -> int:
     """
     try:
         app = build_app()
-        from factcov.cli.options import hide_flag_types, spread_multiple_values
+        from factcov.cli.options import hide_flag_types, plain_help_when_narrow, spread_multiple_values
 
         command = typer.main.get_command(app)
         hide_flag_types(command)
+        plain_help_when_narrow(command)
         args = spread_multiple_values(command, list(argv) if argv is not None else sys.argv[1:])
         from factcov.cli.paths import check_command_line
 

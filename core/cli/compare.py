@@ -70,14 +70,16 @@ def _print(result: dict) -> None:
                 cells = [row["metrics"][metric] for row in domain["systems"]]
                 extra.add_row(metric, *(f"{_with_ci(c['mean'], c['ci'])} ({c['n_defined']})" for c in cells))
             console.print(extra)
+        from factcov.aggregate import ranking_line
         from factcov.cli.tables import out_of_scope_note
 
         if note := out_of_scope_note(domain["systems"]):
             console.print(note, markup=False, highlight=False)
         ranking = domain["ranking"]
+        ranks = {metric: {row["system"]: row[f"rank_{metric}"] for row in domain["systems"]} for metric in ("precision", "f1")}
         console.print(
-            f"by precision: {' > '.join(ranking['by_precision'])}\n"
-            f"by F1:        {' > '.join(ranking['by_f1'])}\n"
+            f"by precision: {ranking_line(ranking['by_precision'], ranks['precision'])}\n"
+            f"by F1:        {ranking_line(ranking['by_f1'], ranks['f1'])}\n"
             f"Kendall tau between the rankings: {_fmt(ranking['kendall'])}   Spearman: {_fmt(ranking['spearman'])}\n",
             markup=False, highlight=False,
         )

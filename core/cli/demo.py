@@ -17,6 +17,7 @@ def demo(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Score the domain's demo systems and print precision rank against F1 rank."""
+    from factcov.aggregate import ranking_line
     from factcov.cli.tables import print_system_table
     from factcov.demo import run_demo
 
@@ -27,8 +28,9 @@ def demo(
     print_system_table(outcome.systems, f"factcov demo — {domain}: {summary['n_generations']} generations",
                        signature=summary["signature"])
     rankings = summary["rankings"]
-    typer.echo(f"by precision: {' > '.join(rankings['by_precision'])}")
-    typer.echo(f"by F1:        {' > '.join(rankings['by_f1'])}")
+    systems = outcome.systems.set_index("system")
+    typer.echo(f"by precision: {ranking_line(rankings['by_precision'], systems['rank_precision'])}")
+    typer.echo(f"by F1:        {ranking_line(rankings['by_f1'], systems['rank_f1'])}")
     kendall = rankings["kendall"]
     typer.echo(f"Kendall tau between the two rankings: {'undefined' if kendall is None else f'{kendall:.2f}'}")
     typer.echo(f"results in {outcome.outdir}/ (report.html, systems.csv, summary.json, scores.parquet, claims.parquet)")

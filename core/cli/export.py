@@ -1,4 +1,5 @@
-"""`factcov export sft`: fine-tuning data (chat records or preference pairs) from a benchmark."""
+"""`factcov export sft|facts`: fine-tuning data (chat records or preference pairs) or the facts
+of a benchmark as a table."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import typer
 
 from factcov.cli import options
 
-export_app = typer.Typer(help="Export fine-tuning data built from the oracle and the realizer.",
+export_app = typer.Typer(help="Export a benchmark: its facts as a table, or fine-tuning data from the oracle and realizer.",
                          no_args_is_help=True)
 
 
@@ -34,3 +35,18 @@ def sft(
         typer.echo(f"{out}: {outcome.written} {form} records of {outcome.selected} instances"
                    + (f"; {len(outcome.skipped)} skipped (first: {next(iter(outcome.skipped.items()))})"
                       if outcome.skipped else ""), err=True)
+
+
+@export_app.command("facts")
+def facts(
+    instances: Path = options.INSTANCES,
+    out: Path = typer.Option(..., "--out", "-o", help="facts.parquet or facts.csv (written atomically).", dir_okay=False),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
+) -> None:
+    """One row per fact: instance_id, domain, task, language, split, fact_type, fact_id, key, value."""
+    from factcov.facts_table import export_facts, export_format
+
+    export_format(out)  # a wrong suffix is refused before the file is read
+    written = export_facts(instances, out)
+    if not quiet:
+        typer.echo(f"{out}: {written} facts", err=True)

@@ -41,4 +41,5 @@ def new_domain(
     root = write_domain_package(name, destination)
     # A bare "factcov-x" would make pip look for a distribution of that name on PyPI.
     path = root.as_posix() if root.is_absolute() or root.as_posix().startswith(".") else f"./{root.as_posix()}"
-    typer.echo(f"wrote {path}/ — next: pip install {path} && python -m pytest {path}/tests", err=True)
+    # -e (editable): the author edits the package, and every edit counts without reinstalling
+    typer.echo(f"wrote {path}/ — next: pip install -e {path} && python -m pytest {path}/tests", err=True)

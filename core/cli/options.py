@@ -182,6 +182,22 @@ def spread_multiple_values(command: object, args: list[str]) -> list[str]:
     return spread
 
 
+# Below this many columns rich's help panels cut long option names ("--extractor-opt…"):
+# click's plain help is used instead, which wraps descriptions and keeps every name whole.
+RICH_HELP_MIN_COLUMNS = 100
+
+
+def plain_help_when_narrow(command: Any, columns: int | None = None) -> None:
+    import shutil
+
+    if (columns or shutil.get_terminal_size((80, 24)).columns) >= RICH_HELP_MIN_COLUMNS:
+        return
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
+    for sub in (getattr(command, "commands", None) or {}).values():
+        plain_help_when_narrow(sub, columns)
+
+
 def hide_flag_types(command: Any) -> None:
     """No '<bool>' after a flag in help ('--quiet -q <bool>'): a flag takes no value."""
     for param in getattr(command, "params", []):

@@ -17,7 +17,10 @@ def register(app: typer.Typer) -> None:
 def score(
     domain: str = options.DOMAIN,
     instances: Path = options.INSTANCES,
-    generations: Path = options.GENERATIONS,
+    generations: Path | None = typer.Option(
+        None, "--generations", "-g", dir_okay=False,
+        help="Generations JSONL (gzip allowed). Without it, -i is a file of answer lines (rag: one line per "
+             "question and system)."),
     outdir: Path = typer.Option(..., "--out", "-o", help="Output directory (created)."),
     extractor: str | None = options.EXTRACTOR,
     extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
@@ -59,13 +62,19 @@ def score(
                                   default_weights=dict(plugin.type_weights) or None)
     options.check_weights(policy, [ct.name for ct in plugin.claim_types])
     gates = options.gates(fail_under, gate_metrics(plugin.metrics))
-    outcome = score_files(
-        plugin, instances, generations, options.output_dir(outdir),
-        extractor=extractor, policy=policy,
-        extractor_options=options.parse_extractor_options(extractor_option, extractor or plugin.default_extractor,
-                                                          domain),
-        jobs=jobs, dask=dask, progress=not quiet, report=report,
-    )
+    extractor_options = options.parse_extractor_options(extractor_option, extractor or plugin.default_extractor,
+                                                        domain)
+    if generations is None:  # one file of answer lines holds the questions and the systems' answers
+        from factcov.answer_lines import score_answer_file
+
+        outcome = score_answer_file(plugin, instances, options.output_dir(outdir), extractor=extractor,
+                                    extractor_options=extractor_options, policy=policy, jobs=jobs, dask=dask,
+                                    progress=not quiet, report=report)
+    else:
+        outcome = score_files(
+            plugin, instances, generations, options.output_dir(outdir), extractor=extractor, policy=policy,
+            extractor_options=extractor_options, jobs=jobs, dask=dask, progress=not quiet, report=report,
+        )
     if output_format == "json":  # only the summary on stdout: a script pipes it to jq or json.loads
         typer.echo((outcome.outdir / "summary.json").read_text(encoding="utf-8").rstrip("\n"))
     elif not quiet:
@@ -82,3 +91,6 @@ def print_outcome(outcome, title: str) -> None:
                        summary["policy"]["average"], summary["signature"])
     print_domain_metrics(outcome.systems, summary.get("metrics", []))
     typer.echo(f"wrote {outcome.outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)
+    report = outcome.outdir / "report.html"
+    if report.is_file():
+        typer.echo(f"report: {report.resolve().as_uri()}", err=True)

@@ -39,6 +39,7 @@ def perturb(
         None, "--write-gold", file_okay=False,
         help="Also write DIR/instances.jsonl, generations.jsonl and errors.jsonl (corrupted spans) for `validate errors`.",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No table: only the exit code and, on failure, one line."),
 ) -> None:
     """Damage complete, correct texts in known ways; exit 1 if a metric moves the wrong way."""
     from factcov.errors import GateFailed, InputError
@@ -57,15 +58,16 @@ def perturb(
 
         written = write_gold_files(plugin, chosen if chosen is not None else plugin.example_instances(), write_gold,
                                    seed=seed, k=k, max_instances=max_instances)
-        typer.echo(f"wrote {written['errors']} gold errors in {written['generations']} texts of "
-                   f"{written['instances']} instances to {write_gold}", err=True)
-    if as_json:
+        if not quiet:
+            typer.echo(f"wrote {written['errors']} gold errors in {written['generations']} texts of "
+                       f"{written['instances']} instances to {write_gold}", err=True)
+    if as_json and not quiet:
         typer.echo(json.dumps({
             "domain": outcome.domain, "extractor": outcome.extractor, "seed": outcome.seed,
             "instances": outcome.instances, "summary": outcome.summary(), "unperturbable": outcome.unperturbable,
             "violations": [vars(v) for v in outcome.violations],
         }, indent=2))
-    else:
+    elif not quiet:
         _print_perturbations(outcome)
     if outcome.violations:
         first = outcome.violations[0]
@@ -164,8 +166,14 @@ def human(
     scores: Path = typer.Option(..., "--scores", help="OUTDIR of a factcov score run.", file_okay=False),
     human_file: Path = typer.Option(..., "--human", help="Human judgments: WebNLG JSON or CSV.", dir_okay=False),
     format: str = typer.Option("auto", "--format", help="webnlg, csv or auto (by extension)."),
-    metric: str = typer.Option(
-        "f1", "--metric", "-m", help="precision, recall, f1, weighted_f1 or a metric of the run's domain."
+    metric: list[str] | None = typer.Option(
+        None, "--metric", "-m",
+        help="precision, recall, f1 (default), weighted_f1 or a metric of the run's domain (repeatable).",
+    ),
+    pairwise: bool = typer.Option(
+        False, "--pairwise",
+        help="--human holds pairwise preferences (instance_id,system_a,system_b and -2..2 labels, positive: A "
+             "better): Pearson and Spearman of score differences with them.",
     ),
     criterion: list[str] | None = typer.Option(None, "--criterion", "-c", help="Human criterion (repeatable); default all."),
     bootstrap: int = typer.Option(1000, "--bootstrap", min=0, max=MAX_BOOTSTRAP, help="Bootstrap resamples."),
@@ -178,54 +186,93 @@ def human(
     """Correlation of factcov scores with human judgments, system and segment level, with CIs.
 
     A CSV with a `label` column (instead of `score`) holds binary or categorical labels:
-    then the ROC AUC of the metric for each label is reported, beside Spearman's rho."""
+    then the ROC AUC of the metric for each label is reported, beside Spearman's rho.
+    With --pairwise, a CSV of pairs of answers with people's preference: Pearson and
+    Spearman of the metric's differences with the preferences."""
     from factcov.errors import InputError
     from factcov.validation.human import correlate_run
     from factcov.validation.labels import discriminate_run, is_label_file
+    from factcov.validation.pairwise import correlate_pairs_run, is_pairwise_file
 
     if bootstrap < 0:
         raise InputError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    metrics = list(dict.fromkeys(metric or ["f1"]))
+    if pairwise:
+        if format not in ("auto", "csv"):
+            raise InputError(f"--pairwise reads a CSV; --format {format} does not apply", field="format")
+        paired = correlate_pairs_run(scores, human_file, metrics=metrics, criteria=criterion, n_boot=bootstrap,
+                                     seed=seed)
+        if as_json:
+            typer.echo(json.dumps(paired, indent=2))
+        else:
+            _print_pairs(paired, bootstrap, seed)
+        return
+    if format in ("auto", "csv") and human_file.is_file() and is_pairwise_file(human_file):
+        raise InputError("this CSV holds pairs (system_a, system_b): add --pairwise", path=human_file)
     if format in ("auto", "csv") and human_file.is_file() and is_label_file(human_file):
-        labelled = discriminate_run(scores, human_file, metric=metric, criteria=criterion, positive=positive,
-                                    n_boot=bootstrap, seed=seed)
+        labelled = [row for name in metrics for row in discriminate_run(
+            scores, human_file, metric=name, criteria=criterion, positive=positive, n_boot=bootstrap, seed=seed)]
         if as_json:
             typer.echo(json.dumps(labelled, indent=2))
         else:
-            _print_labels(labelled, metric, bootstrap, seed)
+            _print_labels(labelled, metrics, bootstrap, seed)
         return
-    results = correlate_run(scores, human_file, format=format, metric=metric, criteria=criterion,
-                            n_boot=bootstrap, seed=seed)
+    results = [row for name in metrics for row in correlate_run(
+        scores, human_file, format=format, metric=name, criteria=criterion, n_boot=bootstrap, seed=seed)]
     if as_json:
         typer.echo(json.dumps(results, indent=2))
         return
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{metric} vs human judgments ({bootstrap} bootstrap resamples, seed {seed})")
-    for column in ("criterion", "level", "n", "Spearman", "95% CI", "Kendall", "95% CI "):
-        table.add_column(column, justify="left" if column in ("criterion", "level") else "right")
+    table = Table(title=f"{', '.join(metrics)} vs human judgments ({bootstrap} bootstrap resamples, seed {seed})")
+    for column in ("metric", "criterion", "level", "n", "Spearman", "95% CI", "Kendall", "95% CI "):
+        table.add_column(column, justify="left" if column in ("metric", "criterion", "level") else "right")
     for row in results:
-        table.add_row(escape(row["criterion"]), row["level"], str(row["n"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
-                      _fmt(row["kendall"]), _ci(row["kendall_ci"]))
+        table.add_row(escape(row["metric"]), escape(row["criterion"]), row["level"], str(row["n"]),
+                      _fmt(row["spearman"]), _ci(row["spearman_ci"]), _fmt(row["kendall"]), _ci(row["kendall_ci"]))
     _console().print(table)
 
 
-def _print_labels(results: list[dict], metric: str, bootstrap: int, seed: int) -> None:
+def _print_pairs(results: list[dict], bootstrap: int, seed: int) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{metric} against human labels: ROC AUC ({bootstrap} bootstrap resamples, seed {seed})")
-    for column in ("criterion", "label", "n", "AUC", "95% CI", "Spearman"):
-        table.add_column(column, justify="left" if column in ("criterion", "label") else "right")
+    table = Table(title=f"score differences vs pairwise preferences ({bootstrap} bootstrap resamples, seed {seed})",
+                  caption="an undefined score on either side: the median difference; accuracy: pairs people "
+                          "did not tie, metric ties half")
+    for column in ("metric", "criterion", "pairs", "undefined", "Pearson", "95% CI", "Spearman", "95% CI ",
+                   "accuracy"):
+        table.add_column(column, justify="left" if column in ("metric", "criterion") else "right")
     for row in results:
+        table.add_row(escape(row["metric"]), escape(row["criterion"]), str(row["n_pairs"]), str(row["n_undefined"]),
+                      _fmt(row["pearson"]), _ci(row["pearson_ci"]), _fmt(row["spearman"]), _ci(row["spearman_ci"]),
+                      _fmt(row["accuracy"]))
+    _console().print(table)
+    unscored = max((row["n_unscored"] for row in results), default=0)
+    if unscored:
+        _console().print(f"{unscored} judged pair(s) name a system or instance the run did not score: left out",
+                         style="yellow", highlight=False)
+
+
+def _print_labels(results: list[dict], metrics: list[str], bootstrap: int, seed: int) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"{', '.join(metrics)} against human labels: ROC AUC ({bootstrap} bootstrap resamples, "
+                  f"seed {seed})")
+    for column in ("metric", "criterion", "label", "n", "AUC", "95% CI", "Spearman"):
+        table.add_column(column, justify="left" if column in ("metric", "criterion", "label") else "right")
+    for row in results:
+        head = (escape(row["metric"]), escape(row["criterion"]))
         if row["kind"] == "binary":
-            table.add_row(escape(row["criterion"]), escape(f"{row['positive']} (positive)"), str(row["n"]),
+            table.add_row(*head, escape(f"{row['positive']} (positive)"), str(row["n"]),
                           _fmt(row["auc"]), _ci(row["auc_ci"]), _fmt(row["spearman"]))
             continue
         for label, value in row["per_label"].items():
-            table.add_row(escape(row["criterion"]), escape(f"{label} vs rest"), str(row["labels"][label]),
+            table.add_row(*head, escape(f"{label} vs rest"), str(row["labels"][label]),
                           _fmt(value["auc"]), _ci(value["auc_ci"]), "—")
-        table.add_row(escape(row["criterion"]), "mean", str(row["n"]), _fmt(row["auc"]), "—", "—")
+        table.add_row(*head, "mean", str(row["n"]), _fmt(row["auc"]), "—", "—")
     _console().print(table)
 
 

@@ -136,6 +136,89 @@ def _claims_by_generation(run: Run, keys: set[tuple[str, str]]) -> dict[tuple[st
     return grouped
 
 
+def _by_type(run: Run, scores: pd.DataFrame) -> list[dict[str, Any]]:
+    """Precision and recall per claim type and system, pooled over the run's texts (micro):
+    which kinds of fact a system gets wrong or leaves out."""
+    ignore_unverifiable = run.summary.get("policy", {}).get("unverifiable") == "ignore"
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for system, cell in zip(scores["system"], scores["by_type"]):
+        for claim_type, row in (_json_cell(cell) or {}).items():
+            total = counts.setdefault((claim_type, str(system)), dict.fromkeys(_TYPE_COUNTS, 0))
+            for name in _TYPE_COUNTS:
+                total[name] += int(row.get(name) or 0)
+    rows = []
+    for (claim_type, system), c in sorted(counts.items()):
+        judged = c["supported"] + c["contradicted"] + (0 if ignore_unverifiable else c["unverifiable"])
+        rows.append({"type": claim_type, "system": system, **c,
+                     "precision": c["supported"] / judged if judged else None,
+                     "recall": c["covered"] / c["n_facts"] if c["n_facts"] else None})
+    return rows
+
+
+_TYPE_COUNTS = ("supported", "contradicted", "unverifiable", "n_facts", "covered")
+
+
+class _Sentences:
+    """The domain realizer's sentence for a missed fact ("HAM pitted on lap 13."), in the
+    text's language; None when the domain is not installed or cannot say the fact alone."""
+
+    def __init__(self, domain_name: str) -> None:
+        from factcov.plugins import get_domain
+
+        try:
+            self._domain: Any = get_domain(domain_name)
+        except Exception:  # a report of a run whose plugin is not installed here
+            self._domain = None
+        self._said: dict[tuple[str, str], str | None] = {}
+
+    def __call__(self, fact: dict[str, Any], language: str) -> str | None:
+        if self._domain is None:
+            return None
+        cache_key = (json.dumps(fact, sort_keys=True), language)
+        if cache_key not in self._said:
+            from factcov.model import Fact
+
+            try:
+                said = self._domain.realize([Fact(**fact)], language, None).strip()
+            except Exception:  # a realizer that needs the instance, or a fact it cannot say alone
+                said = None
+            self._said[cache_key] = said or None
+        return self._said[cache_key]
+
+
+_LANGUAGE_SUFFIX = re.compile(r":[a-z]{2}$")
+
+
+def _fold_translations(generations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One card for the same text of one system scored on an instance's translations
+    (weather's NWS text on its en, es and pt instances): ids equal but for a trailing
+    language, the same claims and verdicts; the others are listed under the first."""
+    kept: list[dict[str, Any]] = []
+    first: dict[tuple[str, ...], dict[str, Any]] = {}
+    for generation in generations:
+        base = _LANGUAGE_SUFFIX.sub("", generation["instance_id"])
+        if base == generation["instance_id"]:
+            kept.append(generation)
+            continue
+        key = (generation["system"], base, generation["text"], json.dumps(generation["claims"], sort_keys=True),
+               json.dumps(generation["missed"], sort_keys=True))
+        held = first.get(key)
+        if held is None:
+            first[key] = generation
+            generation["also"] = []
+            kept.append(generation)
+        else:
+            held["also"].append(generation["instance_id"])
+    return kept
+
+
+def _worst_first(generations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The explorer opens on the texts that went worst: lowest F1 first (undefined F1
+    first of all), then more contradicted claims, then instance and system."""
+    return sorted(generations, key=lambda g: (-1.0 if g["f1"] is None else g["f1"], -g["contradicted"],
+                                              g["instance_id"], g["system"]))
+
+
 def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, Any]:
     scores = run.scores.sort_values(["system", "instance_id"], kind="stable")
     per_system = max(1, min(per_system, max_generations // max(1, scores["system"].nunique())))
@@ -144,6 +227,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
     claims = _claims_by_generation(run, keys)
     lists = [m for m in run.summary.get("lists", []) if m in scores.columns]
     generations = []
+    sentences = _Sentences(run.domain)
     extra_columns = [*run.metrics, *lists]
     # (a frame of no columns gives no records at all, hence the explicit empty dicts)
     extras = shown[extra_columns].to_dict(orient="records") if extra_columns else [{}] * len(shown)
@@ -173,12 +257,14 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
                 **{m: _clean(getattr(row, m)) for m in ("precision", "recall", "f1")},
                 **{c: int(getattr(row, c)) for c in ("n_claims", "supported", "contradicted", "unverifiable",
                                                       "n_facts", "covered")},
-                "missed": _json_cell(row.missed) or [],
+                "missed": [{**fact, "sentence": sentences(fact, row.language)} for fact in _json_cell(row.missed) or []],
                 "metrics": {m: _clean(extra[m]) for m in run.metrics},
                 "lists": {m: [str(v) for v in extra[m]] for m in lists},
                 "claims": located,
             }
         )
+    shown_cards = len(generations)
+    generations = _worst_first(_fold_translations(generations))
     totals = scores.groupby("system").size()
     penalties = [
         s["precision"] - s["f1"] for s in _systems(run) if s["precision"] is not None and s["f1"] is not None
@@ -199,8 +285,10 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "systems": _systems(run),
         "rounds": _rounds(run.path),
         "ranking": run.summary.get("rankings", {}),
+        "by_type": _by_type(run, scores),
         "explorer": {
-            "shown": len(generations),
+            "shown": shown_cards,
+            "cards": len(generations),
             "per_system": per_system,
             "total": int(len(scores)),
             "capped_systems": sorted(str(s) for s, n in totals.items() if n > per_system),

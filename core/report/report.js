@@ -5,8 +5,10 @@
   var DATA = JSON.parse(document.getElementById("factcov-data").textContent);
   var PAGE = 100; // explorer cards rendered per "show more"
   var SVGNS = "http://www.w3.org/2000/svg";
-  var COLORS = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a",
-                "#4d2d00", "#116329"];
+  // System colours: chosen by the system's name (the same in every report), and none
+  // red or green, which the page keeps for verdicts (a system is not "wrong" by colour).
+  var COLORS = ["#0969da", "#8250df", "#bc4c00", "#bf3989", "#1b7c83", "#7d4e00", "#0a3069", "#6639ba",
+                "#9a6700", "#57606a", "#953800", "#3e4b9e"];
   var state = { run: 0, limit: PAGE };
 
   function el(tag, attrs, text) {
@@ -35,7 +37,14 @@
     return parts.length ? "(" + parts.join(", ") + ")" : "";
   }
   function run() { return DATA.runs[state.run]; }
-  function colorOf(index) { return COLORS[index % COLORS.length]; }
+  function colorOf(system) {
+    var hash = 2166136261; // FNV-1a of the name: stable across runs, reports and machines
+    for (var i = 0; i < system.length; i++) {
+      hash ^= system.charCodeAt(i);
+      hash = Math.imul(hash, 16777619) >>> 0;
+    }
+    return COLORS[hash % COLORS.length];
+  }
 
   function renderMeta() {
     var r = run();
@@ -84,8 +93,55 @@
     });
     var rk = r.ranking || {};
     document.getElementById("ranking-note").textContent =
-      "By precision: " + (rk.by_precision || []).join(" > ") + ". By F1: " + (rk.by_f1 || []).join(" > ") +
+      "By precision: " + rankingLine(rk.by_precision, r.systems, "rank_precision") +
+      ". By F1: " + rankingLine(rk.by_f1, r.systems, "rank_f1") +
       ". Kendall tau between the two rankings: " + fmt(rk.kendall, 2) + ".";
+  }
+
+  // "complete = terse > verbose": systems of equal rank are a tie, not an order
+  // (factcov.aggregate.ranking_line does the same for the terminal).
+  function rankingLine(order, systems, rankField) {
+    var rank = {};
+    (systems || []).forEach(function (s) { rank[s.system] = s[rankField]; });
+    var groups = [];
+    (order || []).forEach(function (name) {
+      var last = groups[groups.length - 1];
+      if (last && rank[name] === rank[last[0]]) last.push(name); else groups.push([name]);
+    });
+    return groups.map(function (g) { return g.join(" = "); }).join(" > ");
+  }
+
+  // Precision and recall per claim type (rows) and system (columns), pooled over the texts.
+  function renderByType() {
+    var r = run(), rows = r.by_type || [];
+    var table = document.getElementById("type-table");
+    clear(table);
+    document.getElementById("by-type").hidden = rows.length === 0;
+    if (!rows.length) return;
+    var systems = r.systems.slice().sort(function (a, b) { return a.rank_f1 - b.rank_f1 || (a.system < b.system ? -1 : 1); })
+      .map(function (s) { return s.system; });
+    var cells = {}, types = [];
+    rows.forEach(function (row) {
+      if (!cells[row.type]) { cells[row.type] = {}; types.push(row.type); }
+      cells[row.type][row.system] = row;
+    });
+    var head = el("tr");
+    head.appendChild(el("th", null, "claim type"));
+    systems.forEach(function (name) { head.appendChild(el("th", null, name)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    types.sort().forEach(function (type) {
+      var line = el("tr", { "data-type": type });
+      line.appendChild(el("td", null, type));
+      systems.forEach(function (name) {
+        var c = cells[type][name];
+        var cell = el("td", { "data-system": name }, c ? "P " + fmt(c.precision) + " · R " + fmt(c.recall) : "—");
+        if (c) cell.setAttribute("title", c.supported + " supported, " + c.contradicted + " contradicted, " +
+          c.unverifiable + " unverifiable; " + c.covered + "/" + c.n_facts + " facts covered");
+        line.appendChild(cell);
+      });
+      body.appendChild(line);
+    });
   }
 
   function renderMetrics() {
@@ -235,7 +291,7 @@
     shown.forEach(function (d) {
       var cx = x(d.s.precision), cy = y(d.s.recall);
       var values = (many ? (d.index + 1) + " " : "") + d.s.system + ": P " + fmt(d.s.precision) + ", R " + fmt(d.s.recall) + ", F1 " + fmt(d.s.f1);
-      var dot = svg("circle", { class: "point", cx: cx, cy: cy, r: many ? 5 : 6, fill: colorOf(d.index), "data-system": d.s.system });
+      var dot = svg("circle", { class: "point", cx: cx, cy: cy, r: many ? 5 : 6, fill: colorOf(d.s.system), "data-system": d.s.system });
       dot.appendChild(svg("title", null, values));
       dot.addEventListener("mouseenter", function () {
         tipText.textContent = values;
@@ -260,7 +316,7 @@
     shown.slice().sort(function (a, b) { return (b.s.f1 || 0) - (a.s.f1 || 0) || a.index - b.index; }).forEach(function (d) {
       var item = el("li", { "data-system": d.s.system });
       var swatch = svg("svg", { class: "swatch", viewBox: "0 0 12 12", width: 12, height: 12 });
-      swatch.appendChild(svg("circle", { cx: 6, cy: 6, r: 5, fill: colorOf(d.index) }));
+      swatch.appendChild(svg("circle", { cx: 6, cy: 6, r: 5, fill: colorOf(d.s.system) }));
       item.appendChild(swatch);
       item.appendChild(el("span", { class: "legend-number" }, String(d.index + 1)));
       item.appendChild(el("span", { class: "legend-name" }, d.s.system));
@@ -290,8 +346,8 @@
     function y(place) { return 30 + place * row; }
     root.appendChild(svg("text", { x: xl, y: 12, "text-anchor": "middle" }, "by precision"));
     root.appendChild(svg("text", { x: xr, y: 12, "text-anchor": "middle" }, "by F1"));
-    r.systems.forEach(function (s, index) {
-      var color = colorOf(index), yl = y(left[s.system]), yr = y(right[s.system]);
+    r.systems.forEach(function (s) {
+      var color = colorOf(s.system), yl = y(left[s.system]), yr = y(right[s.system]);
       var line = svg("line", { class: "slope", x1: xl, x2: xr, y1: yl, y2: yr, stroke: color });
       line.appendChild(svg("title", null, s.system + ": rank " + s.rank_precision + " → " + s.rank_f1));
       root.appendChild(line);
@@ -380,6 +436,13 @@
         parent = mark;
       });
       parent.appendChild(document.createTextNode(g.text.slice(from, to)));
+      // a wrong claim shows what the data says right after it, not only on hover
+      covering.forEach(function (i) {
+        var c = g.claims[i];
+        if (c.verdict === "contradicted" && c.span[1] === to) {
+          container.appendChild(el("span", { class: "expected", "data-expected-for": i }, "data: " + show(c.expected)));
+        }
+      });
     }
     return [];
   }
@@ -400,6 +463,10 @@
     Object.keys(g.lists || {}).forEach(function (m) {
       if (g.lists[m].length) box.appendChild(el("p", { class: "unplaced" }, m.replace(/_/g, " ") + ": " + g.lists[m].join(", ")));
     });
+    if (g.also && g.also.length) {
+      box.appendChild(el("p", { class: "unplaced also" }, "The same text, claims and verdicts for " +
+        g.also.join(", ") + " (one text scored on the instance's translations)."));
+    }
     var text = el("p", { class: "text" });
     var unplaced = placeClaims(text, g);
     box.appendChild(text);
@@ -421,7 +488,12 @@
     if (g.missed.length) {
       box.appendChild(el("p", { class: "missed-title" }, "Oracle facts not covered (" + g.missed.length + "):"));
       var list = el("ul", { class: "missed" });
-      g.missed.forEach(function (f) { list.appendChild(el("li", null, f.type + keyText(f.key) + " = " + show(f.value))); });
+      g.missed.forEach(function (f) {
+        var raw = f.type + keyText(f.key) + " = " + show(f.value);
+        var item = el("li", null, f.sentence || raw);
+        if (f.sentence) item.appendChild(el("span", { class: "fact-id" }, " " + raw));
+        list.appendChild(item);
+      });
       box.appendChild(list);
     }
     return box;
@@ -434,7 +506,8 @@
     chosen.slice(0, state.limit).forEach(function (g) { cards.appendChild(card(g)); });
     var more = document.getElementById("more");
     more.hidden = chosen.length <= state.limit;
-    var note = "Showing " + Math.min(chosen.length, state.limit) + " of " + chosen.length + " matching generations.";
+    var note = "Showing " + Math.min(chosen.length, state.limit) + " of " + chosen.length +
+      " matching texts, worst first (lowest F1, then most contradicted claims).";
     if (r.explorer.shown < r.explorer.total) {
       note += " The explorer holds the first " + r.explorer.per_system + " generations per system (by instance id): " +
         r.explorer.shown + " of " + r.explorer.total + " in this run; systems cut: " +
@@ -470,6 +543,7 @@
     renderMeta();
     renderTable();
     renderMetrics();
+    renderByType();
     renderRounds();
     renderScatter();
     renderSlope();

@@ -28,8 +28,8 @@ import pandas as pd
 
 from factcov.errors import InputError
 from factcov.jsonl import read_json_file
-from factcov.validation.csv_header import check_repeated_columns
 from factcov.statistics import bootstrap_interval, kendall, spearman
+from factcov.validation.csv_header import check_repeated_columns
 
 WEBNLG_CRITERIA = ("Correctness", "DataCoverage", "Relevance", "Fluency", "TextStructure")
 CSV_COLUMNS = ("system", "instance_id", "criterion", "score")

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from factcov.errors import InputError
-from factcov.validation.human import chosen_criteria, csv_records, run_metric
 from factcov.statistics import bootstrap_interval, spearman
+from factcov.validation.human import chosen_criteria, csv_records, run_metric
 
 LABEL_COLUMNS = ("system", "instance_id", "criterion", "label")
 POSITIVE_WORDS = ("true", "yes", "1", "correct", "faithful", "supported", "good", "pass", "positive")

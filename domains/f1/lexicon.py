@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from factcov.extractors.anchors import anchors, quick_start, shortest_match
+from factcov.extractors.anchors import anchors, shortest_match
+from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.patterns import alternation
 from factcov.language import number_words, ordinal_pattern, ordinal_words
 
@@ -562,15 +563,15 @@ def _alt(words: tuple[str, ...] | list[str]) -> str:
 @cache
 def lexicon(language: str) -> Lexicon:
     """The grammar of ``language``, its patterns compiled to skip to their possible first
-    characters where that is faster (``quick_start``: the same matches)."""
+    characters where that is faster (``compile_fast``: the same matches)."""
     lex = _lexicon(language)
     quick: dict[str, object] = {}
     for field in dataclasses.fields(lex):
         value = getattr(lex, field.name)
         if isinstance(value, re.Pattern):
-            quick[field.name] = quick_start(value)
+            quick[field.name] = compile_fast(value)
         elif isinstance(value, tuple) and value and all(isinstance(p, re.Pattern) for p in value):
-            quick[field.name] = tuple(quick_start(p) for p in value)
+            quick[field.name] = tuple(compile_fast(p) for p in value)
     lex = dataclasses.replace(lex, **quick)
     changes = (*lex.change, *lex.same_set)  # the same pattern objects
     return dataclasses.replace(lex, changes=changes,

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Lexicon, lexicon
 from factcov.domains.f1.mentions import MENTION_KINDS, DriverIndex, Mention, driver_index
-from factcov.extractors.anchors import Anchors, quick_start
+from factcov.extractors.anchors import Anchors
+from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold
@@ -26,7 +27,7 @@ _GERUND = re.compile(r"\w+(?:ing|ando|iendo|endo|indo)(?:se|lo|la|le)?\b")
 # "Verstappen, with fresh softs, ...": words set off after a driver are about him
 _APPOSITION = re.compile(r"^\s*,\s*(?:with|on|con|com|en|em|sobre)\b[^,;:()]*$")
 # "behind him, who was 18th": a relative clause about the other driver of the pair
-_PRONOUN_RELATIVE = quick_start(re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$"))
+_PRONOUN_RELATIVE = compile_fast(re.compile(r"\b(?:him|her|dele|dela|el|del)\s*,\s*(?:who|que|quien)\s+(?:\w+\s+){0,2}$"))
 # "..., who boxed on lap 15, hoping ...": the relative clause closed before the words
 _RELATIVE_OPEN = re.compile(r"^\s*,?\s*(?:who|which|que|quien|quem|o qual|el cual)\b[^,;:]*$")
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from factcov.domains.f1.mentions import Mention
 from factcov.domains.f1.reading import Sentence, TextReader, parse_ordinal
-from factcov.extractors.anchors import quick_start
+from factcov.extractors.fast_regex import compile_fast
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
 _RELATIVE_AFTER = re.compile(r"^\s*,?\s*(?:who|que|quien|quem)\b[^,;:]*$")
-_NEGATED_WIN = quick_start(re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$"))
+_NEGATED_WIN = compile_fast(re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever|failed to|fallo en|sin)\s+(?:\w+\s+)?$"))
 
 
 class RaceRules(TextReader):

@@ -8,11 +8,12 @@ from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, cued_search, holds_any, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
-from factcov.extractors.anchors import anchors, quick_start
+from factcov.extractors.anchors import anchors
+from factcov.extractors.fast_regex import compile_fast
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
-_ONE_STOP_CONTEXT = quick_start(re.compile(
+_ONE_STOP_CONTEXT = compile_fast(re.compile(
     r"(?:hizo|hace|realizo|fez|faz|realizou|apenas|solo|so|estrategia (?:de|a)|carrera a|corrida de)\s+(?:una|uma)\s"
     r"|(?:una|uma)\s+(?:sola|unica|so)\s+parada"
 ))
@@ -28,7 +29,7 @@ _APOSTROPHES = ("'", "’")
 _LIST_SEPARATOR = re.compile(
     r"^\s*(?:,|,?\s*(?:and|y|e|then|luego|depois))\s*,?\s*(?:(?:finally|at the end|al final|por ultimo|no final|no fim)\s*,?\s*)?$"
 )
-_SEQUENCE_CUE = quick_start(re.compile(
+_SEQUENCE_CUE = compile_fast(re.compile(
     r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
     r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
 ))

@@ -1,7 +1,8 @@
 """`factcov rag score`: `factcov score` for a file of RAG answers.
 
-The answers go through the adapter (``factcov.domains.rag.scoring``) into instances and
-generations and are scored by the core runner: the same OUTDIR files, signature and gate
+The answer lines go through the domain's reader (``RagDomain.answer_pairs``, one instance
+per question, one generation per answer) and are scored by the core runner, exactly as
+``factcov score -d rag -i answers.jsonl`` does: the same OUTDIR files, signature and gate
 as every domain, with the RAG metrics as extra columns. Its own options (backend,
 alpha, grounded, model) come from the ``[rag]`` table of factcov.toml.
 """
@@ -28,6 +29,7 @@ def score(
     model: str = typer.Option(None, "--model", help="spaCy model name or path."),
     n_process: int = typer.Option(None, "--n-process", help="spaCy worker processes."),
     stanza_dir: str = typer.Option(None, "--stanza-dir", help="Folder of local stanza models."),
+    extractor_option: list[str] | None = options.EXTRACTOR_OPTIONS,
     unverifiable: options.Unverifiable | None = options.UNVERIFIABLE,
     seed: int | None = options.SEED,
     bootstrap: int | None = options.BOOTSTRAP,
@@ -35,46 +37,23 @@ def score(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Score answers against their reference and retrieved passages (a `factcov score` run)."""
+    from factcov.answer_lines import score_answer_file
     from factcov.commands import check_gates, gate_metrics, print_outcome
     from factcov.domains.rag.domain import RagDomain
-    from factcov.domains.rag.inputs import iter_answers
-    from factcov.domains.rag.scoring import iter_pairs
     from factcov.domains.rag.settings import load_settings
-    from factcov.errors import InputError
-    from factcov.plugins import get_extractor
-    from factcov.runner import input_name, score_run
 
     settings = load_settings(backend=backend, alpha=alpha, grounded=grounded, model=model,
                              n_process=n_process, stanza_dir=stanza_dir)
-    # the same configured domain `factcov score -d rag` builds from [rag], options on top
+    # the same configured domain `factcov score -d rag` builds from [rag], options on top;
+    # the same reader of answer lines as `factcov score -d rag -i answers.jsonl`
     domain = RagDomain().configure(settings.model_dump())
     gates = options.gates(fail_under, gate_metrics(domain.metrics), settings.fail_under)
     policy = options.build_policy(unverifiable, None, None, seed, bootstrap, default_weights=domain.type_weights)
     options.check_weights(policy, [ct.name for ct in domain.claim_types])
-    extractor = get_extractor(domain.default_extractor, "en", **domain.extractor_options)
-    instances: dict = {}
-    lines: dict[str, int | None] = {}  # answer id -> its line, for errors found while scoring
-
-    def numbered(answers):
-        for answer in answers:
-            lines[answer.id] = answer._line
-            yield answer
-
-    def pairs():
-        for instance, generation in iter_pairs(numbered(iter_answers(input)), extractor, settings.batch_size):
-            instances[instance.id] = instance
-            yield instance, generation
-
-    try:
-        outcome = score_run(
-            domain, instances, pairs(), options.output_dir(outdir), inputs={"answers": input_name(input)},
-            extractor=lambda language: extractor, policy=policy, progress=not quiet, report=report, empty_input=input,
-        )
-    except InputError as error:  # checks made while scoring (citation targets) name the answer, not the file
-        if error.path is not None:
-            raise
-        line = error.line if error.line is not None else lines.get(getattr(error, "answer_id", ""))
-        raise InputError(error.message, path=input, line=line, field=error.field) from None
+    # -X as on `factcov score -d rag` (e.g. -X checker=llm), on top of the [rag] settings
+    chosen = options.parse_extractor_options(extractor_option, domain.default_extractor, "rag")
+    outcome = score_answer_file(domain, input, options.output_dir(outdir), policy=policy, extractor_options=chosen,
+                                progress=not quiet, report=report)
     if not quiet:
         print_outcome(outcome, f"rag ({'GAA-ERP-G' if settings.grounded else 'GAA-ERP'}, alpha {settings.alpha:g})")
     check_gates(gates, {row["system"]: row for row in outcome.summary["systems"]}, outcome.outdir)

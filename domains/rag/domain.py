@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from factcov.domain import Domain
+from factcov.domains.rag.checker import apply_checker
 from factcov.domains.rag.claims import ENTITY, RELATION
 from factcov.domains.rag.extractors import RagExtractor
 from factcov.domains.rag.lexicon import label_words
@@ -132,6 +133,7 @@ class RagDomain(Domain):
             return [{} for _ in results]
         scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
         extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
+        apply_checker(extractor, results, extras)  # -X checker=llm: the model's verdicts fill the columns
         out = []
         for result, extra in zip(results, extras):
             if "contexts" in result.instance.context:
@@ -140,6 +142,13 @@ class RagDomain(Domain):
                 metrics = {k: v for k, v in extra.metrics.items() if k not in PASSAGE_METRICS}
                 out.append({**metrics, "gaa": extra.metrics["gaa_erp"]})
         return out
+
+    def answer_pairs(self, path, extractor, instances):
+        """Answer lines (``factcov.domains.rag.inputs``): one instance per question, one
+        generation per (question, system); references parsed a batch at a time."""
+        from factcov.domains.rag.inputs import iter_answer_pairs
+
+        return iter_answer_pairs(path, extractor, instances, int(extractor.options.get("batch_size", 256)))
 
     def knowledge(self, instance: Instance) -> Knowledge:
         return Knowledge(instance.facts, self.claim_types)

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
+# -X checker=llm and its server: the checker and its model are signed, where and how fast it runs not
+from factcov.domains.rag.checker import OPTION_TYPES as CHECKER_OPTIONS
+from factcov.domains.rag.checker import UNSIGNED_OPTIONS as CHECKER_UNSIGNED
 from factcov.domains.rag.claims import InstanceIndex, extract_claims
 from factcov.errors import InputError
 from factcov.extractor import Extractor
@@ -87,8 +90,8 @@ class RagSpacyExtractor(RagExtractor):
     description = "Entities (NER + instance entities) and dependency-parse relations with spaCy."
     # The [rag] settings an -X option may set; none is signed: the signature names the
     # resolved model and its version, and batch size and process count change speed only.
-    option_types: ClassVar[dict[str, type]] = {"model": str, "batch_size": int, "n_process": int}
-    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
+    option_types: ClassVar[dict[str, type]] = {"model": str, "batch_size": int, "n_process": int, **CHECKER_OPTIONS}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(("model", "batch_size", "n_process")) | CHECKER_UNSIGNED
 
     @classmethod
     def parse_options(cls, raw: Mapping[str, str]) -> dict[str, Any]:
@@ -112,8 +115,8 @@ class RagStanzaExtractor(RagExtractor):
     name = "rag-stanza"
     description = "Entities and relations with local stanza models (never downloads)."
     # The signature names the model folder; per-processor paths are a table ([rag]).
-    option_types: ClassVar[dict[str, type]] = {"model_dir": str}
-    unsigned_options: ClassVar[frozenset[str]] = frozenset(option_types)
+    option_types: ClassVar[dict[str, type]] = {"model_dir": str, **CHECKER_OPTIONS}
+    unsigned_options: ClassVar[frozenset[str]] = frozenset(("model_dir",)) | CHECKER_UNSIGNED
 
     def build_parser(self) -> Any:
         from factcov.extractors.stanza_backend import StanzaParser

@@ -49,7 +49,7 @@ def to_instance(answer: Answer, reference_claims: Sequence[Claim]) -> Instance:
     """An answer's oracle: the reference's entities and relations are its complete fact set."""
     surfaces = {str(c.value): c.text for c in reference_claims if c.type == ENTITY}
     return Instance(
-        id=answer.id,
+        id=answer.question_key,
         domain="rag",
         task="qa",
         language="en",
@@ -67,7 +67,9 @@ def to_instance(answer: Answer, reference_claims: Sequence[Claim]) -> Instance:
 
 
 def to_generation(answer: Answer) -> Generation:
-    return Generation(instance_id=answer.id, system=answer.system, text=answer.answer, language="en")
+    # with a question_id, id is the answer's own (kept as generation_id); without, it is the question's
+    return Generation(instance_id=answer.question_key, system=answer.system, text=answer.answer, language="en",
+                      id=answer.id if answer.question_id else None)
 
 
 def answer_of(instance: Instance, generation: Generation) -> Answer:

@@ -17,13 +17,22 @@ def build(
     languages: str = typer.Option("en,es,pt", "--languages", "-l", help="Comma-separated languages."),
     out: Path = typer.Option(..., "--out", "-o", help="Instances JSONL to write (atomically)."),
     nws_generations: Path = typer.Option(None, "--nws-generations", help="Also write NWS's own texts as system 'nws'."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    limit: int = typer.Option(None, "--limit", help="Stop after this many periods (after --sample).", min=1),
+    sample: float = typer.Option(None, "--sample", help="Keep this fraction of the periods (0 < F <= 1), "
+                                 "chosen by a hash of each period's id: the same periods on every run."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress, no size estimate."),
 ) -> None:
-    """One instance per forecast period and language, ids weather:{source}:{period}:{lang}."""
+    """One instance per forecast period and language, ids weather:{source}:{period}:{lang}.
+
+    Says an estimate of the output's size after the first periods; progress goes to
+    stderr (a line every 10 s when stderr is not a terminal). The whole NWS corpus
+    (977,064 periods) makes ~2.9 million instances, a few GB: --sample 0.01 or --limit.
+    """
     from factcov.domains.weather.building import build_instances
 
     wanted = tuple(code.strip() for code in languages.split(",") if code.strip())
-    counts = build_instances(forecasts, wanted, out, nws_generations, progress=not quiet)
+    counts = build_instances(forecasts, wanted, out, nws_generations, progress=not quiet, limit=limit,
+                             sample=sample, say=None if quiet else lambda line: typer.echo(line, err=True))
     typer.echo(f"wrote {counts.instances} instances of {counts.periods} periods to {out}"
                + (f" ({counts.duplicates} duplicate periods skipped)" if counts.duplicates else ""))
 

@@ -8,8 +8,9 @@ phrase such as "Chance Rain And Snow Showers" identically.
 
 from __future__ import annotations
 
-import re
 from functools import cache
+
+from factcov.language import alternation as language_alternation
 
 COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 
@@ -278,9 +279,10 @@ def _fold_ascii(text: str) -> str:
 
 
 def alternation(words: dict[str, str] | list[str]) -> str:
-    """Regex alternation of words, longest first, spaces/hyphens matching either."""
-    keys = sorted(words, key=len, reverse=True)
-    return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]?") for w in keys)
+    """``factcov.language.alternation`` as the weather grammar writes it: flat, longest first (its
+    alternatives are read back, ``word_alternation``), a space matching spaces or hyphens and a
+    hyphen matching one, a space or nothing ("north-east", "north east", "northeast")."""
+    return language_alternation(words, space=r"[\s-]+", hyphen=r"[\s-]?", trie=False)
 
 
 def word_alternation(words: dict[str, str] | list[str]) -> str:

@@ -10,9 +10,9 @@ from factcov.domain import Domain
 from factcov.knowledge import Knowledge
 from factcov.model import Fact, Instance
 
-from factcov_quali.claim_types import CLAIM_TYPES
+from factcov_quali.claims import CLAIM_TYPES
 from factcov_quali.oracle import all_facts
-from factcov_quali.realize import realize_en
+from factcov_quali.realizer import realize_en
 
 
 class QualiDomain(Domain):

@@ -9,7 +9,7 @@ from factcov.extractors.patterns import Lexicon, TableExtractor, parse_ordinal
 from factcov.language import fold, ordinal_pattern
 from factcov.model import Instance
 
-from factcov_quali.claim_types import DRIVER_CODES
+from factcov_quali.claims import DRIVER_CODES
 
 D = r"(?P<driver>{driver})"  # one driver
 DL = r"(?P<drivers>{driver}(?:, {driver})*(?:,? and {driver})?)"  # "A, B and C"
