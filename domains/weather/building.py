@@ -46,13 +46,7 @@ def build_instances(
     same periods on every run and machine, streamed: nothing held in memory); ``limit``:
     stop after that many periods (after sampling). ``say`` gets one line estimating the
     output's size once the first periods are written."""
-    unknown = [code for code in languages if code not in LANGUAGES]
-    if unknown or not languages:
-        raise InputError(f"unknown language(s) {', '.join(unknown) or '(none given)'}; weather supports {', '.join(LANGUAGES)}")
-    if limit is not None and limit < 1:
-        raise InputError(f"--limit must be 1 or more, got {limit}", field="--limit")
-    if sample is not None and not 0 < sample <= 1:
-        raise InputError(f"--sample is the fraction of periods to keep, in (0, 1], got {sample}", field="--sample")
+    _check_options(languages, limit, sample)
     files = forecast_files(forecasts)
     counts = BuildCounts()
     seen: set[str] = set()
@@ -88,6 +82,17 @@ def build_instances(
             if limit is not None and counts.periods >= limit:
                 break
     return counts
+
+
+def _check_options(languages: tuple[str, ...], limit: int | None, sample: float | None) -> None:
+    """Refuse what the build cannot do before any output is opened."""
+    unknown = [code for code in languages if code not in LANGUAGES]
+    if unknown or not languages:
+        raise InputError(f"unknown language(s) {', '.join(unknown) or '(none given)'}; weather supports {', '.join(LANGUAGES)}")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be 1 or more, got {limit}", field="--limit")
+    if sample is not None and not 0 < sample <= 1:
+        raise InputError(f"--sample is the fraction of periods to keep, in (0, 1], got {sample}", field="--sample")
 
 
 def _sampled(key: str, fraction: float) -> bool:
