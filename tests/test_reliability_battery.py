@@ -134,6 +134,7 @@ def _judgments(rows: int = 20) -> str:
     return "system,instance_id,criterion,score\n" + "".join(f"nws,{i},c,{k % 5}\n" for k, i in enumerate(ids))
 
 
+@pytest.mark.slow
 def test_a_judgment_csv_with_a_bom_is_read(scored, tmp_path, capsys):
     human = tmp_path / "human.csv"
     human.write_text("\ufeff" + _judgments(), encoding="utf-8")
