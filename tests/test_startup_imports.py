@@ -38,3 +38,16 @@ def test_help_imports_no_domain_code_but_lists_every_domains_commands() -> None:
     for module in ("factcov.domains.f1.extractor", "factcov.domains.f1.reading", "factcov.domains.weather.grammar",
                    "factcov.domains.rag.claims", "factcov.scoring"):
         assert module not in found["modules"], module
+
+
+def test_help_imports_neither_pydantic_nor_the_chat_client() -> None:
+    """Plugins register their classes in their hooks (the llm extractor's module, the chat
+    client and the domains' models are imported when a command builds them), and the
+    domains' commands reach the command line's helpers through ``factcov.commands`` lazily.
+    (A command's or a group's own help, `score --help`, is formatted by typer, whose
+    parameter adapters import pydantic.)"""
+    found = imported("--help")
+    assert found["code"] == 0 and found["out"].strip()
+    loaded = [m for m in found["modules"] if m.split(".")[0] in ("pydantic", "pydantic_core", "httpx", "rich")
+              or m in ("factcov.chat", "factcov.extractors.llm", "factcov.cli.config", "factcov.model")]
+    assert not loaded, loaded
