@@ -118,3 +118,25 @@ class Interrupted(KeyboardInterrupt):
 
 # What a signal raises; code that catches everything to survive a broken plugin re-raises these.
 SIGNALLED = (Terminated, Interrupted)
+
+# The exit code of a signal that asked this process to stop, remembered by the handler as well
+# as raised: Python prints and drops an exception raised inside a weakref callback or
+# ``__del__`` (an import lock's, say), and the work would go on to commit. Commit points ask
+# ``raise_if_stop_asked`` before replacing anything, and the command's exit code follows it.
+_stop_asked: int | None = None
+
+
+def ask_to_stop(code: int) -> None:
+    global _stop_asked
+    _stop_asked = code
+
+
+def stop_asked() -> int | None:
+    return _stop_asked
+
+
+def raise_if_stop_asked() -> None:
+    """Raise what the signal raised, if one arrived (even if its exception was swallowed)."""
+    if _stop_asked is None:
+        return
+    raise Interrupted() if _stop_asked == 130 else Terminated(_stop_asked)

@@ -386,6 +386,7 @@ def atomic_path(destination: str | Path) -> Iterator[Path]:
     existing one with nothing.
     """
     from factcov import temporaries
+    from factcov.errors import raise_if_stop_asked
     from factcov.outdir import apply_umask, check_no_file_above, fault
 
     destination = Path(destination)
@@ -401,6 +402,7 @@ def atomic_path(destination: str | Path) -> Iterator[Path]:
         yield Path(tmp)
         apply_umask(Path(tmp))
         fault(f"before-replace:{destination.name}")
+        raise_if_stop_asked()  # a signal whose exception was swallowed still keeps the old file
         os.replace(tmp, destination)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from factcov import temporaries
-from factcov.errors import EnvironmentFailure, InputError, OutdirBusy
+from factcov.errors import EnvironmentFailure, InputError, OutdirBusy, raise_if_stop_asked
 
 MANIFEST = "manifest.json"
 # What a scoring run writes; an older copy is never carried into a new run.
@@ -310,6 +310,7 @@ class RunDirectory:
         _fault("before-manifest")
         write_manifest(self.staging)
         _fault("before-commit")
+        raise_if_stop_asked()  # a signal whose exception was swallowed still keeps the old run
         if self._sibling:  # the old run, once swapped out under the staging name, is marked as ours too
             self._marker_fds.append(temporaries.mark(self.outdir))
         if self._sibling and _commit_by_exchange(self.staging, self.outdir, self.outputs):

@@ -129,6 +129,7 @@ def test_paraphrase_scores_like_the_template_wording(parse):
     assert sum(abs(d) <= 0.25 for d in diffs) >= 0.85 * n
 
 
+@pytest.mark.slow
 def test_committed_lexicon_is_what_the_builder_builds(shared_data, repo_root):
     import importlib.util
 

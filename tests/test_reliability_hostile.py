@@ -290,6 +290,7 @@ def chat_server() -> Iterator[str]:
     server.shutdown()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["not-json", "claims-not-list"])
 def test_llm_answers_that_are_not_claims_are_counted_and_fail_the_run(chat_server, mini_plugin, tmp_path, monkeypatch,
                                                                       capsys, model):

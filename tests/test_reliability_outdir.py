@@ -56,6 +56,7 @@ IN_PLACE_STEPS = ["in-place-manifest-removed", "in-place-claims.parquet", "in-pl
                   "in-place-report.html", "after-commit"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("step", "in_place"), [(s, False) for s in EXCHANGE_STEPS] + [(s, True) for s in IN_PLACE_STEPS])
 def test_kill_9_at_any_write_step_leaves_the_old_run_or_the_new_one_never_a_mix(inputs, tmp_path, step, in_place):
     instances, old, new = inputs
@@ -233,6 +234,7 @@ def test_threads_cannot_share_an_outdir_either(tmp_path):
     assert len(errors) == 1 and "another factcov run" in str(errors[0])
 
 
+@pytest.mark.slow
 def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
     import signal
     import time
