@@ -38,6 +38,13 @@ PASSAGE_KINDS = (
     ("passage: drive-through", "drive-through"),
     ("passage: stop-go", "stop-go"),
 )
+# defenses kept although the run shows no pace margin (precision of what is KEPT: "right"
+# means a real defense)
+KEPT_DEFENSES = (
+    ("defense kept: held 10+ laps", "held within"),
+    ("defense kept: passed within 4 laps", "passed on track"),
+    ("defense kept: faster and closing before", "faster over laps"),
+)
 OTHER_RULES = ("defense_excluded", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed")
 
 
@@ -48,6 +55,8 @@ def rule_of(entry: dict) -> str | None:
         return next((name for name, word in MOVE_REASONS if word in detail), "move: other")
     if entry["rule"] == "pit_passage":
         return next((name for name, word in PASSAGE_KINDS if word in detail), "passage: other")
+    if entry["rule"] == "defense_held_up":
+        return next((name for name, word in KEPT_DEFENSES if word in detail), "defense kept: other")
     if entry["rule"] == "last_lap_pit_entry" and "retirement" in detail:
         return "last lap: retirement into the pits"
     return entry["rule"] if entry["rule"] in OTHER_RULES else None
@@ -67,7 +76,8 @@ def sample(check_lines: list[dict], per_rule: int, seed: int) -> dict[str, list[
                 pools[rule][race["season"]].append((race["season"], race["round"], race["event"], entry))
     rng = random.Random(seed)
     chosen: dict[str, list] = {}
-    for rule in sorted(pools):
+    # the kept-defense rules draw last, so the exclusion rules' samples (judged first) stay as drawn
+    for rule in sorted(pools, key=lambda name: (name.startswith("defense kept"), name)):
         seasons = {season: rng.sample(items, len(items)) for season, items in sorted(pools[rule].items())}
         picked: list = []
         while len(picked) < per_rule and any(seasons.values()):
@@ -92,7 +102,8 @@ def gap_window(data: Path, season: int, round_: int, entry: dict) -> str:
     first, last = min(first, last), max(first, last)
     times = race(data, season, round_).times
     cells = []
-    for lap in range(max(1, first - 3), last + 6):
+    before = 8 if "behind" in found.group(0) else 3  # a defense: the attacker's pace before the run
+    for lap in range(max(1, first - before), last + 6):
         if lap in times.index and a in times.columns and b in times.columns:
             gap = times.at[lap, a] - times.at[lap, b]
             cells.append(f"{lap}:{gap:+.1f}" if gap == gap else f"{lap}:-")

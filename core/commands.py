@@ -16,12 +16,32 @@ commands, so a domain reaching into it would tie the two packages both ways.
 
 from __future__ import annotations
 
-from factcov.cli import options
-from factcov.cli.config import validated
-from factcov.cli.console import console, fmt
-from factcov.cli.gate import check_gates, gate_metrics
-from factcov.cli.generate import default_cache as default_chat_cache
-from factcov.cli.score import print_outcome
-from factcov.progress import progress
+import importlib
+from typing import Any
 
-__all__ = ["check_gates", "console", "default_chat_cache", "fmt", "gate_metrics", "options", "print_outcome", "progress", "validated"]
+# Each name is imported when a command first uses it (PEP 562): a domain's commands module
+# imports this one to be listed in `factcov --help`, which needs none of them (factcov.cli.config
+# alone imports pydantic).
+_WHERE = {
+    "options": ("factcov.cli.options", None),
+    "validated": ("factcov.cli.config", "validated"),
+    "console": ("factcov.cli.console", "console"),
+    "fmt": ("factcov.cli.console", "fmt"),
+    "check_gates": ("factcov.cli.gate", "check_gates"),
+    "gate_metrics": ("factcov.cli.gate", "gate_metrics"),
+    "default_chat_cache": ("factcov.cli.generate", "default_cache"),
+    "print_outcome": ("factcov.cli.score", "print_outcome"),
+    "progress": ("factcov.progress", "progress"),
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'factcov.commands' has no attribute {name!r}")
+    module_name, attribute = _WHERE[name]
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value

@@ -26,7 +26,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "factcov.domains.f1.plugin",
     "factcov.domains.weather.plugin",
     "factcov.domains.rag.plugin",
-    "factcov.extractors.llm",
+    "factcov.extractors.llm_plugin",
 )
 ENTRY_POINT_GROUP = "factcov"
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from factcov import __version__
 from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
+from factcov.canonical_order import canonical_pairs
 from factcov.collector import fewer_collections
 from factcov.domain import Domain
 from factcov.errors import InputError
@@ -67,15 +68,17 @@ def score_files(
     Instances are held in memory (each generation looks one up); generations are read
     and scored ``chunk_size`` at a time. All input is checked before a file appears:
     outputs are renamed into place only when the whole run succeeded. With ``jobs > 1``
-    chunks are scored by that many worker processes; results keep the input order, so
-    the files are the same bytes as with one process. ``dask`` (a scheduler address,
+    chunks are scored by that many worker processes; results keep the scoring order, so
+    the files are the same bytes as with one process. Generations are scored in a
+    canonical order (``factcov.canonical_order``: the instances file's, then system by
+    name), so the files are the same bytes in any order of the generations file. ``dask`` (a scheduler address,
     or ``local`` for an in-process cluster) scores them on a Dask cluster instead.
     """
     domain = get_domain(domain_name) if isinstance(domain_name, str) else domain_name
     with fewer_collections():  # instances are parsed to be kept: none is garbage to look for
         instances = load_instances(instances_path, domain)
     return score_run(
-        domain, instances, iter_generations(generations_path, instances, domain), outdir,
+        domain, instances, canonical_pairs(iter_generations(generations_path, instances, domain), instances), outdir,
         inputs={"instances": input_name(instances_path), "generations": input_name(generations_path)},
         extractor=extractor, policy=policy, extractor_options=extractor_options, chunk_size=chunk_size,
         jobs=jobs, dask=dask, progress=progress, report=report, empty_input=generations_path,

@@ -277,17 +277,18 @@ PLUGIN = '''"""The plugin module named by the entry point: hooks that register t
 
 from factcov import hookimpl
 
-from {package}.domain import {cls}
-from {package}.extractor import PatternExtractor
-
 
 @hookimpl
 def register_domains(register):
+    from {package}.domain import {cls}  # in the hook: `factcov --help` imports this module, not the domain
+
     register({cls})
 
 
 @hookimpl
 def register_extractors(register):
+    from {package}.extractor import PatternExtractor
+
     register(PatternExtractor)
 
 

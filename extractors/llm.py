@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from factcov import hookimpl
 from factcov.chat import ChatClient, ChatError, ServerUnreachable
 from factcov.errors import ExtractionFailed, FactcovError, InputError
 from factcov.extractor import Extractor, FailedExtraction
@@ -186,8 +185,3 @@ def _bounded(options: dict[str, Any], name: str, default: int, most: int) -> int
     if isinstance(raw, bool) or not 1 <= value <= most:
         raise InputError(f"-X {name} must be a whole number from 1 to {most}, got {raw!r}")
     return value
-
-
-@hookimpl
-def register_extractors(register):
-    register(LLMExtractor)

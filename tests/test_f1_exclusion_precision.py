@@ -26,6 +26,16 @@ def test_each_entry_is_filed_under_its_exclusion_rule() -> None:
     assert precision.rule_of(entry("phantom_stint", "Stint 1 -> 2")) is None
 
 
+def test_kept_defenses_are_filed_under_the_criterion_that_kept_them() -> None:
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-9 (...): the attacker passed on track on lap 11")) == (
+        "defense kept: passed within 4 laps")
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-9 (...): the attacker was 0.40 s a lap faster "
+                                   "over laps 1-2 before the run and closed 1.2 s")) == (
+        "defense kept: faster and closing before")
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-14 (...): held within 1 s for 12 laps")) == (
+        "defense kept: held 10+ laps")
+
+
 def test_the_sample_is_seeded_and_spread_over_seasons() -> None:
     races = [{"season": season, "round": 1, "event": "GP", "entries": [
         entry("defense_excluded", f"run {i}", lap=i) for i in range(10)]} for season in (2018, 2019, 2020)]
@@ -41,4 +51,4 @@ def test_committed_judgements_cover_every_rule_with_evidence() -> None:
     assert {verdict for verdict, _ in judged.values()} <= {"right", "wrong", "unsure"}
     assert all(evidence.strip() for _, evidence in judged.values())
     rules = {key.split(":")[2] for key in judged}
-    assert {"defense_excluded", "move_excluded", "pit_passage", "red_flag_tyres_kept"} <= rules
+    assert {"defense_excluded", "defense_held_up", "move_excluded", "pit_passage", "red_flag_tyres_kept"} <= rules

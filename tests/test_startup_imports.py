@@ -3,6 +3,7 @@ libraries (pandas, pyarrow, scipy, spaCy, httpx, torch), and `--help` none of a 
 grammar or extractor code (plugins' hooks fill the registries only when a command asks)."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -18,8 +19,9 @@ print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.mod
 """
 
 
-def imported(*args: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True)
+def imported(*args: str, columns: int | None = None) -> dict:
+    env = {**os.environ, "COLUMNS": str(columns)} if columns else None
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -38,3 +40,18 @@ def test_help_imports_no_domain_code_but_lists_every_domains_commands() -> None:
     for module in ("factcov.domains.f1.extractor", "factcov.domains.f1.reading", "factcov.domains.weather.grammar",
                    "factcov.domains.rag.claims", "factcov.scoring"):
         assert module not in found["modules"], module
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_help_imports_neither_pydantic_nor_the_chat_client(columns) -> None:
+    """Plugins register their classes in their hooks (the llm extractor's module, the chat
+    client and the domains' models are imported when a command builds them), and the
+    domains' commands reach the command line's helpers through ``factcov.commands`` lazily.
+    (A command's or a group's own help, `score --help`, is formatted by typer, whose
+    parameter adapters import pydantic.) Help is click's plain help at every width: rich's
+    panels are not drawn on a wide terminal either."""
+    found = imported("--help", columns=columns)
+    assert found["code"] == 0 and found["out"].strip()
+    loaded = [m for m in found["modules"] if m.split(".")[0] in ("pydantic", "pydantic_core", "httpx", "rich")
+              or m in ("factcov.chat", "factcov.extractors.llm", "factcov.cli.config", "factcov.model")]
+    assert not loaded, loaded

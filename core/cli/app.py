@@ -98,11 +98,11 @@ def _run(argv: Sequence[str] | None = None) -> int:
     """
     try:
         app = build_app()
-        from factcov.cli.options import hide_flag_types, plain_help_when_narrow, spread_multiple_values
+        from factcov.cli.options import hide_flag_types, plain_help, spread_multiple_values
 
         command = typer.main.get_command(app)
         hide_flag_types(command)
-        plain_help_when_narrow(command)
+        plain_help(command)
         args = spread_multiple_values(command, list(argv) if argv is not None else sys.argv[1:])
         from factcov.cli.paths import check_command_line
 

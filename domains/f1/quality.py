@@ -51,7 +51,7 @@ RULES = {
     "retired_before_flag": "classified by distance but stopped before the winner finished: retired",
     "move_excluded": "an undercut/overcut confounded by something other than strategy: not a move",
     "defense_excluded": "a close run of 5+ green laps that is no defense (no pace margin, no pass, not held up)",
-    "defense_held_up": "a close run kept as a defense: the attacker passed on track soon after, or was faster before",
+    "defense_held_up": "a close run kept as a defense: the attacker passed on track soon after, or was faster and closing before",
 }
 
 
@@ -269,13 +269,7 @@ def classify_pit_entries(
         if "FreshTyre" in laps.columns else pd.Series(False, index=laps.index)
     kept &= ~new_set & ~(red & at_one & fresh_next)
     changed = entry & has_next & ~kept & transit.between(5, RED_WAIT_S)
-    for row in laps.loc[new_set & has_next, ["Driver", "LapNumber", "Compound"]].itertuples():
-        listed = "" if not official_stops else (
-            "; the official pit table lists it" if int(row.LapNumber) in official_stops.get(str(row.Driver), ())
-            else "; the official pit table does not list it")
-        log.add("new_set_at_age_one", f"{row.Compound} tyre age 1 then 1 with a pit-lane time of "
-                f"{transit[row.Index]:.1f} s (typical stop {typical:.1f} s): a new set{listed}",
-                str(row.Driver), int(row.LapNumber))
+    _log_new_sets(laps.loc[new_set & has_next], transit, typical, official_stops, log)
     # a field-wide passage, grouped by session time (not lap number: 2026 Monaco's fell on
     # laps 65 and 66): this share of the running cars entered within FIELD_WINDOW_S
     times = np.sort(laps.loc[entry, "PitInTime"].to_numpy())
@@ -320,35 +314,16 @@ def classify_pit_entries(
     never_left = has_next & next_is_last & by_driver["PitOutTime"].shift(-1).isna()
     passage = entry & has_next & ~never_left & (field | quick | stop_go | restart)
     columns = ["Driver", "LapNumber", "Compound", "TyreLife", "Stint"]
+    kinds = _PassageKinds(field, phantom, restart, quick, kept, missed_elsewhere, stop_go_extra)
     for row in laps.loc[passage, columns].itertuples():
         i = row.Index
-        kind = ("the field led through the pit lane (a tyre age reset with the neighbours' pit-lane time, "
-                "in their order: no stop)" if field[i] and phantom[i] else
-                "the field led through the pit lane" if field[i] else
-                "the same tyres through the pit lane around a red flag" if restart[i] else
-                "drive-through" if quick[i] else
-                f"stop-go penalty or a repair without new tyres, over {stop_go_extra:.1f} s above the typical stop"
-                + (" (the race's tyre columns miss changes elsewhere: stop count unknown)" if missed_elsewhere[i] else ""))
-        tyres = (f"{row.Compound} tyre age {int(row.TyreLife)} running on" if kept[i] else
-                 f"{row.Compound} tyre age {int(row.TyreLife)} reset to {int(next_life[i])}" if phantom[i]
-                 else "no sign of new tyres")
-        log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop "
-                f"{typical:.1f} s, {tyres}", str(row.Driver), int(row.LapNumber))
+        log.add("pit_passage", f"{kinds.kind(i)}: pit lane {transit[i]:.1f} s against the race's typical stop "
+                f"{typical:.1f} s, {kinds.tyres(row, next_life[i])}", str(row.Driver), int(row.LapNumber))
     for row in laps.loc[pit_in & red & has_next & kept, columns].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
     last = entry & (~has_next | never_left)
-    last_stop = np.zeros(len(laps), dtype=bool)
-    for position in np.flatnonzero(last.to_numpy()):
-        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
-        if official_stops:
-            listed = lap in official_stops.get(driver, ())
-            last_stop[position] = listed
-            log.add("last_lap_pit_entry", ("a stop: the official pit table lists it; the car retired on "
-                    "its out-lap") if listed else "a retirement into the pits: no official stop", driver, lap)
-        else:
-            log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
-                    "stop or retirement cannot be told", driver, lap)
+    last_stop = _last_entries_that_are_stops(laps, last, official_stops, log)
     # a slow passage with the same tyres is a stop-go penalty or a repair without new tyres:
     # no stop either way, unless the race's tyre columns miss real changes elsewhere (a
     # normal stop's pit-lane time with the age running on), when it may be a slow stop too
@@ -372,3 +347,66 @@ def classify_pit_entries(
                 "entry and no red flag", str(row.Driver), int(row.LapNumber))
     laps["passage"] = passage
     return laps
+
+
+def _log_new_sets(rows: pd.DataFrame, transit: pd.Series, typical: float,
+                  official_stops: dict[str, list[int]] | None, log: QualityLog) -> None:
+    """Say each new set read from a tyre age of 1 then 1, and whether the official table lists it."""
+    for row in rows[["Driver", "LapNumber", "Compound"]].itertuples():
+        listed = "" if not official_stops else (
+            "; the official pit table lists it" if int(row.LapNumber) in official_stops.get(str(row.Driver), ())
+            else "; the official pit table does not list it")
+        log.add("new_set_at_age_one", f"{row.Compound} tyre age 1 then 1 with a pit-lane time of "
+                f"{transit[row.Index]:.1f} s (typical stop {typical:.1f} s): a new set{listed}",
+                str(row.Driver), int(row.LapNumber))
+
+
+@dataclass(frozen=True)
+class _PassageKinds:
+    """What a pit passage was, in words, from the flags that made it one."""
+
+    field: pd.Series
+    phantom: pd.Series
+    restart: pd.Series
+    quick: pd.Series
+    kept: pd.Series
+    missed_elsewhere: pd.Series
+    stop_go_extra: float
+
+    def kind(self, i: Any) -> str:
+        if self.field[i]:
+            return ("the field led through the pit lane (a tyre age reset with the neighbours' pit-lane time, "
+                    "in their order: no stop)" if self.phantom[i] else "the field led through the pit lane")
+        if self.restart[i]:
+            return "the same tyres through the pit lane around a red flag"
+        if self.quick[i]:
+            return "drive-through"
+        unknown = " (the race's tyre columns miss changes elsewhere: stop count unknown)" if self.missed_elsewhere[i] else ""
+        return f"stop-go penalty or a repair without new tyres, over {self.stop_go_extra:.1f} s above the typical stop{unknown}"
+
+    def tyres(self, row: Any, next_life: float) -> str:
+        if self.kept[row.Index]:
+            return f"{row.Compound} tyre age {int(row.TyreLife)} running on"
+        if self.phantom[row.Index]:
+            return f"{row.Compound} tyre age {int(row.TyreLife)} reset to {int(next_life)}"
+        return "no sign of new tyres"
+
+
+def _last_entries_that_are_stops(laps: pd.DataFrame, last: pd.Series,
+                                 official_stops: dict[str, list[int]] | None, log: QualityLog) -> Any:
+    """Which pit entries on a car's last row are stops (a boolean array): those the official pit
+    table lists (the car retired on its out-lap); without a table it cannot be told, and is said so."""
+    import numpy as np
+
+    last_stop = np.zeros(len(laps), dtype=bool)
+    for position in np.flatnonzero(last.to_numpy()):
+        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
+        if official_stops:
+            listed = lap in official_stops.get(driver, ())
+            last_stop[position] = listed
+            log.add("last_lap_pit_entry", ("a stop: the official pit table lists it; the car retired on "
+                    "its out-lap") if listed else "a retirement into the pits: no official stop", driver, lap)
+        else:
+            log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
+                    "stop or retirement cannot be told", driver, lap)
+    return last_stop
