@@ -63,6 +63,7 @@ class RuleBook:
     """A reader class's rules in reading order and the reader's own scans (its helpers')."""
 
     rules: tuple[Rule, ...]
+    lexicon: Callable[[str], Any]  # language -> the lexicon the declarations name fields of
     reader_scans: tuple[str, ...] = ()
 
     @property
@@ -101,14 +102,18 @@ def _rule_shaped(function: Callable[..., Any], argument: str) -> bool:
 class DeclaredRules:
     """A reader whose rules are declared with ``@rule``; subclasses get ``rule_book``.
 
-    ``lexicon_type`` is the dataclass whose fields the declarations name, ``rule_argument``
-    the name of a rule's one argument, ``reader_scans`` the fields the reader's own
-    helpers scan."""
+    ``lexicon_type`` is the dataclass whose fields the declarations name, ``lexicon_for``
+    gives its instance for a language, ``rule_argument`` is the name of a rule's one
+    argument, ``reader_scans`` the fields the reader's own helpers scan."""
 
     lexicon_type: ClassVar[type]
     rule_argument: ClassVar[str] = "sentence"
     reader_scans: ClassVar[tuple[str, ...]] = ()
     rule_book: ClassVar[RuleBook]
+
+    @classmethod
+    def lexicon_for(cls, language: str) -> Any:
+        raise NotImplementedError(f"{cls.__qualname__} names no lexicon (lexicon_for)")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -122,7 +127,8 @@ class DeclaredRules:
         problems = _field_problems(cls, declared) + _shape_problems(cls, declared)
         if problems:
             raise RuleDeclarationError("; ".join(problems))
-        cls.rule_book = RuleBook(tuple(sorted(declared.values(), key=lambda d: d.order)), cls.reader_scans)
+        cls.rule_book = RuleBook(tuple(sorted(declared.values(), key=lambda d: d.order)), cls.lexicon_for,
+                                 cls.reader_scans)
 
 
 def _field_problems(cls: type[DeclaredRules], declared: dict[str, Rule]) -> list[str]:

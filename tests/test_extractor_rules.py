@@ -23,6 +23,10 @@ class _Words:
 class _Base(DeclaredRules):
     lexicon_type = _Words
 
+    @classmethod
+    def lexicon_for(cls, language: str) -> _Words:
+        return _Words(re.compile("hello"), (re.compile("bye"), re.compile("ciao")))
+
 
 def test_a_rule_shaped_method_without_a_declaration_fails_at_class_creation():
     with pytest.raises(RuleDeclarationError, match=r"greets looks like a rule but is not declared"):
@@ -77,7 +81,7 @@ def test_helpers_and_declared_rules_pass_and_give_the_book_in_order():
         def helper(self, sentence: Sentence, position: int) -> bool:  # not rule-shaped
             return True
 
-    words = _Words(re.compile("hello"), (re.compile("bye"), re.compile("ciao")))
+    words = _Reader.lexicon_for("en")
     book = _Reader.rule_book
     assert book.names == ("greets", "parts")
     assert book.triggers(words) == {"greets": (words.greeting,), "parts": words.farewells}

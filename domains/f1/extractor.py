@@ -38,18 +38,18 @@ class F1RegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self.lex: Lexicon = lexicon(language)
-        grammar_anchors(_Reader.rule_book, language)  # worked out with the grammar, not by the first text read
+        grammar_anchors(F1Reader.rule_book, language)  # worked out with the grammar, not by the first text read
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         # spans index the NFC form (the same string for the NFC text models write)
-        reader = _Reader(self.name, self.lex, unicodedata.normalize("NFC", text), instance.context)
+        reader = F1Reader(self.name, self.lex, unicodedata.normalize("NFC", text), instance.context)
         return reader.read()
 
 
-class _Reader(StrategyRules, RaceRules):
+class F1Reader(StrategyRules, RaceRules):
     """All rules over one text, sentence by sentence; a rule whose anchor words are
     absent from a sentence is skipped there (it would find no match to act on)."""
 
@@ -121,19 +121,21 @@ def _every_rule(cls: type[TextReader]) -> tuple[Callable[..., None], ...]:
     return tuple(getattr(cls, name) for name in cls.rule_book.names)
 
 
+_Reader = F1Reader  # its name before it was public
+
 # what the rule book gives, for tests and tools: the rules in reading order, those woken only
 # where a trigger word starts a word, and the gates of the f1 reader
-RULES = _Reader.rule_book.names
-WHOLE_TEXT_RULES = _Reader.rule_book.word_start_rules()
+RULES = F1Reader.rule_book.names
+WHOLE_TEXT_RULES = F1Reader.rule_book.word_start_rules()
 
 
 def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
-    return reading.grammar_rules(_Reader.rule_book, language)
+    return reading.grammar_rules(F1Reader.rule_book, language)
 
 
 def f1_grammar_anchors(language: str) -> Anchors:
-    return grammar_anchors(_Reader.rule_book, language)
+    return grammar_anchors(F1Reader.rule_book, language)
 
 
 def sliced_patterns(language: str) -> set[re.Pattern[str]]:
-    return _Reader.rule_book.sliced(lexicon(language))
+    return F1Reader.rule_book.sliced(F1Reader.lexicon_for(language))

@@ -64,7 +64,7 @@ def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
 def grammar_rules(book: RuleBook, language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
     """Each rule's trigger patterns, and each pattern a rule scans a sentence with (by its
     id), as ``Anchors`` takes them: derived from the rules' declarations (``@rule``)."""
-    return book.gates(lexicon(language))
+    return book.gates(book.lexicon(language))
 
 
 @cache
@@ -74,7 +74,7 @@ def word_start_names(book: RuleBook, language: str) -> frozenset[Hashable]:
     patterns only ``finditer`` and ``search`` scan ("is" in "his" wakes no scan for a
     copula ``\\b(?:is|was)\\s``); a pattern searched in slices (a rule's ``sliced``)
     counts its anchors anywhere."""
-    sliced = {id(pattern) for pattern in book.sliced(lexicon(language))}
+    sliced = {id(pattern) for pattern in book.sliced(book.lexicon(language))}
     return book.word_start_rules() | {
         name for name in grammar_rules(book, language) if isinstance(name, int) and name not in sliced}
 
@@ -176,6 +176,10 @@ class TextReader(DeclaredRules):
 
     lexicon_type = Lexicon
     reader_scans = ("clause_break",)  # ``subject_after``, ``clause_start``
+
+    @classmethod
+    def lexicon_for(cls, language: str) -> Lexicon:
+        return lexicon(language)
 
     def __init__(self, extractor_name: str, lex: Lexicon, text: str, context: dict[str, Any]) -> None:
         self.extractor_name = extractor_name
