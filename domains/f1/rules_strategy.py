@@ -350,34 +350,10 @@ class StrategyRules(TextReader):
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
         used = self.compound_changes(sentence, found, changes) if changes else []
-        # a list of sets (``listed_sequences``) has three words or more, and a comma
-        listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
-        tokens, words = self._compound_tokens(found, used, listing)
-        if not tokens and not listing:
-            return
-        groups = self._token_groups(tokens)
-        listed = self.listed_sequences(sentence, words) if listing else None
-        if listed:
-            inside = [(g[0][0], g[-1][1]) for g in listed]
-            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
-            groups.sort(key=lambda g: g[0][0])
-        for group in groups:
-            driver = self.subject(sentence, group[0][0])
-            if driver is None:
-                continue
-            if len(group) == 2 and self.one_stop_line(sentence, group):
-                continue
-            if len(group) > 1:
-                self._sequence_claims(driver, group)
-            else:
-                self._one_compound_claim(sentence, driver, group[0], tokens)
-
-    def _compound_tokens(self, found: list[re.Match[str]], used: list[tuple[int, int]],
-                         listing: bool) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-        """(start, end, compound) of the compound words outside a change said of a set, and
-        of every compound word outside a change when the sentence may list sets (``listing``)."""
         tokens: list[tuple[int, int, str]] = []
         words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
+        # a list of sets (``listed_sequences``) has three words or more, and a comma
+        listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
         values = self.lex.compound_values
         for m in found:
             start = m.start()
@@ -394,10 +370,8 @@ class StrategyRules(TextReader):
                 words.append((start, m.end(), value))
             if self.compound_at(m, word, value) is not None:
                 tokens.append((start, m.end(), value))
-        return tokens, words
-
-    def _token_groups(self, tokens: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
-        """Compounds joined by a separator other than a comma ("soft-hard") in one group each."""
+        if not tokens and not listing:
+            return
         groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
             if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
@@ -406,34 +380,40 @@ class StrategyRules(TextReader):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        return groups
+        listed = self.listed_sequences(sentence, words) if listing else None
+        if listed:
+            inside = [(g[0][0], g[-1][1]) for g in listed]
+            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+            groups.sort(key=lambda g: g[0][0])
+        for group in groups:
+            driver = self.subject(sentence, group[0][0])
+            if driver is None:
+                continue
+            if len(group) == 2 and self.one_stop_line(sentence, group):
+                continue
 
-    def _sequence_claims(self, driver: str, group: list[tuple[int, int, str]]) -> None:
-        """A sequence ("soft-soft-hard"): stints 1..n, and the changes at stops 1..n-1."""
-        for stint, (_start, end, value) in enumerate(group, start=1):
-            self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
-        record = self.driver_record(driver)
-        if record is not None and record.get("red_flag_tyre_changes"):
-            return  # a red-flag tyre change is a stint without a stop: numbering differs
-        for stop in range(1, len(group)):
-            self.emit("compound_change", {"driver": driver, "stop": stop},
-                      [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
-
-    def _one_compound_claim(self, sentence: Sentence, driver: str, token: tuple[int, int, str],
-                            tokens: list[tuple[int, int, str]]) -> None:
-        """One compound said alone: what he took at a stop said there, else his stint's compound."""
-        start, end, value = token
-        key: dict[str, Any] = {"driver": driver}
-        stop = self.stop_said_at(sentence, end, driver)
-        if stop is not None:  # "switched to hards at his first stop": what he took there
-            self.change_at_stop(driver, stop, value, start, end)
-            return
-        previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
-            (t[1] for t in tokens if t[1] <= start), default=sentence.start)
-        stint = self.stint_of(sentence, driver, start, end, previous)
-        if stint is not None:
-            key["stint"] = stint
-        self.emit("stint_compound", key, value, start, end)
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
+                for stint, (_start, end, value) in enumerate(group, start=1):
+                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+                record = self.driver_record(driver)
+                if record is not None and record.get("red_flag_tyre_changes"):
+                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
+                for stop in range(1, len(group)):
+                    self.emit("compound_change", {"driver": driver, "stop": stop},
+                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
+                continue
+            start, end, value = group[0]
+            key: dict[str, Any] = {"driver": driver}
+            stop = self.stop_said_at(sentence, end, driver)
+            if stop is not None:  # "switched to hards at his first stop": what he took there
+                self.change_at_stop(driver, stop, value, start, end)
+                continue
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
+            if stint is not None:
+                key["stint"] = stint
+            self.emit("stint_compound", key, value, start, end)
 
     def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
                          changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
