@@ -158,11 +158,24 @@ class StrategyRules(TextReader):
         ordinals_here = self.holds_anchor(lex.stop_ordinal, sentence)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
-            stop = self._verb_scope_end(verbs, index, sentence.end, scope_here, clause_here)
+            stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
+            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
+            if cut:
+                stop = cut.start()
+            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
+            if cut:
+                stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
-                laps = self._laps_before_verb(verbs, index, clause, neutral_here)
+                previous_verb = verbs[index - 1].end() if index else clause
+                since = previous_verb if previous_verb > clause else clause
+                until = verb_start
+                # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
+                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
+                if neutral:
+                    until = neutral.start()
+                laps = self.lap_numbers(since, until)
                 if not laps:
                     continue  # no lap said: nothing to read, whoever stopped
             if neutral_here:
@@ -170,83 +183,40 @@ class StrategyRules(TextReader):
                 since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
                 if self.search(lex.neutralization, since, verb_start):
                     continue  # "the safety car came in": not a pit stop
-            subject = self._verb_subject(sentence, verb_start, verb_end)
+            subject = self.subject(sentence, verb_start)
+            # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
+            for mention in sentence.mentions:
+                if verb_start <= mention.start and mention.end <= verb_end:
+                    subject = mention.code
             consumed = self._consumed
             for lap, start, end in laps:
                 if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
                     continue
-                driver = self._lap_driver(sentence, subject, verb_end, start, apostrophe)
+                driver = subject
+                for mention in sentence.mentions:  # the last one acting between verb and lap, not
+                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
+                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
+                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
+                    for mention in sentence.mentions:
+                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                                folded[mention.end: start]):
+                            driver = mention.code
+                            break
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 if len(laps) == 1:
-                    ordinal = self._stop_of_lap(driver, clause, start, verb_start, ordinals_here)
+                    ordinal = None
+                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
+                        ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+                    if ordinal is None:
+                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
+                        if numbered is not None:
+                            ordinal = int(numbered.group(1))
                     if ordinal is not None:
                         key["stop"] = ordinal
                 consumed.take((start, end))
                 self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
-
-    def _verb_subject(self, sentence: Sentence, verb_start: int, verb_end: int) -> str | None:
-        """Who pitted: the last one named inside the verb ("Alpine brought Fernando in",
-        "chamou Hülkenberg para os"), else the subject before it."""
-        subject = self.subject(sentence, verb_start)
-        for mention in sentence.mentions:
-            if verb_start <= mention.start and mention.end <= verb_end:
-                subject = mention.code
-        return subject
-
-    def _verb_scope_end(self, verbs: list[re.Match[str]], index: int, end: int, scope_here: bool,
-                        clause_here: bool) -> int:
-        """Where the words a pit verb governs end: the next verb, a scope break or a clause break."""
-        lex = self.lex
-        verb_end = verbs[index].end()
-        stop = verbs[index + 1].start() if index + 1 < len(verbs) else end
-        cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
-        if cut:
-            stop = cut.start()
-        cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
-        if cut:
-            stop = cut.start()
-        return stop
-
-    def _laps_before_verb(self, verbs: list[re.Match[str]], index: int, clause: int,
-                          neutral_here: bool) -> list[tuple[int, int, int]]:
-        """The laps said between the clause's start (or the previous verb) and the verb."""
-        previous_verb = verbs[index - 1].end() if index else clause
-        since = previous_verb if previous_verb > clause else clause
-        until = verbs[index].start()
-        # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-        neutral = self.search(self.lex.neutralization, since, until) if neutral_here else None
-        if neutral:
-            until = neutral.start()
-        return self.lap_numbers(since, until)
-
-    def _lap_driver(self, sentence: Sentence, subject: str | None, verb_end: int, start: int,
-                    apostrophe: bool) -> str | None:
-        """Whose pit lap the lap at ``start`` is: the verb's subject, else the last one acting
-        between verb and lap, else the first mention owning it ("Sargeant's lap 12")."""
-        driver = subject
-        for mention in sentence.mentions:  # the last one acting between verb and lap, not
-            if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
-                driver = mention.code  # "uma volta antes de Ricciardo, na 12"
-        if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
-            folded = self.folded
-            for mention in sentence.mentions:
-                if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
-                        folded[mention.end: start]):
-                    return mention.code
-        return driver
-
-    def _stop_of_lap(self, driver: str, clause: int, start: int, verb_start: int, ordinals_here: bool) -> int | None:
-        """The stop a lone lap is said to be ("his second stop, on lap 30", "Stop 2, lap 33")."""
-        ordinal = None
-        for match in self.lex.stop_ordinal.finditer(self.folded, clause, start) if ordinals_here else ():
-            ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-        if ordinal is None:
-            numbered = _STOP_NUMBER.match(self.folded, verb_start)  # "Stop 2, lap 33"
-            if numbered is not None:
-                ordinal = int(numbered.group(1))
-        return ordinal
 
     @rule(order=80, triggers=("stay_out",), scans=("neutralization",))
     def stay_outs(self, sentence: Sentence) -> None:
