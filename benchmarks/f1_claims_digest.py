@@ -10,6 +10,10 @@ digest is the SHA-256 of the lines.
     python benchmarks/f1_claims_digest.py                  # digest of this worktree's code
     python benchmarks/f1_claims_digest.py --baseline main  # and of main's code, compared
     python benchmarks/f1_claims_digest.py --out claims.jsonl  # the lines, to diff
+
+With --baseline, the other commit's code reads the corpus built by this worktree's
+oracle (its instances are handed over in a file), so an oracle change that changes the
+facts of these races still compares the extractors alone on the same texts.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import importlib.util
 import json
 import random
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -46,15 +51,26 @@ def test_strings(tests: Path) -> list[str]:
     return sorted(strings)
 
 
-def claim_lines(data: Path, tests: Path) -> list[str]:
+def corpus_instances(data: Path, instances_file: Path | None = None) -> list:
+    """The corpus's instances: built from the races by this code's oracle, or read back
+    from ``instances_file`` (one instance JSON a line) as another run built them."""
+    from factcov.model import Instance
+
+    if instances_file is not None:
+        return [Instance.model_validate_json(line) for line in instances_file.read_text(encoding="utf-8").splitlines()]
     from factcov.domains.f1.instances import race_instances
     from factcov.domains.f1.source import race
+
+    return [i for season, round_ in RACES for i in race_instances(race(data, season, round_))]
+
+
+def claim_lines(data: Path, tests: Path, instances_file: Path | None = None) -> list[str]:
     from factcov.plugins import get_domain, get_extractor
 
     domain = get_domain("f1")
     varied = _varied()
     extractors = {language: get_extractor("f1-regex", language) for language in ("en", "es", "pt")}
-    instances = [i for season, round_ in RACES for i in race_instances(race(data, season, round_))]
+    instances = corpus_instances(data, instances_file)
     lines: list[str] = []
 
     def read(tag: str, instance, text: str, language: str) -> None:
@@ -89,8 +105,9 @@ def main() -> int:
     parser.add_argument("--tests", type=Path, default=REPO / "tests", help="where the test strings come from")
     parser.add_argument("--out", type=Path, help="also write the claim lines here")
     parser.add_argument("--baseline", help="also read the corpus with this commit's code and compare")
+    parser.add_argument("--instances", type=Path, help="read the corpus's instances from this file (one JSON a line)")
     args = parser.parse_args()
-    lines = claim_lines(args.data, args.tests)
+    lines = claim_lines(args.data, args.tests, args.instances)
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")
@@ -100,8 +117,13 @@ def main() -> int:
         return 0
     from baseline import compare_lines
 
-    # the same corpus (this worktree's tests and data) read by the other commit's code
-    return compare_lines(args.baseline, __file__, lines, "--data", str(args.data), "--tests", str(args.tests))
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "instances.jsonl"
+        corpus.write_text("".join(i.model_dump_json() + "\n" for i in corpus_instances(args.data, args.instances)),
+                          encoding="utf-8")
+        # the same corpus (this worktree's instances, tests and data) read by the other commit's code
+        return compare_lines(args.baseline, __file__, lines, "--data", str(args.data), "--tests", str(args.tests),
+                             "--instances", str(corpus))
 
 
 if __name__ == "__main__":

@@ -40,11 +40,11 @@ def main() -> None:
     vocabulary = sorted(counts)
     lemmas = {word: doc[0].lemma_.lower() for word, doc in zip(vocabulary, nlp.pipe(vocabulary, batch_size=2000))}
     inflected = {word: lemma for word, lemma in lemmas.items() if lemma != word and lemma.isalpha()}
-    split = sorted(((counts[w], w, l) for w, l in inflected.items() if stem(w) != stem(l)), reverse=True)
+    split = sorted(((counts[w], w, lemma) for w, lemma in inflected.items() if stem(w) != stem(lemma)), reverse=True)
     tokens = sum(counts[w] for w in inflected)
     print(f"{len(inflected)} inflected word types ({tokens} tokens); {len(split)} stem apart from their lemma "
           f"({len(split) / len(inflected):.1%}; {sum(c for c, _, _ in split) / tokens:.1%} of tokens)")
-    print("most frequent:", ", ".join(f"{w}/{l} ({stem(w)}/{stem(l)})" for _, w, l in split[:15]))
+    print("most frequent:", ", ".join(f"{w}/{lemma} ({stem(w)}/{stem(lemma)})" for _, w, lemma in split[:15]))
 
 
 if __name__ == "__main__":

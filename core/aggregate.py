@@ -289,9 +289,9 @@ def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[
 
 
 def prepare_summary() -> None:
-    """Import what ``ranking_summary`` computes with (scipy.stats, ~0.5 s) now: a parallel
-    run's parent does it while its workers score the first pieces, not after the last."""
-    import scipy.stats  # noqa: F401
+    """Work ``ranking_summary`` can do before the last result (a parallel run's parent calls
+    it while its workers score the first pieces): none since its correlations stopped
+    importing ``scipy.stats`` (``factcov.statistics``)."""
 
 
 def ranking_line(order: Sequence[str], rank: Mapping[str, float]) -> str:

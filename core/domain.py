@@ -71,6 +71,15 @@ class Domain:
     # says something the data cannot check).
     demo_noisy_system: ClassVar[str] = "noisy"
 
+    # Default longest answer of ``generate``/``refine`` in tokens (--max-tokens): without one,
+    # llama.cpp's server writes until its context is full.
+    answer_tokens: ClassVar[int] = 512
+
+    def prompt_context(self, instance: Instance) -> str | None:
+        """The instance's context as a prompt shows it: compact, readable, only what the task
+        needs (``factcov generate``/``refine``). ``None`` (the default) shows the context as JSON."""
+        return None
+
     def claim_type(self, name: str) -> ClaimType:
         for claim_type in self.claim_types:
             if claim_type.name == name:

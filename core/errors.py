@@ -105,3 +105,38 @@ class OutdirBusy(EnvironmentFailure):
 
 class LimitExceeded(InputError):
     """An input past a documented limit (text length, line length, bootstrap resamples)."""
+
+
+class Terminated(SystemExit):
+    """SIGTERM (exit 143) arrived: it unwinds like an error, and no ``except BaseException``
+    that shields factcov from a plugin (an import, a hook) may swallow it."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT (Ctrl-C; exit 130) arrived, as told apart from a plugin raising KeyboardInterrupt."""
+
+
+# What a signal raises; code that catches everything to survive a broken plugin re-raises these.
+SIGNALLED = (Terminated, Interrupted)
+
+# The exit code of a signal that asked this process to stop, remembered by the handler as well
+# as raised: Python prints and drops an exception raised inside a weakref callback or
+# ``__del__`` (an import lock's, say), and the work would go on to commit. Commit points ask
+# ``raise_if_stop_asked`` before replacing anything, and the command's exit code follows it.
+_stop_asked: int | None = None
+
+
+def ask_to_stop(code: int) -> None:
+    global _stop_asked
+    _stop_asked = code
+
+
+def stop_asked() -> int | None:
+    return _stop_asked
+
+
+def raise_if_stop_asked() -> None:
+    """Raise what the signal raised, if one arrived (even if its exception was swallowed)."""
+    if _stop_asked is None:
+        return
+    raise Interrupted() if _stop_asked == 130 else Terminated(_stop_asked)

@@ -125,5 +125,6 @@ def export_sft(domain_name: str, instances_path: str | Path, out: str | Path, *,
     if not chosen:
         raise InputError(f"no instance of split '{split}'", path=instances_path, field="split")
     skipped: dict[str, str] = {}
-    written = write_jsonl_atomic(out, records(domain, chosen, form, seed, skipped))
+    written = write_jsonl_atomic(out, records(domain, chosen, form, seed, skipped), nothing=(
+        f"no {form} record to export (every instance was skipped); nothing written (the existing file is as it was)"))
     return ExportOutcome(Path(out), written, len(chosen), skipped)

@@ -64,7 +64,8 @@ def render_prompt(domain: str, instance: Any) -> list[dict[str, str]] | None:
     :param instance: the :class:`factcov.model.Instance` (its ``prompt``, ``context``, ``language``).
     :returns: ``[{"role": "system", "content": ...}, {"role": "user", "content": ...}]`` or
         ``None``; the first non-``None`` answer wins, and without one the core's default
-        (the instance's prompt followed by its context as JSON) is used.
+        (the instance's prompt followed by the domain's ``prompt_context``, or its context
+        as JSON) is used.
 
     Added in 0.2.
     """

@@ -68,7 +68,8 @@ def load_instances(path: str | Path, domain: Domain, compact: bool | None = None
                     f"{', '.join(sorted(known_types))}",
                     path=path, line=line, field=f"facts.{index}.type",
                 )
-            misfit = claim_types[fact.type].misfit(fact.value)
+            claim_type = claim_types[fact.type]
+            misfit = claim_type.misfit(fact.value) or claim_type.unlisted(fact.value)
             if misfit is not None:
                 raise InputError(f"claim type '{fact.type}' needs {misfit}, not {fact.value!r:.60}",
                                  path=path, line=line, field=f"facts.{index}.value")

@@ -198,6 +198,18 @@ class ClaimType(BaseModel):
             return None
         return None if _VALUE_KINDS[self.value_kind](value) else f"{_KIND_WORDS[self.value_kind]} (value_kind {self.value_kind})"
 
+    def unlisted(self, value: Any) -> str | None:
+        """Why a fact's ``value`` (or a member of a list value) is not one of the declared
+        ``choices``, or None. A value no realizer or perturbation knows (``cloudy`` with a
+        zero-width space) crashed them far from the file (a KeyError)."""
+        if not self.choices:
+            return None
+        members = value if isinstance(value, (list, tuple)) else [value]
+        if all(isinstance(m, (list, tuple, dict)) or m in self.choices for m in members):
+            return None
+        shown = ", ".join(map(str, self.choices[:12])) + (", ..." if len(self.choices) > 12 else "")
+        return f"one of its choices ({shown})"
+
 
 def _finite_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

@@ -25,22 +25,18 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from factcov.errors import EnvironmentFailure, InputError, OutdirBusy
+from factcov import temporaries
+from factcov.errors import EnvironmentFailure, InputError, OutdirBusy, raise_if_stop_asked
 
 MANIFEST = "manifest.json"
 # What a scoring run writes; an older copy is never carried into a new run.
 RUN_OUTPUTS = ("claims.parquet", "scores.parquet", "systems.csv", "summary.json", "report.html", MANIFEST)
 # Files a reader relies on; report.html may be rewritten by `factcov report -o OUTDIR/report.html`.
 _VERIFIED_EXEMPT = {"report.html"}
-_STAGING = re.compile(r"^\.(?P<name>.+)\.staging-(?P<pid>\d+)-[^/]+$")
-_INNER_STAGING = re.compile(r"^\.staging-(?P<pid>\d+)-[^/]+$")
-_TEMP_FILE = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _RENAME_EXCHANGE = 2
 
 
@@ -56,41 +52,12 @@ def apply_umask(path: Path, directory: bool = False) -> None:
     os.chmod(path, (0o777 if directory else 0o666) & ~umask())
 
 
-def pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_temporaries(folder: Path, name: str | None = None) -> int:
-    """Remove staging directories and ``.*.PID.*.tmp`` files whose process is gone.
+    """Remove what killed factcov runs provably left in ``folder`` (``factcov.temporaries.sweep``).
 
     ``name`` limits the sweep of sibling staging directories to one OUTDIR's.
     """
-    removed = 0
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        match = _STAGING.match(entry.name) or _INNER_STAGING.match(entry.name) or _TEMP_FILE.match(entry.name)
-        if match is None or pid_alive(int(match["pid"])):
-            continue
-        if name is not None and "name" in match.groupdict() and match["name"] != name:
-            continue
-        with contextlib.suppress(OSError):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path)
-            else:
-                os.unlink(entry.path)
-            removed += 1
-    return removed
+    return temporaries.sweep(folder, name)
 
 
 def check_output_dir(path: Path) -> Path:
@@ -199,11 +166,21 @@ def write_manifest(folder: Path) -> None:
     files = {
         entry.name: {"bytes": entry.stat().st_size, "sha256": file_digest(Path(entry.path), entry.stat())}
         for entry in sorted(os.scandir(folder), key=lambda e: e.name)
-        if entry.is_file() and entry.name != MANIFEST and not _TEMP_FILE.match(entry.name)
+        if entry.is_file() and entry.name not in (MANIFEST, temporaries.MARKER)
+        and not temporaries.TEMP_FILE.match(entry.name)
     }
     path = folder / MANIFEST
     path.write_text(json.dumps({"files": files}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     apply_umask(path)
+
+
+def listed_files(outdir: Path) -> set[str]:
+    """The names OUTDIR's manifest lists (none when it has no readable manifest)."""
+    try:
+        files = json.loads((Path(outdir) / MANIFEST).read_text(encoding="utf-8"))["files"]
+        return {str(name) for name in files}
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return set()
 
 
 def verify(outdir: Path) -> None:
@@ -236,7 +213,9 @@ def verify(outdir: Path) -> None:
 def _carry_over(old: Path, new: Path, outputs: tuple[str, ...]) -> None:
     """Hard-link what a user keeps in OUTDIR (anything not a run output) into the new one."""
     for entry in os.scandir(old):
-        if entry.name in outputs or _INNER_STAGING.match(entry.name) or _TEMP_FILE.match(entry.name):
+        # a live writer's temporary (`report -o OUTDIR/report.html` meanwhile) is carried like a user's
+        # file: the hard link is the inode it writes and then renames; dead ones were swept already
+        if entry.name in outputs or entry.name == temporaries.MARKER or temporaries.INNER_STAGING.match(entry.name):
             continue
         target = new / entry.name
         if entry.is_symlink():
@@ -276,6 +255,14 @@ class RunDirectory:
 
     ``commit()`` makes the staging directory OUTDIR; ``close()`` (always) unlocks and
     removes what is left of staging. Use ``transaction`` where a ``with`` block fits.
+
+    The staging directory sits beside OUTDIR, to be exchanged with it in one call, unless
+    OUTDIR is a mount point or holds one (a volume at OUT, a tmpfs at OUT/data): the
+    exchange cannot move a mount point, and moving a folder that holds one would carry the
+    mount under the staging name, where removing the old run would delete inside it. Then
+    the staging directory is made inside OUTDIR, on OUTDIR's own file system, and the
+    files are renamed in one by one (the previous run stays whole until the new one is
+    complete; see ``_commit_in_place``).
     """
 
     def __init__(self, outdir: str | Path, outputs: tuple[str, ...] = RUN_OUTPUTS) -> None:
@@ -289,14 +276,18 @@ class RunDirectory:
             raise EnvironmentFailure("OUTDIR is not writable (read-only); nothing was changed", path=self.outdir)
         self._lock = _locked(self.outdir)
         self._lock.__enter__()
+        self._marker_fds: list[int] = []
+        self.staging: Path | None = None
         try:
+            temporaries.remove_stray_marker(self.outdir)
             sweep_temporaries(self.outdir.parent, self.outdir.name)
             sweep_temporaries(self.outdir)
-            self._sibling = not _holds_cwd(self.outdir)
+            self._sibling = not _holds_cwd(self.outdir) and not temporaries.mounts_within(self.outdir)
             self.committed = False
             self.staging = self._make_staging()
         except BaseException:  # SIGTERM may land between mkdtemp and the assignment
             self._remove_own_staging()
+            self._release_markers()
             self._lock.__exit__(None, None, None)
             raise
 
@@ -304,42 +295,74 @@ class RunDirectory:
         staging = None
         if self._sibling:
             try:
-                staging = tempfile.mkdtemp(prefix=f".{self.outdir.name}.staging-{os.getpid()}-", dir=self.outdir.parent)
+                staging, fd = temporaries.make_staging(self.outdir.parent, self.outdir.name)
+                self._marker_fds.append(fd)
             except PermissionError:
                 self._sibling = False
         if staging is None:
-            staging = tempfile.mkdtemp(prefix=f".staging-{os.getpid()}-", dir=self.outdir)
-        apply_umask(Path(staging), directory=True)
-        return Path(staging)
+            staging, fd = temporaries.make_staging(self.outdir, None)
+            self._marker_fds.append(fd)
+        apply_umask(staging, directory=True)
+        return staging
 
     def commit(self) -> None:
+        assert self.staging is not None
         _fault("before-manifest")
         write_manifest(self.staging)
         _fault("before-commit")
-        if not (self._sibling and _commit_by_exchange(self.staging, self.outdir, self.outputs)):
-            _commit_in_place(self.staging, self.outdir, self.outputs)
-        self.committed = True
+        raise_if_stop_asked()  # a signal whose exception was swallowed still keeps the old run
+        if self._sibling:  # the old run, once swapped out under the staging name, is marked as ours too
+            self._marker_fds.append(temporaries.mark(self.outdir))
+        if self._sibling and _commit_by_exchange(self.staging, self.outdir, self.outputs):
+            self.committed = True
+            with contextlib.suppress(FileNotFoundError):  # the staging's marker, now in OUTDIR
+                os.unlink(self.outdir / temporaries.MARKER)
+        else:
+            staging = self.staging
+            if self._sibling:  # the exchange was refused: stage again inside OUTDIR, on its file system
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.outdir / temporaries.MARKER)
+                staging = self._restage_inside()
+            _commit_in_place(staging, self.outdir, self.outputs)
+            self.committed = True
         _fault("after-commit")
+
+    def _restage_inside(self) -> Path:
+        inner, fd = temporaries.make_staging(self.outdir, None)
+        apply_umask(inner, directory=True)
+        self._marker_fds.append(fd)
+        old, self.staging = self.staging, inner
+        assert old is not None
+        for name in self.outputs:
+            if (old / name).exists():
+                shutil.move(old / name, inner / name)  # a copy when OUTDIR is another file system
+        temporaries.remove_tree(old)
+        return inner
 
     def close(self) -> None:
         try:
-            shutil.rmtree(self.staging, ignore_errors=True)
+            if self.staging is not None:
+                temporaries.remove_tree(self.staging)
             self._remove_own_staging()
             if self._created and not self.committed:
                 with contextlib.suppress(OSError):  # only if still empty: nothing of anyone's is removed
                     self.outdir.rmdir()
         finally:
+            self._release_markers()
             self._lock.__exit__(None, None, None)
+
+    def _release_markers(self) -> None:
+        while self._marker_fds:
+            os.close(self._marker_fds.pop())
 
     def _remove_own_staging(self) -> None:
         """Every staging directory this process made for this OUTDIR, tracked or not."""
-        pid = os.getpid()
-        for folder, prefix in ((self.outdir.parent, f".{self.outdir.name}.staging-{pid}-"),
-                               (self.outdir, f".staging-{pid}-")):
+        for folder, prefix in ((self.outdir.parent, temporaries.staging_prefix(self.outdir.name)),
+                               (self.outdir, temporaries.staging_prefix(None))):
             with contextlib.suppress(OSError):
                 for entry in os.scandir(folder):
-                    if entry.name.startswith(prefix):
-                        shutil.rmtree(entry.path, ignore_errors=True)
+                    if entry.name.startswith(prefix) and entry.is_dir(follow_symlinks=False):
+                        temporaries.remove_tree(Path(entry.path))
 
 
 @contextlib.contextmanager
@@ -349,6 +372,7 @@ def transaction(outdir: str | Path, outputs: tuple[str, ...] = RUN_OUTPUTS) -> I
     ``outputs``: the names a run writes; older copies of them are never carried over."""
     run = RunDirectory(outdir, outputs)
     try:
+        assert run.staging is not None
         yield run.staging
         run.commit()
     finally:
@@ -362,12 +386,24 @@ def _commit_by_exchange(staging: Path, outdir: Path, outputs: tuple[str, ...]) -
     for entry in os.scandir(staging):  # undo the carry-over before staging inside OUTDIR
         if entry.name not in outputs:
             with contextlib.suppress(OSError):
-                shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
+                temporaries.remove_tree(Path(entry.path)) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
     return False
 
 
 def _commit_in_place(staging: Path, outdir: Path, outputs: tuple[str, ...]) -> None:
-    """Rename files in one by one: manifest out first, in last, so a reader never trusts a mix."""
+    """Rename files in one by one: manifest out first, in last, so a reader never trusts a mix.
+
+    Every rename is checked possible first (staging on OUTDIR's file system): a rename
+    that fails with "Invalid cross-device link" after the old manifest went would leave
+    the previous run unreadable."""
+    if os.stat(staging).st_dev != os.stat(outdir).st_dev:
+        raise EnvironmentFailure("the staging directory is not on OUTDIR's file system; nothing was changed",
+                                 path=outdir)
+    for name in outputs:
+        target = outdir / name
+        if target.is_dir() and not target.is_symlink():
+            raise EnvironmentFailure(f"{name} in OUTDIR is a folder; move it away and run again; nothing was changed",
+                                     path=target)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(outdir / MANIFEST)
     _fault("in-place-manifest-removed")

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 import pluggy
 
 from factcov import hookspecs
-from factcov.errors import PluginError, UnknownNameError
+from factcov.errors import SIGNALLED, PluginError, UnknownNameError
 
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "factcov.domains.f1.plugin",
@@ -103,7 +103,7 @@ class Registry(Generic[T]):
         return sorted(self.entries)
 
 
-_state: dict[str, Any] = {"loaded": False}
+_state: dict[str, Any] = {"loaded": False, "registered": False}
 domains: Registry[Any] = Registry("domain", required=("default_extractor",), base="factcov.domain:Domain")
 extractors: Registry[Any] = Registry("extractor", base="factcov.extractor:Extractor")
 _versions: dict[str, str | None] = {}
@@ -135,7 +135,19 @@ def load_plugins() -> None:
     """Register built-in and entry-point plugins, then fill the registries. Idempotent."""
     if _state["loaded"]:
         return
+    register_plugins()
     _state["loaded"] = True
+    _fill(domains, "register_domains")
+    _fill(extractors, "register_extractors")
+
+
+def register_plugins() -> None:
+    """Import and register the built-in and entry-point plugins, without filling the
+    registries: a plugin's module is small, its hooks import its domain and extractors
+    (grammars, parsers), which only a command that uses them needs. Idempotent."""
+    if _state["registered"]:
+        return
+    _state["registered"] = True
     for module_name in DEFAULT_PLUGINS:
         if pm.get_plugin(module_name) is None:
             pm.register(importlib.import_module(module_name), name=module_name)
@@ -153,12 +165,12 @@ def load_plugins() -> None:
         except BaseException as exc:  # a broken plugin (even sys.exit or KeyboardInterrupt at import) must not break factcov
             if pm.get_plugin(ep.name) is not None:
                 pm.unregister(name=ep.name)
+            if isinstance(exc, SIGNALLED):  # SIGTERM/SIGINT while it imported: the user's, not the plugin's
+                raise
             _broken(ep.name, exc)
             continue
         _versions[ep.name] = ep.dist.version if ep.dist is not None else None
     _check_allowed_exist(allowed)
-    _fill(domains, "register_domains")
-    _fill(extractors, "register_extractors")
 
 
 def _check_allowed_exist(allowed: set[str] | None) -> None:
@@ -178,14 +190,17 @@ def _command_names(app: Any) -> list[str]:
 
 def add_commands(app: Any) -> None:
     """Let each plugin add its command group; a plugin whose hook fails, or that would
-    replace a command already there (``score``...), is skipped with a warning."""
-    load_plugins()
+    replace a command already there (``score``...), is skipped with a warning. The
+    registries are not filled for it (``factcov --help`` imports no domain's code)."""
+    register_plugins()
     for impl in reversed(pm.hook.register_commands.get_hookimpls()):
         before = (len(app.registered_commands), len(app.registered_groups))
         taken = set(_command_names(app))
         try:
             impl.function(**_accepted(impl, {"app": app}))
         except BaseException as exc:  # as at import: a hook's sys.exit(0) made every command exit 0 unrun
+            if isinstance(exc, SIGNALLED):
+                raise
             _broken(impl.plugin_name, exc)
             continue
         added = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands[before[0]:]]
@@ -208,6 +223,8 @@ def _fill(registry: Registry[Any], hook_name: str) -> None:
             for cls in staged:
                 registry.check(cls, plugin)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as at import
+            if isinstance(exc, SIGNALLED):
+                raise
             _broken(plugin, exc)
             continue
         for cls in staged:
@@ -222,7 +239,7 @@ def _accepted(impl: pluggy.HookImpl, arguments: dict[str, Any]) -> dict[str, Any
 
 def reset() -> None:
     """Forget the registries so the next access loads again (tests use it)."""
-    _state["loaded"] = False
+    _state["loaded"] = _state["registered"] = False
     _failed.clear()
     domains.entries.clear()
     extractors.entries.clear()

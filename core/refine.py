@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factcov.chat import ChatClient, ChatError
+from factcov.chat import ChatClient, ChatError, ServerUnreachable
 from factcov.domain import Domain
 from factcov.evaluate import Evaluator, Result
 from factcov.inputs import iter_generations, load_instances
@@ -30,7 +31,8 @@ from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
 from factcov.plugins import get_domain
 from factcov.progress import progress
-from factcov.prompts import phrases, prompt_messages
+from factcov.prompts import NEUTRAL, PromptTemplate, phrases, prompt_messages
+from factcov.reasoning import split_reasoning
 from factcov.scoring import ScoringPolicy
 
 ROUND_COLUMNS = ("system", "round", "n", "revised", "in_play", "failed", "precision", "recall", "f1")
@@ -119,6 +121,7 @@ def refine_files(
     parameters: dict[str, Any] | None = None,
     report: bool = True,
     quiet: bool = True,
+    prompt: str | PromptTemplate = NEUTRAL,
 ) -> RefineOutcome:
     domain = get_domain(domain_name)
     evaluator = Evaluator(domain, extractor=extractor)
@@ -146,7 +149,8 @@ def refine_files(
         if number > 0 and not any(t.status == "in play" for t in tracks):
             break  # every text has left the loop: later rounds would repeat this one
         if number > 0:
-            revised, failures, notes = _revise(domain, tracks, client, number, parameters or {}, quiet)
+            asked = {"max_tokens": domain.answer_tokens, **(parameters or {})}
+            revised, failures, notes = _revise(domain, tracks, client, number, asked, quiet, prompt)
             score([t for t in tracks if t.key in revised])
             failed_total += len(failures)
         table += _write_round(outdir / f"round-{number}", number, tracks, revised, failures, notes, policy)
@@ -164,7 +168,7 @@ def refine_files(
 
 
 def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int, parameters: dict[str, Any],
-            quiet: bool) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str], list[dict[str, Any]]]:
+            quiet: bool, prompt: str | PromptTemplate = NEUTRAL) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str], list[dict[str, Any]]]:
     """One round of asking: feedback to every text in play; returns (revised, failed, feedback sent)."""
     asked: dict[tuple[str, str], str] = {}
     notes: list[dict[str, Any]] = []
@@ -179,26 +183,44 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
         notes.append({"instance_id": track.instance.id, "system": track.system, "round": number, "feedback": told})
     by_key = {t.key: t for t in tracks}
     # The model sees the original request, its own last text and what was wrong with it.
-    jobs = ((key, prompt_messages(by_key[key].instance)
+    jobs = ((key, prompt_messages(by_key[key].instance, prompt)
              + [{"role": "assistant", "content": by_key[key].text}, {"role": "user", "content": told}])
             for key, told in asked.items())
     revised: set[tuple[str, str]] = set()
     failures: dict[tuple[str, str], str] = {}
     with progress(f"refine round {number}", "texts", enabled=not quiet and bool(asked)) as advance:
         advance(total=len(asked))
-        for key, answer in client.complete_many(jobs, **parameters):
-            advance(1)
+        for key, answer in _answers(client.complete_many(jobs, **parameters), asked):
             track = by_key[key]
             if isinstance(answer, ChatError):
                 failures[key] = str(answer)  # stays in play: the next round asks again
+                advance(description=f"({len(failures)} failed)")  # not progress
                 continue
-            text = answer.content.strip()
+            advance(1)
+            text, _ = split_reasoning(answer.content, answer.reasoning)  # thinking is never scored
+            if not text:
+                failures[key] = "the answer holds only the model's reasoning, no text"
+                continue
             if text == track.text.strip():
                 track.status = "unchanged"
                 continue
             track.text = text
             revised.add(key)
     return revised, failures, notes
+
+
+def _answers(stream: Iterator[tuple[Any, Any]], asked: dict) -> Iterator[tuple[Any, Any]]:
+    """The stream's answers; when the server turns out unreachable, that error for every request
+    not answered yet (the round is written and the loop ends, instead of the run failing)."""
+    seen = set()
+    try:
+        for key, answer in stream:
+            seen.add(key)
+            yield key, answer
+    except ServerUnreachable as error:
+        for key in asked:
+            if key not in seen:
+                yield key, error
 
 
 def _write_round(directory: Path, number: int, tracks: list[Track], revised: set, failures: dict,

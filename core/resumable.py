@@ -33,7 +33,9 @@ class ResumableJsonl:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = self.path.with_name(f".{self.path.name}.lock")
+        from factcov.temporaries import short_name
+
+        lock = self.path.with_name(f".{short_name(self.path.name)}.lock")  # a 250-byte name leaves no room
         self._lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         try:
             fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -43,7 +45,6 @@ class ResumableJsonl:
             raise FactcovError(f"{self.path}: another run is writing this file; wait for it or choose another -o") from None
         try:
             self._repair_and_load()
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except BaseException:
             self.__exit__()
             raise
@@ -84,7 +85,9 @@ class ResumableJsonl:
         return key in self.records
 
     def append(self, record: dict[str, Any]) -> None:
-        assert self._fd is not None, "append outside the with block"
+        assert self._lock_fd is not None, "append outside the with block"
+        if self._fd is None:  # created by the first record: a run that writes nothing leaves no file behind
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         written = os.write(self._fd, line)
         while written < len(line):  # regular files take the whole line; this is only a guard
@@ -92,7 +95,10 @@ class ResumableJsonl:
         self.records[self.key(record)] = record
 
     def finish(self, order: Iterable[Hashable]) -> None:
-        """Rewrite the complete file in ``order`` (keys not in ``order`` keep their place at the end)."""
+        """Rewrite the complete file in ``order`` (keys not in ``order`` keep their place at the end).
+        With no record there is nothing to write, and whatever the path holds stays as it was."""
+        if not self.records:
+            return
         ordered = [self.records[k] for k in order if k in self.records]
         listed = {self.key(r) for r in ordered}
         ordered += [r for k, r in self.records.items() if k not in listed]

@@ -177,7 +177,7 @@ def score_run(
         claims_out.close()
         scores_out.close()
         if report:
-            _write_report(staging)
+            _write_report(staging, run_dir.outdir.name)
         run_dir.commit()
     except BaseException as exc:
         for stream in (claims_out, scores_out):
@@ -316,10 +316,13 @@ def _chunk_scorer(
         yield score
 
 
-def _write_report(outdir: Path) -> None:
+def _write_report(outdir: Path, name: str) -> None:
+    """The run's own report, read from the staging directory ``outdir`` but named after
+    the OUTDIR (``name``) it becomes: the staging name differs from run to run, and the
+    report of identical runs, hence their manifest, must be the same bytes."""
     from factcov import report
 
     write = getattr(report, "write_report", None)
     if write is not None:
         write_manifest(outdir)  # the report reads the staged run like any reader; commit rewrites it
-        write([outdir], outdir / "report.html")
+        write([outdir], outdir / "report.html", names=[name])

@@ -12,6 +12,7 @@ patterns on ``factcov.extractors.patterns``), ``domain.py`` (with ``knowledge()`
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -399,11 +400,35 @@ def write_domain_package(name: str, destination: Path) -> Path:
         f"{package}/plugin.py": PLUGIN,
         f"tests/test_{name}.py": TESTS,
     }
-    for relative, template in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(template.format(**values), encoding="utf-8")
-    data = root / package / "data" / "instances.jsonl"
-    data.parent.mkdir(parents=True, exist_ok=True)
-    data.write_text("".join(json.dumps(row) + "\n" for row in _instances(name)), encoding="utf-8")
+    contents = {relative: template.format(**values) for relative, template in files.items()}
+    contents[f"{package}/data/instances.jsonl"] = "".join(json.dumps(row) + "\n" for row in _instances(name))
+    _write_tree_atomically(root, contents)
     return root
+
+
+def _write_tree_atomically(root: Path, contents: dict[str, str]) -> None:
+    """Write every file into a staging folder beside ``root`` and rename it to ``root`` at
+    the end: a full disk or a kill leaves no half-written package (which blocked the retry
+    with "already exists"), only a staging folder the next write sweeps."""
+    from factcov import temporaries
+
+    root.parent.mkdir(parents=True, exist_ok=True)
+    temporaries.sweep(root.parent, root.name)
+    staging, marker = temporaries.make_staging(root.parent, root.name)
+    try:
+        for relative, text in contents.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        os.unlink(staging / temporaries.MARKER)
+        from factcov.outdir import apply_umask
+
+        apply_umask(staging, directory=True)
+        if root.exists():  # made meanwhile: never merged into
+            raise InputError("already exists; choose another name or folder", path=root)
+        os.rename(staging, root)
+    except BaseException:
+        temporaries.remove_tree(staging)
+        raise
+    finally:
+        os.close(marker)

@@ -27,10 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from factcov import hookimpl
-from factcov.chat import ChatClient, ChatError
+from factcov.chat import ChatClient, ChatError, ServerUnreachable
 from factcov.errors import ExtractionFailed, FactcovError, InputError
 from factcov.extractor import Extractor, FailedExtraction
+from factcov.limits import MAX_CONCURRENCY, MAX_RETRIES
 from factcov.model import Claim, ClaimType, Instance
+
+# The same bounds as the command line's twins (--timeout, --retries, --concurrency of generate):
+# -X retries=1000000000 against a dead server would otherwise never end.
+MIN_TIMEOUT_S = 0.1
 
 SYSTEM_PROMPT = (
     "You extract factual claims from a text. Return only JSON of the form "
@@ -50,8 +55,10 @@ class LLMExtractor(Extractor):
     languages = ("en", "es", "pt", "fr", "de", "it")
 
     # settable with -X; api_key is not: options are written into the score signature
-    # concurrency is left out on purpose: like a batch size it changes speed, not claims
-    option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int}
+    option_types = {"base_url": str, "model": str, "cache_dir": str, "timeout": float, "retries": int,
+                    "concurrency": int}
+    # like a batch size, concurrency changes speed, not claims
+    unsigned_options = frozenset({"concurrency"})
 
     def __init__(self, language: str = "en", **options: Any) -> None:
         super().__init__(language, **options)
@@ -66,10 +73,11 @@ class LLMExtractor(Extractor):
             self.timeout = float(raw_timeout)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             self.timeout = math.nan
-        if not (math.isfinite(self.timeout) and self.timeout > 0):
-            raise InputError(f"the llm timeout (-X timeout=S or FACTCOV_LLM_TIMEOUT) must be seconds above 0, "
-                             f"got {raw_timeout!r}")
-        self.retries = int(options.get("retries", 3))
+        if not (math.isfinite(self.timeout) and self.timeout >= MIN_TIMEOUT_S):
+            raise InputError(f"the llm timeout (-X timeout=S or FACTCOV_LLM_TIMEOUT) must be seconds, at least "
+                             f"{MIN_TIMEOUT_S:g}, got {raw_timeout!r}")
+        self.retries = _bounded(options, "retries", 3, MAX_RETRIES)
+        concurrency = _bounded(options, "concurrency", 4, MAX_CONCURRENCY)
         if not self.base_url or not self.model:
             raise FactcovError(
                 "the llm extractor needs a server and a model: set FACTCOV_LLM_BASE_URL "
@@ -78,7 +86,7 @@ class LLMExtractor(Extractor):
         # The shared client owns retries (429/5xx/timeouts) and the response cache.
         self.client = ChatClient(
             self.base_url, self.model, api_key=options.get("api_key"), cache_dir=self.cache_dir,
-            timeout=self.timeout, retries=self.retries, concurrency=int(options.get("concurrency", 4)),
+            timeout=self.timeout, retries=self.retries, concurrency=concurrency,
         )
 
     def signature(self) -> str:
@@ -90,7 +98,12 @@ class LLMExtractor(Extractor):
         from factcov.plugins import get_domain
 
         claim_types = {ct.name: ct for ct in get_domain(instance.domain).claim_types}
-        answer = self._complete(self._messages(text, instance, claim_types.values()))
+        try:
+            answer = self._complete(self._messages(text, instance, claim_types.values()))
+        except ServerUnreachable:
+            raise  # no text can be read: the run stops
+        except ChatError as error:  # this text's request failed: counted, gated by the failure threshold
+            raise ExtractionFailed(str(error)) from None
         return self._claims(answer, text, claim_types)
 
     def extract_batch(self, texts: Sequence[str], instances: Sequence[Instance]) -> list[list[Claim]]:
@@ -100,15 +113,18 @@ class LLMExtractor(Extractor):
         types_of = {i.domain: {ct.name: ct for ct in get_domain(i.domain).claim_types} for i in instances}
         jobs = [(n, self._messages(text, instance, types_of[instance.domain].values()))
                 for n, (text, instance) in enumerate(zip(texts, instances)) if text.strip()]
-        answers: dict[int, str] = {}
+        answers: dict[int, str | ChatError] = {}
         for n, answer in self.client.complete_many(jobs, **REQUEST_PARAMETERS):
-            if isinstance(answer, ChatError):
-                raise answer
-            answers[n] = answer.content
+            # One text's failed request (a silent server, 5xx after every retry) is that text's
+            # failure, counted and gated by FACTCOV_MAX_EXTRACTION_FAILURES; a server nobody can
+            # reach stops the run (complete_many raises ServerUnreachable).
+            answers[n] = answer if isinstance(answer, ChatError) else answer.content
         return [self._claims_or_failure(answers[n], text, types_of[instance.domain]) if n in answers else []
                 for n, (text, instance) in enumerate(zip(texts, instances))]
 
-    def _claims_or_failure(self, answer: str, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
+    def _claims_or_failure(self, answer: str | ChatError, text: str, claim_types: dict[str, ClaimType]) -> list[Claim]:
+        if isinstance(answer, ChatError):
+            return FailedExtraction(str(answer))
         try:
             return self._claims(answer, text, claim_types)
         except ExtractionFailed as error:
@@ -140,7 +156,8 @@ class LLMExtractor(Extractor):
         claims = []
         cursor = 0
         for item in items:
-            if not isinstance(item, dict) or item.get("type") not in claim_types:
+            # a type that is not a name (a list, an object) is a bad claim like an unknown type: dropped
+            if not isinstance(item, dict) or not isinstance(item.get("type"), str) or item["type"] not in claim_types:
                 continue
             claim_type = claim_types[item["type"]]
             key = item.get("key") if isinstance(item.get("key"), dict) else {}
@@ -158,6 +175,17 @@ class LLMExtractor(Extractor):
             except ValueError:
                 continue
         return claims
+
+
+def _bounded(options: dict[str, Any], name: str, default: int, most: int) -> int:
+    raw = options.get(name, default)
+    try:
+        value = int(raw)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        value = 0
+    if isinstance(raw, bool) or not 1 <= value <= most:
+        raise InputError(f"-X {name} must be a whole number from 1 to {most}, got {raw!r}")
+    return value
 
 
 @hookimpl

@@ -8,7 +8,9 @@ Resolution order: the configured name or path, then ``en_core_web_sm``, then
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -121,14 +123,29 @@ def parseable(text: str) -> str:
     return _AFFIX_RUN.sub(_cut, text) if _AFFIX_RUN.search(text) else text
 
 
-class SpacyParser:
-    """Parses texts with one cached pipeline, in batches (``nlp.pipe``)."""
+# Parses kept per parser, by the digest of the text parsed: passages and references are
+# shared by many answers (three per HaluEval question) and questions are asked again, so
+# each distinct text of a run is parsed once. Bounded (a parse of a passage is tens of
+# kilobytes), least recently used first out.
+PARSE_CACHE_SIZE = 2048
 
-    def __init__(self, model: str | None = None, batch_size: int = 256, n_process: int = 1) -> None:
+
+def text_digest(text: str) -> bytes:
+    """What a parse is kept under: a digest of the text's content (16 bytes, whatever its length)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class SpacyParser:
+    """Parses texts with one cached pipeline, in batches (``nlp.pipe``), each distinct text once."""
+
+    def __init__(self, model: str | None = None, batch_size: int = 256, n_process: int = 1,
+                 cache_size: int = PARSE_CACHE_SIZE) -> None:
         self.model = resolve_model(model)
         self.batch_size = batch_size
         self.n_process = n_process
         self.nlp = load_pipeline(self.model)
+        self.cache_size = cache_size
+        self._parses: OrderedDict[bytes, ParsedText] = OrderedDict()  # digest -> parse, the oldest first
 
     def pipe(self, texts: Iterable[str]) -> Iterator[Any]:
         """Raw spaCy docs (what the benchmark compares against)."""
@@ -138,9 +155,50 @@ class SpacyParser:
         return list(self.iter_parse(texts))
 
     def iter_parse(self, texts: Iterable[str]) -> Iterator[ParsedText]:
-        """Parsed texts one by one, still parsed in batches: a caller that is done with
-        each text before the next keeps no more than a batch of parses alive."""
-        return (to_parsed(doc) for doc in self.pipe(map(parseable, texts)))
+        """Parsed texts one by one, in order, still parsed in batches (one ``nlp.pipe``): a
+        caller that is done with each text before the next keeps no more than a batch of
+        parses alive. A text parsed before (within the cache's bound), or earlier in
+        ``texts``, is not parsed again: its parse is shared (parses are read, never changed)."""
+        order: deque[bytes] = deque()  # the digests of the texts read, not yet yielded
+        waiting: dict[bytes, list[Any]] = {}  # digest -> [its parse or None while parsed, texts waiting]
+        fresh: deque[bytes] = deque()  # digests sent to the pipe, in order
+
+        def to_parse() -> Iterator[str]:
+            for text in texts:
+                key = text_digest(text)
+                order.append(key)
+                held = waiting.get(key)
+                if held is not None:
+                    held[1] += 1
+                    continue
+                known = self._parses.get(key)
+                waiting[key] = [known, 1]
+                if known is not None:
+                    self._parses.move_to_end(key)
+                    continue
+                fresh.append(key)
+                yield parseable(text)
+
+        def ready() -> Iterator[ParsedText]:
+            while order and waiting[order[0]][0] is not None:
+                key = order.popleft()
+                held = waiting[key]
+                held[1] -= 1
+                if not held[1]:
+                    del waiting[key]
+                yield held[0]
+
+        for doc in self.pipe(to_parse()):
+            key = fresh.popleft()
+            waiting[key][0] = parsed = to_parsed(doc)
+            self._keep(key, parsed)
+            yield from ready()
+        yield from ready()
+
+    def _keep(self, key: bytes, parsed: ParsedText) -> None:
+        self._parses[key] = parsed
+        if len(self._parses) > self.cache_size:
+            self._parses.popitem(last=False)
 
     def signature(self) -> str:
         meta = self.nlp.meta

@@ -12,7 +12,10 @@ instead, for clients that are not about an instance (rag's model-based checker).
 
 Faults by instance id (``faults``): ``timeout`` (answers after ``slow_s``), ``429`` (once,
 with ``Retry-After: 1``), ``500`` (always), ``truncated`` (a cut-off JSON body), ``empty``
-(an empty message). Extraction requests (``response_format`` JSON) are answered by
+(an empty message), ``length`` (half the text, ``finish_reason: length``), ``think``
+(the text after a ``<think>…</think>`` block), ``reasoning`` (thinking in a separate
+``reasoning_content``). ``serial`` makes it compute one request at a time, like
+llama.cpp's server or Ollama by default. Extraction requests (``response_format`` JSON) are answered by
 ``extract(text, instance)`` when given.
 """
 
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import json
 import random
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -46,6 +51,8 @@ class ModelBehaviour:
         self.lock = threading.Lock()
         self._rate_limited: set[str] = set()
         self.states: dict[str, tuple[set[int], dict[int, Fact]]] = {}
+        self.serial = False
+        self.compute = threading.Lock()  # held while answering when serial
 
     def flaws(self, instance: Instance) -> tuple[set[int], dict[int, Fact]]:
         """Which facts the first answer leaves out and which it gets wrong."""
@@ -108,7 +115,16 @@ def make_handler(model: ModelBehaviour):
                 model.requests.append((time.monotonic(), instance_id, body))
                 model.authorizations.append(self.headers.get("Authorization"))
             if model.delay_s:
-                time.sleep(model.delay_s)
+                if model.serial:  # queued like llama.cpp: a request whose client left is never computed
+                    while not model.compute.acquire(timeout=0.02):
+                        if self._client_gone():
+                            return None
+                    try:
+                        time.sleep(model.delay_s)
+                    finally:
+                        model.compute.release()
+                else:
+                    time.sleep(model.delay_s)
             fault = model.faults.get(instance_id)
             if fault == "timeout":
                 time.sleep(model.slow_s)
@@ -131,14 +147,30 @@ def make_handler(model: ModelBehaviour):
                                      messages[-1]["content"] if revising else None)
             if fault == "empty":
                 content = ""
+            message = {"role": "assistant", "content": content}
+            finish = "stop"
+            if fault == "length":
+                content = message["content"] = content[: len(content) // 2]
+                finish = "length"
+            if fault == "think":
+                message["content"] = "<think>The data says rain. I will not say sunny.</think>\n" + content
+            if fault == "reasoning":
+                message["reasoning_content"] = "Let me list the facts first."
             payload = json.dumps({
-                "choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "choices": [{"message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in messages),
                           "completion_tokens": len(content.split())},
             }).encode()
             if fault == "truncated":
                 payload = payload[: len(payload) // 2]
             self._send(200, payload)
+
+        def _client_gone(self) -> bool:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            try:
+                return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
 
         def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
             try:

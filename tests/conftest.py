@@ -14,7 +14,7 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 # unless a test opts in (tests that need an entry point set FACTCOV_PLUGINS themselves).
 os.environ.setdefault("FACTCOV_PLUGINS", "")
 
-pytest_plugins = ["pytester", "tests.browser"]
+pytest_plugins = ["pytester", "tests.browser", "tests.slow"]
 
 
 @pytest.fixture(scope="session")

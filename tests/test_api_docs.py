@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from factcov.cli.app import run
 from tests.test_compare import mini_generations, mini_instances
 
@@ -18,6 +20,7 @@ def test_the_in_memory_example_prints_what_the_docs_say(repo_root, capsys):
     assert capsys.readouterr().out.strip() == said
 
 
+@pytest.mark.slow
 def test_score_format_json_prints_the_summary_on_stdout(tmp_path, mini_plugin, capsys):
     instances, generations = tmp_path / "i.jsonl", tmp_path / "g.jsonl"
     instances.write_text("".join(json.dumps(r) + "\n" for r in mini_instances()), encoding="utf-8")

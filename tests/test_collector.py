@@ -79,6 +79,7 @@ class _Cyclic:
         _Cyclic.alive.add(self)
 
 
+@pytest.mark.slow
 def test_garbage_held_back_by_moving_stays_bounded(fresh_collector, monkeypatch):
     """Calls that each leave cyclic garbage: a full collection runs once the moved objects
     pass the bound, so the garbage never grows with the number of calls."""

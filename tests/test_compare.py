@@ -106,6 +106,7 @@ def test_a_folder_that_is_not_an_outdir_is_an_input_error(tmp_path, capsys, cli)
     assert "summary.json" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_compare_across_domains_relates_the_coverage_penalty_to_facts_per_instance(
     tmp_path, mini_plugin, shared_data
 ):

@@ -83,6 +83,7 @@ def test_every_match_of_random_patterns_contains_an_anchor() -> None:
     assert checked > 1000  # the property was put to the test, not skipped
 
 
+@pytest.mark.slow
 def test_every_match_of_random_patterns_holds_an_anchor_at_a_word_start_where_one_is_required() -> None:
     """``word_start_anchors``: a literal marked as opening at a word boundary stands, in
     every match (the whole text scanned from and to random offsets), where ``\\b`` holds."""
@@ -290,6 +291,7 @@ def test_compile_fast_matches_what_the_pattern_matches_on_random_patterns_and_st
     assert changed > 300 and led > 15  # both rewrites were put to the test
 
 
+@pytest.mark.slow
 def test_the_f1_grammar_compiled_fast_matches_what_it_was_written_as(texts: list[tuple[object, str]]) -> None:
     """Every pattern of the f1 lexicon (compiled with ``compile_fast``) against the same
     source compiled plainly, over real texts, whole and from a random offset to another."""

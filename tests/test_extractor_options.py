@@ -34,6 +34,7 @@ def test_the_llm_extractor_takes_no_api_key_from_the_command_line():
         LLMExtractor.parse_options({"api_key": "sk-..."})
 
 
+@pytest.mark.slow
 def test_score_applies_the_option_and_signs_it(files, tmp_path):  # noqa: F811
     assert score_cli(*files, tmp_path / "plain", "--no-report") == 0
     assert score_cli(*files, tmp_path / "opt", "--no-report", "-X", "min_count=4") == 0

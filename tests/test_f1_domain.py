@@ -192,6 +192,7 @@ def test_demo_reads_the_committed_file_without_shared_data(domain, monkeypatch) 
     assert systems == {"complete": len(instances), "terse": len(instances), "verbose": len(instances)}
 
 
+@pytest.mark.slow
 def test_parallel_build_writes_the_same_file(shared_data: Path, tmp_path: Path) -> None:
     from factcov.domains.f1.build import iter_race_instances, write_instances
 

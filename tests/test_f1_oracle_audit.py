@@ -77,12 +77,13 @@ def test_phantom_stint_from_the_stint_counter_2018_belgium_verstappen(f1: Path) 
     assert fired(spa, "phantom_stint", "VER") == [3]
 
 
-def test_stop_go_or_repair_with_the_same_tyres_leaves_the_count_unknown_2018_belgium(f1: Path) -> None:
+def test_stop_go_or_repair_with_the_same_tyres_is_no_stop_2018_belgium(f1: Path) -> None:
     # Räikkönen lap 7: 34.5 s in the pit lane (typical 22.8 s), HARD age 6 -> 7: a stop-go
-    # or a repair stop, the data cannot tell which: no stop-count fact
+    # or a repair without new tyres, no stop either way (a stop is a tyre change); the
+    # race's tyre columns miss no change elsewhere, so his count (the lap-1 stop) is known
     spa = race(f1, 2018, 13)
-    assert 7 not in stops(spa, "RAI")
-    assert facts_of(spa, "stop_count", "RAI") == []
+    assert stops(spa, "RAI") == [1]
+    assert [f.value for f in facts_of(spa, "stop_count", "RAI")] == [1]
 
 
 def test_missed_tyre_change_makes_the_compounds_unknown_2022_monaco(f1: Path) -> None:
@@ -218,22 +219,31 @@ def test_rain_call_is_not_an_overcut_2021_russia(f1: Path) -> None:
     assert moves[(moves["driver"] == "LEC") & (moves["rival"] == "VER")].empty
 
 
-def test_moves_pair_only_adjacent_cars(f1: Path) -> None:
-    # every kept move: the two cars ran one behind the other on the lap before the first stop
-    for season, round_ in ((2021, 1), (2019, 2), (2023, 10)):
+def test_moves_pair_adjacent_cars_or_the_attacker_came_out_ahead(f1: Path) -> None:
+    # every kept move: the two cars ran one behind the other on the lap before the first
+    # stop, or, with cars between them, the attacker came out ahead once both had stopped
+    apart = 0
+    for season, round_ in ((2021, 1), (2019, 2), (2023, 10), (2019, 12)):
         analysis = race(f1, season, round_)
         order = analysis.positions()
         for move in analysis.moves.itertuples():
             lap = min(move.driver_pit_lap, move.rival_pit_lap) - 1
-            assert abs(int(order.loc[lap, move.driver]) - int(order.loc[lap, move.rival])) == 1
+            adjacent = abs(int(order.loc[lap, move.driver]) - int(order.loc[lap, move.rival])) == 1
+            assert adjacent or move.worked
+            apart += not adjacent
+    assert apart
 
 
 def test_defenses_need_a_robust_pace_margin(f1: Path) -> None:
     # a DRS train is no defense: the attacker's faster half of laps must beat the defender's
     # by 0.1 s; 2021 Bahrain has none, 2023 Hungary keeps only such runs
+    # a defense kept without that margin is one whose attacker was held up, and says so
     assert race(f1, 2021, 1).defenses.empty
-    defenses = race(f1, 2023, 11).defenses
-    assert (defenses["best_lap_delta_s"] >= 0.1).all()
+    hungary = race(f1, 2023, 11)
+    held = set(zip(hungary.quality.loc[hungary.quality["rule"] == "defense_held_up", "driver"],
+                   hungary.quality.loc[hungary.quality["rule"] == "defense_held_up", "lap"]))
+    for defense in hungary.defenses.itertuples():
+        assert defense.best_lap_delta_s >= 0.1 or (defense.driver, defense.first_lap) in held
 
 
 def test_f1_check_command_lists_the_rules_per_race(shared_data: Path, capsys) -> None:
@@ -270,3 +280,115 @@ def test_no_penalty_on_the_first_laps_2018_united_states(f1: Path) -> None:
     for driver in ("LEC", "STR", "GRO"):
         assert stops(austin, driver)[:1] == [1]
         assert 1 in fired(austin, "tyre_data_distrusted", driver)
+
+
+def test_phantom_tyre_age_reset_in_a_field_passage_2025_australia(f1: Path) -> None:
+    # lap 2 behind the safety car the field went through the pit lane: fifteen cars kept
+    # their intermediates at 14.7 s; Albon and Stroll read 2 -> 1 at 14.9 and 15.7 s, in the
+    # same order among them: a passage, not a stop. Lawson and Ocon on lap 4 took 18.8 and
+    # 19.7 s (stationary): real stops
+    melbourne = race(f1, 2025, 1)
+    for driver in ("ALB", "STR"):
+        assert 2 not in stops(melbourne, driver)
+        assert 2 in fired(melbourne, "pit_passage", driver)
+    assert 4 in stops(melbourne, "LAW") and 4 in stops(melbourne, "OCO")
+
+
+def test_lap_one_stop_beside_a_red_flag_is_a_stop_2021_hungary(f1: Path) -> None:
+    # the red flag came on lap 2; on lap 1 Verstappen (22.5 s), Mazepin (23.7 s) and Norris
+    # (36.6 s) stopped for new intermediates, all three in Ergast: tyre age 1 then 1 is a
+    # new set here, not the same set across the stoppage
+    hungary = race(f1, 2021, 11)
+    for driver in ("VER", "MAZ", "NOR"):
+        assert stops(hungary, driver)[:1] == [1]
+        assert fired(hungary, "new_set_at_age_one", driver) == [1]
+    ver = hungary.stops[hungary.stops["driver"] == "VER"]
+    assert ver[["lap", "from", "to"]].values.tolist()[0] == [1, "INTERMEDIATE", "INTERMEDIATE"]
+
+
+def test_stop_go_under_the_threshold_of_old_is_no_stop_2020_italy(f1: Path) -> None:
+    # Hamilton (lap 28) and Giovinazzi (lap 30) served 10 s stop-go penalties: 31.6 and
+    # 31.4 s in the pit lane against a 24.5 s typical stop (+6.4 s, under the old fixed 7 s),
+    # tyre age running on: no stop, and the stop count is still stated
+    monza = race(f1, 2020, 8)
+    assert stops(monza, "HAM") == [20] and 28 not in stops(monza, "HAM")
+    assert 30 not in stops(monza, "GIO")
+    assert [f.value for f in facts_of(monza, "stop_count", "HAM")] == [1]
+    assert 28 in fired(monza, "pit_passage", "HAM")
+
+
+def test_unclassified_at_the_flag_is_not_retired_2026_australia_stroll(f1: Path) -> None:
+    # no official result: Stroll covered 43 of 58 laps (not classified) but his last lap
+    # ended 81 s after the winner finished: he took the flag
+    melbourne = race(f1, 2026, 1)
+    assert [f.value for f in facts_of(melbourne, "retired", "STR")] == [False]
+    assert facts_of(melbourne, "final_position", "STR") == []
+    assert fired(melbourne, "took_the_flag", "STR") == [43]
+
+
+def test_classified_by_distance_but_stopped_is_retired_2026_barcelona_leclerc(f1: Path) -> None:
+    # no official result: Leclerc's last row (lap 62, running sixth) ended 296 s before the
+    # winner finished; 62 laps is enough to be classified, but he did not take the flag
+    barcelona = race(f1, 2026, 7)
+    assert [f.value for f in facts_of(barcelona, "retired", "LEC")] == [True]
+    assert fired(barcelona, "retired_before_flag", "LEC") == [62]
+
+
+def test_no_instance_for_a_car_that_completed_no_lap_2025_australia(f1: Path) -> None:
+    # Hadjar crashed on the formation lap, Doohan and Sainz on lap 1: one row each with no
+    # lap time and no position; Ergast gives them 0 laps
+    from factcov.domains.f1.instances import race_instances
+
+    melbourne = race(f1, 2025, 1)
+    assert sorted(melbourne.quality.loc[melbourne.quality["rule"] == "no_lap_completed", "driver"]) == [
+        "DOO", "HAD", "SAI"]
+    ids = {i.id for i in race_instances(melbourne, ("en",), ("tyre_strategy",))}
+    assert ids and not {f"f1:2025:1:tyre_strategy:{d}:en" for d in ("DOO", "HAD", "SAI")} & ids
+
+
+def test_held_up_attacker_is_a_defense_2021_styria(f1: Path) -> None:
+    # Pérez sat within a second of Norris on laps 2-9 at Norris's pace (no pace margin over
+    # the run) and passed him on track on lap 10: Norris defended for 8 laps
+    styria = race(f1, 2021, 8)
+    defenses = styria.defenses
+    run = defenses[(defenses["driver"] == "NOR") & (defenses["attacker"] == "PER")]
+    assert run[["first_lap", "last_lap", "laps"]].values.tolist() == [[2, 9, 8]]
+    assert fired(styria, "defense_held_up", "NOR") == [2]
+
+
+def test_a_long_close_run_without_closing_in_is_no_defense_2020_sakhir(f1: Path) -> None:
+    # Giovinazzi sat 0.4-1.2 s behind Latifi from lap 4 to lap 25 without ever closing in
+    # and never passed: a car following, not a defense (10+ laps within a second alone
+    # kept it until the kept side was measured: 14 of 30 such runs were real defenses)
+    sakhir = race(f1, 2020, 16)
+    defenses = sakhir.defenses
+    assert defenses[(defenses["driver"] == "LAT") & (defenses["attacker"] == "GIO")].empty
+    assert 12 in fired(sakhir, "defense_excluded", "LAT")
+
+
+def test_undercut_past_a_car_between_them_is_a_move_2019_hungary(f1: Path) -> None:
+    # Pérez 2.1 s behind Grosjean with a car between them on lap 17, stopped on lap 18,
+    # Grosjean on 19: Pérez came out 5.4 s ahead. The move happened
+    hungary = race(f1, 2019, 12)
+    moves = hungary.moves
+    move = moves[(moves["driver"] == "PER") & (moves["rival"] == "GRO")]
+    assert move[["kind", "worked"]].values.tolist() == [["undercut", True]]
+
+
+def test_fresh_set_at_age_one_under_a_red_flag_is_a_change_2024_japan(f1: Path) -> None:
+    # red flag on lap 1: Magnussen and Stroll read age 1 then 1 with FreshTyre on the next
+    # row (a new set fitted under the red flag), Bottas 1 then 2, not fresh (the same set)
+    suzuka = race(f1, 2024, 4)
+    changed = set(suzuka.red_flag_changes["driver"])
+    assert {"MAG", "STR"} <= changed and "BOT" not in changed
+    assert 1 in fired(suzuka, "red_flag_tyres_kept", "BOT")
+
+
+def test_a_penalty_at_a_stop_is_a_stop_where_the_tyre_columns_miss_changes_2022_austria(f1: Path) -> None:
+    # the race's tyre columns miss real changes (Albon, Alonso, Bottas: normal stops with
+    # the age running on); Norris (27.3 s) and Gasly (27.6 s) against a 22.0 s typical stop
+    # served 5 s penalties at real stops: stops, not stop-gos. Zhou's 28.9 s (+6.9 s) is not
+    # told apart from a stop-go, so his count is withheld
+    spielberg = race(f1, 2022, 11)
+    assert 43 in stops(spielberg, "NOR") and 40 in stops(spielberg, "GAS")
+    assert facts_of(spielberg, "stop_count", "ZHO") == []

@@ -158,9 +158,7 @@ DOMAIN_FILES = ("domain.py", "claims.py", "oracle.py", "extractor.py", "realizer
 @pytest.mark.parametrize("domain", [
     "f1",
     "weather",
-    pytest.param("rag", marks=pytest.mark.xfail(
-        strict=True, reason="rag gets claims.py, oracle.py, extractor.py, realizer.py and demo.py on the "
-                            "rag-units branch (issue 25); this case passes once that branch is merged into main")),
+    "rag",
 ])
 def test_every_domain_has_the_same_files(domain):
     folder = REPO / "domains" / domain

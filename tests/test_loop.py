@@ -61,6 +61,7 @@ def rounds_table(outdir: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", ["f1", "weather", "rag"])
 def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path, shared_data: Path) -> None:
     instances, chosen = instances_file(tmp_path, domain, 15 if domain != "rag" else 8)
@@ -96,6 +97,7 @@ def test_refinement_raises_mean_f1_round_over_round(domain: str, tmp_path: Path,
     assert [row["f1"] for row in payload["runs"][0]["rounds"]] == pytest.approx(f1)
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_the_report_shows_the_rounds(tmp_path: Path) -> None:
     from tests.test_report import CHROMEDRIVER, CHROMIUM, _browser, open_report
@@ -250,6 +252,7 @@ sys.exit(run(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     instances, chosen = instances_file(tmp_path, "f1", 30)
     model = ModelBehaviour(chosen, delay_s=0.2)
@@ -366,6 +369,7 @@ def test_a_plugin_renders_its_own_prompt(tmp_path: Path, mini_plugin) -> None:
         unregister_plugin("mini-prompts")
 
 
+@pytest.mark.slow
 def test_regex_and_llm_extractor_agreement(tmp_path: Path, capsys) -> None:
     """``validate agreement`` between the regex extractor and the LLM extractor (through the
     shared client) over the rounds of a refinement: system-level Spearman, instance Pearson."""
@@ -409,6 +413,7 @@ def loop_block(path: Path) -> list[str]:
     return re.search(r"```bash\n(.*?)\n```", section, flags=re.S).group(1).splitlines()
 
 
+@pytest.mark.slow
 def test_the_loop_in_five_commands_as_documented(tmp_path: Path, shared_data: Path, monkeypatch) -> None:
     commands = loop_block(REPO / "README.md")
     assert commands == loop_block(REPO / "docs" / "cli.md")

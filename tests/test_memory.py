@@ -77,6 +77,7 @@ CEILING_RUN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmSize from /proc (Linux, as CI)")
 def test_scoring_a_file_far_larger_than_the_memory_margin_stays_under_the_ceiling(tmp_path, repo_root):
     small, large = tmp_path / "small", tmp_path / "large"

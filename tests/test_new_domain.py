@@ -11,6 +11,7 @@ import pytest
 from factcov.cli.app import run
 
 
+@pytest.mark.slow
 def test_the_new_domain_installs_and_passes_its_own_tests(tmp_path):
     assert run(["new-domain", "pantry", "-o", str(tmp_path)]) == 0
     package = tmp_path / "factcov-pantry"

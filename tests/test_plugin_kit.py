@@ -191,6 +191,7 @@ def test_the_extractor_base_notes_which_extractor_failed_on_which_instance():
     assert raised.value.__notes__ == ["extractor 'broken' reading instance 'm0'"]
 
 
+@pytest.mark.slow
 def test_the_command_line_warns_about_a_broken_plugin_in_one_line(entry_points_dir):
     import os
     import subprocess

@@ -188,6 +188,7 @@ def test_every_hookspec_is_documented_with_its_signature(repo_root):
         assert spec.__doc__ and "Added in" in spec.__doc__
 
 
+@pytest.mark.slow
 def test_the_plugin_test_example_of_the_docs_passes(repo_root, pytester):
     # docs/plugins.md shows how a plugin's own tests load it from its entry point.
     pytest.importorskip("factcov_quali", reason="the example plugin is installed by CI (./examples/factcov-quali)")

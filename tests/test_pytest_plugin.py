@@ -23,6 +23,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
+@pytest.mark.slow
 def test_the_example_project_passes_with_a_summary_section(project):
     result = project.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
@@ -34,6 +35,7 @@ def test_the_example_project_passes_with_a_summary_section(project):
     ])
 
 
+@pytest.mark.slow
 def test_a_wrong_text_fails_listing_the_worst_claims(project):
     explanations = project.path / "explanations.jsonl"
     explanations.write_text(explanations.read_text(encoding="utf-8").replace("laps 13 and 28", "laps 13 and 30"),

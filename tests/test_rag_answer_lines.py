@@ -142,10 +142,10 @@ def test_real_questions_answered_by_two_systems(shared_data, tmp_path):
     table = scores(tmp_path / "o")
     assert set(table.index.get_level_values("system")) == {"right", "hallucinated"}
     # the hallucinated answers, whose lines give no passage, were checked against their question's:
-    # faithfulness is defined (it is undefined only without a passage or without a claim)
+    # faithfulness is defined (it is undefined only without a passage or without a content
+    # unit, and every hallucinated answer here has content words)
     hallucinated = table.xs("hallucinated", level="system")
-    assert hallucinated["faithfulness"].notna().sum() >= 6
-    assert (hallucinated["faithfulness"].isna() == (hallucinated["n_claims"] == 0)).all()
+    assert hallucinated["faithfulness"].notna().all()
 
 
 def test_answer_lines_in_worker_processes_give_the_same_bytes(repo_root, tmp_path):

@@ -61,6 +61,7 @@ def test_stanza_missing_model_file_or_folder_is_an_error(tmp_path):
         StanzaParser(model_dir=str(tmp_path / "nowhere"))
 
 
+@pytest.mark.slow
 def test_stanza_backend_reads_entities_with_trained_models(stanza_models):
     from factcov.extractors.stanza_backend import StanzaParser
 
@@ -86,6 +87,7 @@ def test_stanza_extractor_relations_fall_back_to_related_entities(stanza_models)
     assert "marta quill" in {c.value for c in claims if c.type == "entity"}
 
 
+@pytest.mark.slow
 def test_rag_score_runs_on_stanza_models_from_the_config_file(stanza_models, repo_root, tmp_path, monkeypatch):
     import pandas as pd
 

@@ -147,5 +147,5 @@ def test_a_dead_server_is_an_environment_failure_and_bad_options_are_usage_error
     monkeypatch.setattr(ChatClient, "__init__", functools.partialmethod(ChatClient.__init__, retries=1, backoff=0.0))
     dead = ["-X", "checker=llm", "-X", "checker_url=http://127.0.0.1:9/v1", "-X", "checker_model=m"]
     assert run([*base, *dead]) == 3  # no server: the environment failed, nothing is written
-    assert "no usable answer" in capsys.readouterr().err
+    assert "is the server running at http://127.0.0.1:9/v1?" in capsys.readouterr().err  # the probe finds it at once
     assert not (tmp_path / "o").exists()

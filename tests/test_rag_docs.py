@@ -27,7 +27,7 @@ def test_doc_command_reproduces_the_doc_table(repo_root, tmp_path, monkeypatch):
     argv[argv.index(command.group(2))] = str(tmp_path / "out")
     assert run(argv) == 0
     computed = pd.read_parquet(tmp_path / "out" / "scores.parquet").set_index("instance_id")
-    header = next(line for line in text.splitlines() if line.startswith("| answer | gaa |"))
+    header = next(line for line in text.splitlines() if line.startswith("| answer | unit_precision |"))
     columns = [c.strip() for c in header.strip("|").split("|")]
     rows = [line for line in text.splitlines() if re.match(r"\| (complete|embellished|fragment|outdated|off-topic|empty) \|", line)]
     assert len(rows) == len(computed)

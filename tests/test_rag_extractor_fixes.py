@@ -13,6 +13,7 @@ import pytest
 
 from factcov.domains.rag.claims import predicate_stems
 from factcov.domains.rag.domain import RagDomain
+from factcov.domains.rag.realizer import graph_sentence
 from factcov.domains.rag.webnlg import Entry, to_instance
 from factcov.extractors.normalize import canonical_entity
 from factcov.verifier import Verifier
@@ -96,4 +97,4 @@ def test_a_name_without_its_qualifier(extractor):
 
 def test_camel_case_splits_after_a_digit():
     assert {"code"} <= predicate_stems("iso6392Code") and "iso6392code"[:4] not in predicate_stems("iso6392Code")
-    assert RagDomain._graph_sentence("English", "iso6392Code", "eng") == "The iso 6392 code of English is eng."
+    assert graph_sentence("English", "iso6392Code", "eng") == "The iso 6392 code of English is eng."

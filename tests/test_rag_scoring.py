@@ -98,7 +98,18 @@ def base(**fields):
 def test_nothing_retrieved_leaves_context_relevance_undefined(extractor):
     (result,) = score_answers([base(contexts=[{"id": "c", "text": "x", "retrieved": False}])], extractor)
     assert result.metrics["context_relevance"] is None
-    assert result.metrics["faithfulness"] == 0.0
+    # Nothing retrieved: nothing to be faithful to, nothing a citation could point at.
+    assert result.metrics["faithfulness"] is None
+    assert result.metrics["citation_support"] is None
+
+
+def test_no_passages_leave_faithfulness_and_citation_support_undefined_not_zero(extractor):
+    (result,) = score_answers([base()], extractor)
+    assert result.metrics["faithfulness"] is None
+    assert result.metrics["citation_support"] is None
+    # The reference alone still grades the answer's units.
+    assert result.metrics["unit_precision"] == 1.0
+    assert result.metrics["unit_recall"] == 1.0
 
 
 def test_no_citations_leave_citation_precision_undefined_and_support_zero(extractor):

@@ -145,6 +145,7 @@ def test_two_outputs_of_one_command_naming_the_same_file_are_refused(tmp_path, c
     assert not (tmp_path / "both.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_error_lines_show_control_characters_escaped_and_stay_short(tmp_path, capsys):
     """Values quoted from the input reached the terminal raw (an ESC sequence recoloured
     it) and whole (a 900,000-character id made a megabyte-long line)."""

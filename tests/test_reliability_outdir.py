@@ -3,6 +3,7 @@ a failure at the last step, two runs into one OUTDIR, stale temporaries, the uma
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -55,6 +56,7 @@ IN_PLACE_STEPS = ["in-place-manifest-removed", "in-place-claims.parquet", "in-pl
                   "in-place-report.html", "after-commit"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("step", "in_place"), [(s, False) for s in EXCHANGE_STEPS] + [(s, True) for s in IN_PLACE_STEPS])
 def test_kill_9_at_any_write_step_leaves_the_old_run_or_the_new_one_never_a_mix(inputs, tmp_path, step, in_place):
     instances, old, new = inputs
@@ -148,16 +150,25 @@ def test_outputs_get_the_users_umask(inputs, tmp_path):
 
 
 def test_stale_temporaries_of_dead_processes_are_swept(inputs, tmp_path):
+    """What a killed run left (its names, its marker, its writer tag, a dead PID) is swept;
+    a live process's temporary is kept."""
+    from factcov import temporaries
+
     instances, old, _ = inputs
     out = tmp_path / "out"
     out.mkdir()
     dead = 2**22 + 12345  # above pid_max's usual default, so no live process has it
-    (tmp_path / f".out.staging-{dead}-abc").mkdir()
-    (out / f".claims.parquet.{dead}.xyz.tmp").write_bytes(b"x")
-    (out / f".claims.parquet.{os.getpid()}.live.tmp").write_bytes(b"x")  # ours: alive, kept
+    tag = temporaries.writer_tag()
+    staging = tmp_path / f".out.staging-factcov-{tag}-{dead}-abcdefgh"
+    staging.mkdir()
+    (staging / temporaries.MARKER).write_text(json.dumps({"tag": tag, "pid": dead}))
+    (out / f".claims.parquet.factcov-{tag}-{dead}-xyzxyzxy.tmp").write_bytes(b"x")
+    live = f".claims.parquet.factcov-{tag}-{os.getpid()}-livelive.tmp"
+    (out / live).write_bytes(b"x")  # ours: alive, kept
     assert run(_score_args(instances, old, out)) == 0
     names = {p.name for p in [*tmp_path.iterdir(), *out.iterdir()]}
-    assert f".out.staging-{dead}-abc" not in names and f".claims.parquet.{dead}.xyz.tmp" not in names
+    assert staging.name not in names and f".claims.parquet.factcov-{tag}-{dead}-xyzxyzxy.tmp" not in names
+    assert live in names
 
 
 def test_an_error_inside_a_transaction_leaves_outdir_as_it_was(tmp_path):
@@ -223,6 +234,7 @@ def test_threads_cannot_share_an_outdir_either(tmp_path):
     assert len(errors) == 1 and "another factcov run" in str(errors[0])
 
 
+@pytest.mark.slow
 def test_sigterm_mid_run_leaves_the_old_run_and_no_staging(inputs, tmp_path):
     import signal
     import time

@@ -151,6 +151,7 @@ def test_the_report_in_headless_chromium(mini_run, tmp_path):
         driver.quit()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
     require_browser()
@@ -185,6 +186,7 @@ def test_a_real_webnlg_run_renders_every_claim_once(shared_data, tmp_path):
         driver.quit()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_a_page_of_several_runs_switches_between_them(tmp_path, mini_plugin):
     require_browser()

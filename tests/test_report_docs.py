@@ -22,6 +22,7 @@ def doc_steps(text: str) -> list[tuple[str, str]]:
     return steps
 
 
+@pytest.mark.slow
 def test_the_report_page_examples_run(repo_root, shared_data, tmp_path, monkeypatch, capsys):
     pytest.importorskip("factcov.domains.rag.webnlg", reason="the rag domain's WebNLG reader")
     steps = doc_steps((repo_root / "docs" / "report.md").read_text(encoding="utf-8"))

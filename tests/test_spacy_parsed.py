@@ -28,6 +28,7 @@ def texts(shared_data):
     return [g.text for g in generations] + HOSTILE
 
 
+@pytest.mark.slow
 def test_the_same_parse_as_spacys_own_objects(texts):
     parser = spacy_backend.SpacyParser()
     for text, doc in zip(texts, parser.pipe(texts)):
@@ -49,6 +50,7 @@ def test_a_pipeline_without_parser_or_with_a_sentencizer_only(texts):
         assert parsed == by_token_objects(blank(text)) and not parsed.has_parse
 
 
+@pytest.mark.slow
 def test_streamed_parses_are_the_batch_parses(texts):
     from factcov.plugins import get_extractor
 

@@ -29,6 +29,7 @@ def three_runs(tmp_path_factory, repo_root):
     return [base / "f1", base / "weather", base / "rag"]
 
 
+@pytest.mark.slow
 def test_compare_reads_f1_weather_and_rag_runs_together(three_runs):
     result = compare_runs(three_runs, bootstrap=200)
     by_domain = {d["domain"]: d for d in result["domains"]}
@@ -70,6 +71,7 @@ def test_report_payload_carries_the_rag_metrics(three_runs):
     assert complete["lists"]["hallucinated_entities"] == ["12 EUR"]
 
 
+@pytest.mark.slow
 def test_validate_agreement_reads_two_rag_runs(three_runs, tmp_path, repo_root):
     museum = repo_root / "domains" / "rag" / "museum.jsonl"
     assert run(["rag", "score", "-i", str(museum), "-o", str(tmp_path / "g"), "-q", "--grounded"]) == 0
@@ -82,6 +84,7 @@ def test_validate_agreement_reads_two_rag_runs(three_runs, tmp_path, repo_root):
     assert run(["validate", "agreement", str(three_runs[2]), str(three_runs[0]), "-m", "faithfulness"]) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_one_report_page_of_the_three_runs_shows_the_rag_metrics(three_runs, tmp_path):
     if not CHROMIUM.exists() or shutil.which("chromedriver") is None and not CHROMEDRIVER.exists():

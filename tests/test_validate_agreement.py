@@ -52,6 +52,7 @@ def test_pearson_is_undefined_without_variation():
     assert pearson([1, 1, 1], [1, 2, 3]) is None
 
 
+@pytest.mark.slow
 def test_a_scoring_agrees_perfectly_with_itself(two_runs):
     a, _ = two_runs
     result = compare_scorings(a, a)
@@ -60,6 +61,7 @@ def test_a_scoring_agrees_perfectly_with_itself(two_runs):
     assert result["disagreements"] == []
 
 
+@pytest.mark.slow
 def test_a_colour_blind_extractor_disagrees_on_colour_claims_only(two_runs):
     a, b = two_runs
     result = compare_scorings(a, b, metric="precision", top=3)
@@ -76,6 +78,7 @@ def test_a_colour_blind_extractor_disagrees_on_colour_claims_only(two_runs):
     assert result["instance_pearson"]["recall"] < 1
 
 
+@pytest.mark.slow
 def test_agreement_command_prints_tables_and_json(two_runs, cli_app, capsys):
     a, b = two_runs
     assert cli_app(["validate", "agreement", str(a), str(b)]) == 0
@@ -85,6 +88,7 @@ def test_agreement_command_prints_tables_and_json(two_runs, cli_app, capsys):
     assert json.loads(capsys.readouterr().out)["metric"] == "recall"
 
 
+@pytest.mark.slow
 def test_runs_without_shared_generations_are_an_input_error(tmp_path, mini_plugin):
     a = make_mini_run(tmp_path, "a", generations=[g for g in mini_generations() if g["system"] == "terse"])
     b = make_mini_run(tmp_path, "b", generations=[g for g in mini_generations() if g["system"] == "complete"])
@@ -99,6 +103,7 @@ def cli_app():
     return run
 
 
+@pytest.mark.slow
 def test_two_policies_on_real_forecasts_agree_on_recall_and_differ_on_precision(tmp_path, cli_app):
     assert cli_app(["demo", "weather", "-o", str(tmp_path / "demo"), "-q"]) == 0
     demo = tmp_path / "demo" / "weather"
@@ -116,6 +121,7 @@ def test_two_policies_on_real_forecasts_agree_on_recall_and_differ_on_precision(
     assert all(row["system"] == "nws" for row in worst)  # NWS's own texts say things the oracle cannot check
 
 
+@pytest.mark.slow
 def test_texts_and_names_that_look_like_markup_are_printed_as_they_are(tmp_path, colourblind, cli_app, capsys):
     generations = [{"instance_id": "m1", "system": "[bold]odd[/bold]", "text": "[/] pears are red. apples: 3."}]
     a, b = score_twice(tmp_path, generations)

@@ -83,6 +83,7 @@ def test_correlate_refuses_mixed_criteria_and_disjoint_ids(webnlg_human):
         correlate(elsewhere, _criterion(webnlg_human, "Fluency"))
 
 
+@pytest.mark.slow
 def test_people_agree_more_on_systems_than_on_single_texts(shared_data):
     folder = shared_data / "webnlg2020" / "human"
     system = annotator_agreement(folder, "Correctness", level="system", n_boot=50)
@@ -126,6 +127,7 @@ def cli():
     return run
 
 
+@pytest.mark.slow
 def test_human_command_correlates_a_real_run_with_webnlg_judgments(webnlg_run, shared_data, cli, capsys):
     human = shared_data / "webnlg2020" / "human" / "english_humeval_data_all_teams.json"
     argv = ["validate", "human", "--scores", str(webnlg_run), "--human", str(human), "--metric", "recall",
@@ -165,6 +167,7 @@ def _labels_csv(path, rows):
     return path
 
 
+@pytest.mark.slow
 def test_binary_labels_from_people_get_a_roc_auc(webnlg_run, shared_data, tmp_path, cli, capsys):
     """WebNLG's people, binarized at the median: a text at least as correct as the median
     text is 'correct'. Recall separates correct texts from the rest better than chance

@@ -79,3 +79,29 @@ def test_undefined_replicates_are_left_out_and_nothing_to_resample_is_none():
     assert bootstrap_interval(spread, 1, n_boot=500, seed=0) is None
     assert bootstrap_interval(spread, len(values), n_boot=0, seed=0) is None
     assert bootstrap_interval(lambda rows: None, len(values), n_boot=50, seed=0) is None
+
+
+def test_spearman_and_kendall_are_scipys_statistics_to_the_last_bit() -> None:
+    """``spearman``/``kendall`` (computed without importing scipy.stats, which a ``score``
+    summary would otherwise pay ~1 s for) give scipy's very floats, ties and constants
+    included."""
+    import random
+
+    import numpy as np
+    from scipy.stats import kendalltau, spearmanr
+
+    from factcov.statistics import kendall, spearman
+
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(800):
+        n = rng.randint(2, 40) if rng.random() < 0.95 else rng.randint(250, 300)  # both sides of the pairwise limit
+        pool = [rng.randint(0, rng.choice([2, 5, 1000])) / 7 for _ in range(n)]
+        x = [rng.choice(pool) for _ in range(n)]
+        y = [rng.choice(pool) for _ in range(n)]
+        defined = len(set(x)) > 1 and len(set(y)) > 1
+        with np.errstate(all="ignore"):
+            assert spearman(x, y) == (float(spearmanr(x, y).statistic) if defined else None), (x, y)
+            assert kendall(x, y) == (float(kendalltau(x, y).statistic) if defined else None), (x, y)
+        compared += defined
+    assert compared > 500

@@ -64,6 +64,7 @@ def _claims(facts, rng):
     yield Claim(type="no_such_type", value=1)
 
 
+@pytest.mark.slow
 def test_f1_verdicts_are_the_validated_ones():
     rng = random.Random(0)
     verifier = Verifier()

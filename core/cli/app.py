@@ -235,14 +235,33 @@ def _print_error(message: str) -> None:
 
 def _terminated(signum: int, frame: object) -> None:
     """SIGTERM unwinds like an exception, so staging directories are removed and the lock released."""
-    raise SystemExit(128 + signum)
+    from factcov.errors import Terminated, ask_to_stop
+
+    ask_to_stop(128 + signum)
+    raise Terminated(128 + signum)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C, told apart from a plugin's own KeyboardInterrupt (which only skips the plugin)."""
+    from factcov.errors import Interrupted, ask_to_stop
+
+    ask_to_stop(130)
+    raise Interrupted()
 
 
 def main() -> None:
     import signal
 
     signal.signal(signal.SIGTERM, _terminated)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where the shell ignores it (`&`)
+        signal.signal(signal.SIGINT, _interrupted)
     code = run()
+    from factcov.errors import stop_asked
+
+    asked = stop_asked()
+    if asked is not None and code != asked:  # the signal's exception was swallowed somewhere
+        _print_error("interrupted; outputs already in place are unchanged")
+        code = asked
     try:
         sys.stdout.flush()
     except BrokenPipeError:

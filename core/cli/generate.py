@@ -49,7 +49,32 @@ CONCURRENCY = typer.Option(4, "--concurrency", "-c", min=1, max=MAX_CONCURRENCY,
 RETRIES = typer.Option(4, "--retries", min=1, max=MAX_RETRIES, help="Attempts per request (429/5xx/timeouts/bad answers).")
 TIMEOUT = typer.Option(120.0, "--timeout", min=0.1, help="Seconds per request.")
 TEMPERATURE = typer.Option(0.0, "--temperature", help="Sampling temperature.")
-MAX_TOKENS = typer.Option(None, "--max-tokens", min=1, help="Longest answer in tokens; default the server's.")
+MAX_TOKENS = typer.Option(None, "--max-tokens", min=1,
+                          help="Longest answer in tokens; default the domain's (f1 400, weather 200, others 512).")
+PROMPT = typer.Option("neutral", "--prompt",
+                      help="neutral (the paper's default), cover-all (state every supported fact) or a template file.")
+ON_TRUNCATED = typer.Option("keep", "--on-truncated",
+                            help="An answer cut off at --max-tokens: keep (flagged in meta), drop, or fail the run.")
+KEEP_REASONING = typer.Option(False, "--keep-reasoning",
+                              help="Keep a reasoning model's <think> part in each line's meta (never scored).")
+
+
+def queued_hint(reasons: list[str], concurrency: int) -> str:
+    """Timeouts with several requests in flight: a server computing one at a time (llama.cpp, Ollama
+    by default) kept the others queued until their deadline passed."""
+    if concurrency > 1 and any("timed out" in reason for reason in reasons):
+        return (f"; {sum('timed out' in r for r in reasons)} timed out with --concurrency {concurrency}: a server that "
+                "computes one request at a time (llama.cpp, Ollama by default) keeps the others queued until their "
+                "--timeout passes; rerun with --concurrency 1 or a longer --timeout")
+    return ""
+
+
+def token_summary(counts: list[int], truncated: int) -> str:
+    if not counts:
+        prompt = "prompt tokens: not counted by the server"
+    else:
+        prompt = f"prompt tokens: mean {sum(counts) / len(counts):.0f}, max {max(counts)}"
+    return f"{prompt}; {truncated} truncated (finish_reason 'length')"
 
 
 def check_url(url: str, where: str) -> None:
@@ -95,16 +120,22 @@ def generate(
     cache: Path | None = CACHE,
     no_cache: bool = NO_CACHE,
     api_key_env: str = API_KEY_ENV,
+    prompt: str = PROMPT,
+    on_truncated: str = ON_TRUNCATED,
+    keep_reasoning: bool = KEEP_REASONING,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
 ) -> None:
     """Ask the model for one text per instance; rerunning resumes and asks only what is missing."""
     from factcov.chat import ChatError
     from factcov.generate import generate_file
+    from factcov.prompts import resolve_variant
 
+    variant = resolve_variant(prompt)
     client = chat_client(model, base_url, api_key_env, cache, no_cache, concurrency, retries, timeout)
     try:
         outcome = generate_file(domain, instances, out, client, system=system, split=split, limit=limit,
-                                parameters=parameters(temperature, max_tokens), quiet=quiet)
+                                parameters=parameters(temperature, max_tokens), quiet=quiet, prompt=variant,
+                                on_truncated=on_truncated, keep_reasoning=keep_reasoning)
     except KeyboardInterrupt:  # what is written stays; rerunning resumes
         raise typer.Abort() from None
     if not quiet:
@@ -113,9 +144,12 @@ def generate(
             f"of {outcome.total}; tokens: {outcome.prompt_tokens} prompt, {outcome.completion_tokens} completion",
             err=True,
         )
+        dropped = f" ({len(outcome.dropped)} dropped by --on-truncated drop)" if outcome.dropped else ""
+        typer.echo(f"{out}: {token_summary(outcome.prompt_counts, outcome.truncated)}{dropped}", err=True)
     if outcome.failed:
         first_id, reason = next(iter(sorted(outcome.failed.items())))
         raise ChatError(
             f"{len(outcome.failed)} of {outcome.total} instances got no answer (first: {first_id}: {reason}); "
             f"listed in {outcome.errors_path}; rerun the same command to ask only those again"
+            + queued_hint(list(outcome.failed.values()), concurrency)
         )

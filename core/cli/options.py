@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from pydantic import ValidationError
 
 from factcov.errors import InputError
 from factcov.limits import MAX_BOOTSTRAP
-from factcov.scoring import ScoringPolicy
+
+if TYPE_CHECKING:  # imported where a policy is built: a command's --help needs neither pydantic nor the scorer
+    from factcov.scoring import ScoringPolicy
 
 DOMAIN = typer.Option(..., "--domain", "-d", help="Domain name (see `factcov domains`).")
 INSTANCES = typer.Option(..., "--instances", "-i", help="Instances JSONL (gzip allowed).", dir_okay=False)
@@ -99,7 +100,10 @@ def build_policy(
 ) -> ScoringPolicy:
     """The policy from the options given, then factcov.toml's [score] table, then the
     defaults (``default_weights``: a domain command's own, e.g. rag's alpha)."""
+    from pydantic import ValidationError
+
     from factcov.cli.config import score_settings
+    from factcov.scoring import ScoringPolicy
 
     settings = score_settings(unverifiable=getattr(unverifiable, "value", unverifiable),
                               average=getattr(average, "value", average), seed=seed, bootstrap=bootstrap)

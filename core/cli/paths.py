@@ -52,11 +52,28 @@ def check_command_line(command: Any, args: list[str]) -> None:
             raise InputError(f"{command_path}: {option} and {written[target]} name the same file; the second "
                              "write would replace the first, so give each its own path", path=text)
         written[target] = option
+        _check_not_a_run_file(Path(text), option, command_path)
         for source in inputs:
             if _same_file(Path(text), Path(os.fspath(source))):
                 raise InputError(
                     f"{command_path}: {option} is also an input of this command; writing it would "
                     "destroy the input, so choose another output", path=text)
+
+
+def _check_not_a_run_file(path: Path, option: str, command_path: str) -> None:
+    """An output onto a file of a scored run (``report OUT -o OUT/summary.json``, ``-o
+    OUT/scores.parquet``) replaced the run's data, which its manifest then no longer
+    matched. Only ``report`` may rewrite a run's ``report.html`` (a view, not data)."""
+    from factcov.outdir import MANIFEST, RUN_OUTPUTS, listed_files
+
+    folder = _absolute(path).parent
+    if not (folder / MANIFEST).is_file() and not any((folder / name).is_file() for name in RUN_OUTPUTS):
+        return
+    if path.name == "report.html" and command_path.split()[-1] == "report":
+        return
+    if path.name in RUN_OUTPUTS or path.name in listed_files(folder):
+        raise InputError(f"{command_path}: {option} names {path.name} of the scored run in {folder}; writing it "
+                         "would replace the run's own data, so choose a path outside the run", path=path)
 
 
 def _check_utf8_name(text: str, option: str, command_path: str) -> None:

@@ -33,17 +33,20 @@ def refine(
     cache: Path | None = chat_options.CACHE,
     no_cache: bool = chat_options.NO_CACHE,
     api_key_env: str = chat_options.API_KEY_ENV,
+    prompt: str = chat_options.PROMPT,
     report: bool = typer.Option(True, "--report/--no-report", help="Score every round into OUTDIR/report (HTML)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ) -> None:
     """Verify, tell the model what was wrong in the instance's language, ask for a revision."""
+    from factcov.prompts import resolve_variant
     from factcov.refine import refine_files
 
+    variant = resolve_variant(prompt)
     client = chat_options.chat_client(model, base_url, api_key_env, cache, no_cache, concurrency, retries, timeout)
     try:
         outcome = refine_files(domain, instances, generations, options.output_dir(outdir), client, rounds=rounds,
                                extractor=extractor, parameters=chat_options.parameters(temperature, max_tokens),
-                               report=report, quiet=quiet)
+                               report=report, quiet=quiet, prompt=variant)
     except KeyboardInterrupt:  # finished rounds stay written; a rerun gets answers from the cache
         raise typer.Abort() from None
     if outcome.unanswered is not None:  # the environment failed: exit 3, the rounds written stay

@@ -26,8 +26,12 @@ def write_report(
     destination: Path | str,
     per_system: int = EXPLORER_CAP,
     max_generations: int = EXPLORER_MAX_GENERATIONS,
+    names: list[str] | None = None,
 ) -> Path:
     """Write the report of ``outdirs`` to ``destination`` (atomically); return its path.
+
+    ``names``: what to call each run instead of its path (a run's own report, written
+    from its staging directory, names the OUTDIR it becomes).
 
     The explorer shows at most ``per_system`` generations per system and
     ``max_generations`` per run; tables and charts always use every generation.
@@ -35,7 +39,7 @@ def write_report(
     from factcov.jsonl import write_text_atomic
 
     destination = Path(destination)
-    html = render_html(build_payload([Path(p) for p in outdirs], per_system, max_generations))
+    html = render_html(build_payload([Path(p) for p in outdirs], per_system, max_generations, names))
     destination.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(destination, html)
     return destination

@@ -36,13 +36,15 @@ SYSTEM_FIELDS = (
 
 
 def build_payload(
-    outdirs: list[Path], per_system: int = EXPLORER_CAP, max_generations: int = EXPLORER_MAX_GENERATIONS
+    outdirs: list[Path], per_system: int = EXPLORER_CAP, max_generations: int = EXPLORER_MAX_GENERATIONS,
+    names: list[str] | None = None,
 ) -> dict[str, Any]:
+    """``names``: each run's name and shown path instead of its folder's (see ``write_report``)."""
     runs = [load_run(path) for path in outdirs]
-    return {
-        "factcov_version": __version__,
-        "runs": [_run_payload(run, per_system, max_generations) for run in runs],
-    }
+    payloads = [_run_payload(run, per_system, max_generations) for run in runs]
+    for payload, name in zip(payloads, names or [], strict=False):
+        payload["name"] = payload["path"] = name
+    return {"factcov_version": __version__, "runs": payloads}
 
 
 def _clean(value: Any) -> Any:

@@ -11,7 +11,7 @@ from factcov.domains.f1.ergast import Ergast
 from factcov.domains.f1.instances import LANGUAGES, race_instances
 from factcov.domains.f1.laps import read_laps
 from factcov.instance_files import InstanceWriter
-from factcov.jsonl import atomic_path
+from factcov.jsonl import atomic_output
 from factcov.model import Instance
 
 
@@ -86,18 +86,21 @@ def iter_race_instances(
             on_race(done, total, keys[done - 1])
 
 
+NO_RACE = "no race matched --seasons/--rounds in the lap files; nothing written (the existing file is as it was)"
+
+
 def write_instances(destination: str | Path, batches: Iterator[list[Instance]]) -> int:
     """Write an instance file atomically (gzipped when the name ends in .gz); returns the
     count. Format 2 (``factcov.instance_files``): each race's block is stored once and
-    its instances refer to it."""
+    its instances refer to it. No instance is InputError (``NO_RACE``) and an existing
+    file stays as it was: the format header alone never replaces it."""
     destination = Path(destination)
-    count = 0
-    with atomic_path(destination, keep_empty=False) as tmp:  # never replace instances with nothing
+    with atomic_output(destination, nothing=NO_RACE) as output:
         opener = gzip.open if destination.suffix == ".gz" else open
-        with opener(tmp, "wt", encoding="utf-8") as handle:
+        with opener(output.path, "wt", encoding="utf-8") as handle:
             writer = InstanceWriter(handle, shared=("race",))
             for batch in batches:
                 for instance in batch:
                     writer.write(instance)
-                    count += 1
-    return count
+                    output.records += 1
+    return output.records

@@ -15,6 +15,7 @@ from factcov.domains.f1.quality import (
     QualityLog,
     check_lap_numbering,
     classify_pit_entries,
+    drop_cars_without_a_lap,
     field_red_laps,
     leader_rows,
     move_late_pit_times,
@@ -37,7 +38,9 @@ DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
 DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
-DEFENSE_MEDIAN_GAP_S = 0.7  # ... and its median gap over the run must be within this
+DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
+DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
+DEFENSE_CLOSING_S = 0.5  # ... and closed at least this much of the gap over them
 WET_COMPOUNDS = ("INTERMEDIATE", "WET")
 
 
@@ -97,12 +100,29 @@ def classify_from_laps(laps: pd.DataFrame, names: dict[str, str], log: QualityLo
     order = pd.Series(range(1, len(last) + 1), index=last.index)
     classified = last["_laps"] >= 0.9 * leader_laps
     behind = leader_laps - last["_laps"]
+    # the flag: every car still running crosses the line after the winner has finished;
+    # one whose last lap ended before that stopped on track (2026 Barcelona, Leclerc: lap
+    # 62 ended 296 s before the finish, classified by distance, retired), one that crossed
+    # it after is not retired even when it covered too little to be classified (2026
+    # Australia, Stroll: 43 of 58 laps, over the line 81 s after the winner)
+    finish = float(last["_t"].iloc[0]) if len(last) else float("inf")
+    took_flag = ~stopped & (last["_t"] >= finish - 1e-6)
     status = behind.map(lambda n: "Finished" if n == 0 else f"+{n} Lap" + ("s" if n > 1 else ""))
-    status = status.where(classified & ~stopped, "Retired")
+    status = status.where(took_flag, "Retired")
     if log is not None:
         for driver, lap in zip(last.loc[stopped, "Driver"], last.loc[stopped, "LapNumber"]):
             log.add("retired_without_result", f"no official result; lap {int(lap)} has no position or "
                     "lap time: retired on that lap", str(driver), int(lap))
+        rows = zip(last["Driver"], last["LapNumber"], last["_laps"], last["_t"], classified, took_flag, stopped)
+        for driver, lap, done, time, counted, flag, out in rows:
+            if flag and not counted:
+                log.add("took_the_flag", f"no official result; {int(done)} of {leader_laps} laps, not classified, "
+                        f"crossed the line {time - finish:.1f} s after the winner finished: not retired",
+                        str(driver), int(lap))
+            elif counted and not flag and not out:
+                log.add("retired_before_flag", f"no official result; {int(done)} of {leader_laps} laps, classified "
+                        f"by distance, last lap ended {finish - time:.1f} s before the winner finished: retired",
+                        str(driver), int(lap))
     return pd.DataFrame(
         {
             "code": last["Driver"].astype("string"),
@@ -358,7 +378,7 @@ def confounded(
     VSC or red flag inside the window (from the lap before the first stop to the out-lap
     of the second), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
     a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
-    not adjacent on track before the first stop."""
+    not adjacent on track before the first stop when the attacker did not come out ahead."""
     import math
 
     typical = stops.loc[~stops["neutralized"], "loss_s"].median()
@@ -385,17 +405,24 @@ def confounded(
             reasons.append("a pit-lane passage (penalty) inside the window")
         elif len(weather) == 2:
             reasons.append("one car went to wet-weather tyres, the other to slicks: a weather call")
-        elif between is not None and between > 0:
+        elif between is not None and between > 0 and not move.worked:
+            # cars between them: the move may be traffic's; but when the attacker came out
+            # ahead of the rival once both had stopped, the move happened all the same
             reasons.append(f"not adjacent on track: {int(between)} car(s) between them on lap {first - 1}")
         else:
             reasons.append("")
     return reasons
 
 
-def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
+def build_defenses(
+    laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[int], log: QualityLog | None = None
+) -> pd.DataFrame:
     """Runs of consecutive green laps with the attacker directly behind within
-    ``DEFENSE_GAP_S``, at least ``DEFENSE_MIN_LAPS`` long, where the attacker was faster
-    (its best lap of the run beats the defender's). The longest run per pair is kept."""
+    ``DEFENSE_GAP_S``, at least ``DEFENSE_MIN_LAPS`` long, where the attacker was faster:
+    by a robust pace margin over the run with a small median gap, or, since a car held up
+    laps at the defender's pace, by passing on track within ``DEFENSE_PASS_WITHIN_LAPS``
+    of the run's end or by a faster pace over the laps before it. The longest run per
+    pair is kept; a pair with only excluded runs is logged with the evidence."""
     import pandas as pd
 
     columns = ["driver", "attacker", "first_lap", "last_lap", "laps", "best_lap_delta_s"]
@@ -441,15 +468,82 @@ def build_defenses(laps: pd.DataFrame, times: pd.DataFrame, neutral_laps: set[in
     # a robust pace (mean of each car's faster half of the run's laps), not one best lap:
     # in a DRS train the best laps differ by hundredths
     runs["best_lap_delta_s"] = (runs["defender_pace"] - runs["attacker_pace"]).round(3)
-    runs = runs[
-        (runs["laps"] >= DEFENSE_MIN_LAPS)
-        & (runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S)
-        & (runs["median_gap"] <= DEFENSE_MEDIAN_GAP_S)
-    ]
+    runs = runs[runs["laps"] >= DEFENSE_MIN_LAPS]
+    # every lap of a run is within DEFENSE_GAP_S already; a median gap over 0.7 s is no
+    # reason to drop an attacker with the pace (measured: 2 of 3 such exclusions were
+    # real defenses, 2020 70th Anniversary, Sainz closing on Vettel to the flag)
+    paced = runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S
+    held = pd.Series("", index=runs.index, dtype=object)
+    for index in runs.index[~paced]:
+        held[index] = _held_up(runs.loc[index], times, clean, lap_time)
+    runs = runs.assign(held=held, kept=paced | held.ne(""))
+    if log is not None:
+        _log_defenses(runs, log)
+    runs = runs[runs["kept"]]
     runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
     runs = runs.sort_values(["first_lap", "driver", "attacker"], kind="stable")
     return runs[columns].reset_index(drop=True)
+
+
+def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series) -> str:
+    """Why a close run without a pace margin is still a defense ('' when it is not): the
+    attacker passed on track soon after it (neither car through the pit lane on the way),
+    or lapped faster than the defender before it (a car held up laps at the defender's
+    pace, so the run itself cannot show it) and closing in. A long close run alone is no
+    defense: a DRS train or a car simply following looks the same (measured on the kept
+    side: 10+ laps within DEFENSE_GAP_S kept 14 real defenses of 30, 5 wrong; with a
+    closing-in before it, 7 of 11, 1 wrong: neither reaches 90%)."""
+    import math
+
+    defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
+    for lap in range(last + 1, last + DEFENSE_PASS_WITHIN_LAPS + 1):
+        if lap not in times.index:
+            break
+        if not all(clean.get((k, car), False) for k in range(last + 1, lap + 1) for car in (defender, attacker)):
+            break  # a pit stop or a neutralization on the way: not a pass on track
+        ahead, behind = times.at[lap, attacker], times.at[lap, defender]
+        if not (math.isnan(ahead) or math.isnan(behind)) and ahead < behind:
+            return f"the attacker passed on track on lap {lap}"
+    first = int(run["first_lap"])
+    before = [k for k in range(first - DEFENSE_PRE_RUN_LAPS, first)
+              if clean.get((k, defender), False) and clean.get((k, attacker), False)]
+    if len(before) < 3:
+        return ""
+    own = sorted(float(lap_time.get((k, attacker))) for k in before)
+    their = sorted(float(lap_time.get((k, defender))) for k in before)
+    half = (len(before) + 1) // 2
+    margin = sum(their[:half]) / half - sum(own[:half]) / half
+    start = before[0] - 1
+    closed = (times.at[start, attacker] - times.at[start, defender]) - (
+        times.at[first, attacker] - times.at[first, defender]) if start in times.index else math.nan
+    # faster and closing in, then held at the defender's pace
+    if margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S:
+        return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
+                f"run and closed {closed:.1f} s")
+    return ""
+
+
+def _log_defenses(runs: pd.DataFrame, log: QualityLog) -> None:
+    """One entry per pair: the run kept because the attacker was held up, or, for a pair
+    with no defense at all, its longest run and why it is not one."""
+    kept_pairs = set(zip(runs.loc[runs["kept"], "driver"], runs.loc[runs["kept"], "attacker"]))
+    ordered = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
+    seen: set[tuple[str, str]] = set()
+    for run in ordered.itertuples():
+        pair = (run.driver, run.attacker)
+        if pair in seen:
+            continue
+        what = (f"{run.attacker} behind {run.driver} laps {run.first_lap}-{run.last_lap} ({run.laps} laps, "
+                f"median gap {run.median_gap:.2f} s, pace margin {run.best_lap_delta_s:+.3f} s)")
+        if pair in kept_pairs and run.kept:
+            seen.add(pair)
+            if run.held:
+                log.add("defense_held_up", f"{what}: {run.held}", run.driver, int(run.first_lap))
+        elif pair not in kept_pairs:
+            seen.add(pair)
+            log.add("defense_excluded", f"{what}: pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within "
+                    f"{DEFENSE_PASS_WITHIN_LAPS} laps, not faster and closing before", run.driver, int(run.first_lap))
 
 
 def derive_race(
@@ -469,6 +563,7 @@ def derive_race(
     log = QualityLog()
     if classification is None or classification.empty:
         classification = classify_from_laps(laps, names or {}, log)
+    laps = drop_cars_without_a_lap(laps, log)
     checked = check_lap_numbering(laps, classification, official_stops, log)
     if checked is None:
         empty = pd.DataFrame()
@@ -503,7 +598,7 @@ def derive_race(
         red_flag_changes=build_red_flag_changes(laps, stints),
         neutralizations=neutralizations,
         moves=build_moves(stops, times, neutral_laps, passages, log),
-        defenses=build_defenses(laps, times, neutral_laps),
+        defenses=build_defenses(laps, times, neutral_laps, log),
         times=times,
         quality=log.frame(),
         stop_count_unknown=frozenset(laps.loc[laps["stop_count_unknown"].astype(bool), "Driver"]),

@@ -38,6 +38,13 @@ class F1Domain(Domain):
     # The demo's third system says more than the data holds, not only wrong values.
     demo_noisy_system: ClassVar[str] = "verbose"
 
+    answer_tokens = 400
+
+    def prompt_context(self, instance: Instance) -> str | None:
+        from factcov.domains.f1.prompt_context import render
+
+        return render(instance.context, instance.task)
+
     def knowledge(self, instance: Instance) -> Knowledge:
         """Every fact of the instance's race (all drivers, moves, defenses), rebuilt from
         the race block of its context, plus the instance's own facts."""

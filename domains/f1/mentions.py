@@ -111,81 +111,107 @@ def team_key(team: str) -> str:
     return _TEAM_SUFFIX.sub("", fold(team).strip())
 
 
-class DriverIndex:
-    """Compiled name patterns of one race (and of the focus drivers for team names)."""
+# A race's entry list as the index reads it: (code, name, team) of each driver, in order.
+EntryList = tuple[tuple[str, str, Any], ...]
 
-    def __init__(self, drivers: list[dict[str, Any]], focus: tuple[str, ...]) -> None:
-        names: dict[str, str] = {}
-        surnames: dict[str, set[str]] = {}
-        codes: set[str] = set()
-        race_codes = {d["code"] for d in drivers}
-        table = {**known_drivers(), **{d["code"]: d["name"] for d in drivers}}
-        for code, name in table.items():
-            codes.add(code)
-            names[fold(name)] = code
-            parts = fold(name).split()
-            for cut in range(1, len(parts)):  # "de vries", "vries"; "kimi antonelli", "antonelli"
-                surnames.setdefault(" ".join(parts[cut:]), set()).add(code)
-        # a surname shared by two drivers names neither; the race's own drivers win ties
-        for surname, owners in surnames.items():
-            in_race = owners & race_codes
-            chosen = in_race if in_race else owners
-            if len(chosen) == 1 and surname not in names and len(surname) > 2:
-                names[surname] = next(iter(chosen))
-        for alias, code in ALIASES.items():  # nicknames the press uses, for drivers in the race
-            if code in race_codes and alias not in names:
-                names[alias] = code
-        # first names ("Lewis", "Max", "Kimi"): only when one driver of the race bears it
-        first: dict[str, set[str]] = {}
-        for d in drivers:
-            for part in fold(d["name"]).split()[:-1]:
-                first.setdefault(part, set()).add(d["code"])
-        self.first_names = {
-            n: next(iter(owners)) for n, owners in first.items()
-            if len(owners) == 1 and len(n) > 2 and n not in names and n not in surnames
-        }
-        for short, code in SHORT_NAMES.items():
-            if code in race_codes and short not in names and short not in first:
-                self.first_names[short] = code
+
+def entry_list(race: dict[str, Any]) -> EntryList:
+    """What a race's index depends on: its drivers' codes, names and teams (not the season,
+    the round, the laps, nor the instance's focus)."""
+    return tuple((d["code"], d.get("name", d["code"]), d.get("team")) for d in race.get("drivers", []))
+
+
+def _driver_names(entries: EntryList) -> tuple[dict[str, str], dict[str, set[str]], set[str]]:
+    """Folded full names and surnames -> code (of every known driver, the race's winning
+    ties), the surnames' owners, and every code."""
+    names: dict[str, str] = {}
+    surnames: dict[str, set[str]] = {}
+    race_codes = {code for code, _, _ in entries}
+    table = {**known_drivers(), **{code: name for code, name, _ in entries}}
+    for code, name in table.items():
+        names[fold(name)] = code
+        parts = fold(name).split()
+        for cut in range(1, len(parts)):  # "de vries", "vries"; "kimi antonelli", "antonelli"
+            surnames.setdefault(" ".join(parts[cut:]), set()).add(code)
+    # a surname shared by two drivers names neither; the race's own drivers win ties
+    for surname, owners in surnames.items():
+        in_race = owners & race_codes
+        chosen = in_race if in_race else owners
+        if len(chosen) == 1 and surname not in names and len(surname) > 2:
+            names[surname] = next(iter(chosen))
+    for alias, code in ALIASES.items():  # nicknames the press uses, for drivers in the race
+        if code in race_codes and alias not in names:
+            names[alias] = code
+    return names, surnames, set(table)
+
+
+def _first_names(entries: EntryList, names: dict[str, str], surnames: dict[str, set[str]]) -> dict[str, str]:
+    """First names ("Lewis", "Max", "Kimi") -> code, only where one driver of the race bears it."""
+    first: dict[str, set[str]] = {}
+    for code, name, _ in entries:
+        for part in fold(name).split()[:-1]:
+            first.setdefault(part, set()).add(code)
+    found = {
+        n: next(iter(owners)) for n, owners in first.items()
+        if len(owners) == 1 and len(n) > 2 and n not in names and n not in surnames
+    }
+    race_codes = {code for code, _, _ in entries}
+    for short, code in SHORT_NAMES.items():
+        if code in race_codes and short not in names and short not in first:
+            found[short] = code
+    return found
+
+
+def _demonym_patterns(words: set[str]) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
+    """The pattern of the nationality words (None: no driver of the race has one) and of
+    the descriptions ("the rookie", and those words)."""
+    demonym_alt = alternation(words)
+    # the mention is the noun ("al canadiense": "canadiense"), so "al", "sobre el" stay
+    # before it as the words that make it an object or a rival
+    demonym = re.compile(rf"\b(?:{_DEMONYM_ARTICLES})\s+(?P<noun>{demonym_alt})\b") if demonym_alt else None
+    descriptor = re.compile(
+        rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
+        + (rf"|{demonym.pattern.replace('?P<noun>', '')}" if demonym else "")
+    )
+    return demonym, descriptor
+
+
+class RaceDrivers:
+    """What one race's entry list gives the reader, whichever driver an instance is about:
+    the names, codes and descriptions of its drivers, their compiled patterns and the
+    anchors of the rarer kinds. Built once per entry list (``race_drivers``) and shared by
+    every instance of the race; an instance's focus is applied apart (``DriverIndex``)."""
+
+    def __init__(self, entries: EntryList) -> None:
+        self.entries = entries
+        self.race_codes = frozenset(code for code, _, _ in entries)
+        self.names, surnames, codes = _driver_names(entries)  # without the team names (the focus's)
+        self.first_names = _first_names(entries, self.names, surnames)
         self.first_name_lexicon = Lexicon(self.first_names) if self.first_names else None
-        resolved, unresolved = _demonyms(race_codes, set(focus))
-        self.demonyms = resolved
-        demonym_alt = alternation([*resolved, *unresolved])
-        # the mention is the noun ("al canadiense": "canadiense"), so "al", "sobre el" stay
-        # before it as the words that make it an object or a rival
-        self.demonym_pattern = (
-            re.compile(rf"\b(?:{_DEMONYM_ARTICLES})\s+(?P<noun>{demonym_alt})\b") if demonym_alt else None
-        )
-        self.descriptor_pattern = re.compile(
-            rf"\b(?:the|el|la|o|a)\s+(?:\w+\s+)?(?:{_DESCRIPTOR_NOUNS})\b"
-            + (rf"|{self.demonym_pattern.pattern.replace('?P<noun>', '')}" if self.demonym_pattern else "")
-        )
-        self.teams = {d["code"]: d.get("team") for d in drivers}  # code -> team, as the race block gives it
-        teams: dict[str, set[str]] = {}
-        for d in drivers:
-            if d.get("team"):
-                teams.setdefault(team_key(d["team"]), set()).add(d["code"])
-        for team, members in teams.items():
-            focused = members & set(focus)
-            if len(focused) == 1 and team and team not in names:
-                names[team] = next(iter(focused))
-        self.names = Lexicon(names)
+        # every nationality word of the race's drivers: whom it names may depend on the focus
+        # (``_demonyms``), whether it is one does not
+        resolved, unresolved = _demonyms(set(self.race_codes), set())
+        self.demonym_pattern, self.descriptor_pattern = _demonym_patterns({*resolved, *unresolved})
+        self.teams = {code: team for code, _, team in entries}  # code -> team, as the race block gives it
+        self.team_members: dict[str, set[str]] = {}  # folded team name -> the race's drivers of it
+        for code, _, team in entries:
+            if team:
+                self.team_members.setdefault(team_key(team), set()).add(code)
+        self._anchor_literals()
+        self._code_search(codes)
+
+    def _anchor_literals(self) -> None:
         # the names are literals ("hamilton", "max verstappen"): where a text's whitespace is
         # single spaces (a name's space matches what the pattern's ``\s+`` does), they are
         # found by the automaton pass the reader makes anyway (``reading.text_anchors``) rather
         # than by a scan of their pattern. Every team name of the race is one (whichever
         # driver is the focus: a race's drivers share the automaton); None: a name is not
         # plain words (see ``_plain``), the pattern finds them all
-        literals = {*names, *filter(None, teams)}
+        literals = {*self.names, *filter(None, self.team_members)}
         self.name_literals = frozenset(literals) if all(map(_plain, literals)) else None
         # names overlapping in a text then end together ("lewis hamilton", "hamilton"): the
         # automaton's order (by end, the longest first) is the order a scan tries them in
-        self._nested_at_ends = self.name_literals is not None and _nested_at_ends(self.name_literals)
-        # not ``quick_start``ed: it would find the names ~2 µs a text faster, but compiling it
-        # costs ~1 ms more, once per set of focus drivers' team names (a cold pass: 27 of them
-        # for 348 instances), more than most runs read with it
-        self._names_pattern = self.names.compiled
-        self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
+        self.nested_at_ends = self.name_literals is not None and _nested_at_ends(self.name_literals)
         # the rarer kinds of mention are looked for only where their anchor words stand
         # ("the Dutchman", "Max", "VER"): one pass over the text for all of them
         rare = {
@@ -199,24 +225,26 @@ class DriverIndex:
         # "blandos" wakes no first-name scan: ``\blando\b`` cannot match there)
         self.rare_literals = {NAMES: self.name_literals, SPACES: IRREGULAR_SPACES} if self.name_literals else {}
         self._rare_anchors: Anchors | None = None  # built when first asked (a reader joins them with the grammar's)
-        # what the rare kinds' anchors and the names depend on (the race's drivers, hardly the
-        # focus): indexes of one race share the anchors a reader joins with its grammar's
-        # (``reading.text_anchors``)
+        # what the rare kinds' anchors and the names depend on: races with the same ones
+        # share the anchors a reader joins with its grammar's (``reading.text_anchors``)
         self.rare_key = (
             tuple((name, pattern.pattern, pattern.flags) for name, (pattern,) in self.rare_rules.items()),
             tuple(sorted(self.name_literals or ())),
         )
         self.text_anchors: dict[str, Anchors] = {}  # language -> those joined anchors, once known
+
+    def _code_search(self, codes: set[str]) -> None:
+        self.codes = Lexicon({}, written=codes)  # "VER" as written, not the verb "ver"
         # a code is read only as written ("VER"): only a text holding one is scanned for codes
         self.code_anchors = Anchors({"code": (re.compile(alternation(codes)),)} if codes else {})
         literals = self.code_anchors.literals.get("code", frozenset())
         # one of the code anchors in the text (a search, no automaton pass); None: any text may hold a code
-        self._code_anchor = (
+        self.code_anchor = (
             None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
         )
         # every code anchor holds two capitals in a row ("VER"): a text without any (most
         # prose) is not searched for the anchors (``has_two_capitals``: a byte search)
-        self._capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
+        self.capitals = literals is not None and all(_TWO_CAPITALS.search(a) for a in literals)
 
     @property
     def rare_anchors(self) -> Anchors:
@@ -228,6 +256,64 @@ class DriverIndex:
                                          literal_anchors=self.rare_literals, apart=MENTION_KINDS)
         return self._rare_anchors
 
+    def focused(self, focus: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+        """The names (a team's name names its one focus driver) and the nationality words
+        that name one driver, for an instance about ``focus``."""
+        names = self.names
+        chosen = set(focus)
+        for team, members in self.team_members.items():
+            focused = members & chosen
+            if len(focused) == 1 and team and team not in self.names:
+                if names is self.names:
+                    names = dict(names)
+                names[team] = next(iter(focused))
+        return names, _demonyms(set(self.race_codes), chosen)[0]
+
+
+@lru_cache(maxsize=512)  # a run's races (2018-2026 hold 175), each built once whatever the input's order
+def race_drivers(entries: EntryList) -> RaceDrivers:
+    """The (cached) drivers of a race with this entry list."""
+    return RaceDrivers(entries)
+
+
+class DriverIndex:
+    """The drivers of one race as an instance about ``focus`` names them: the race's
+    (``RaceDrivers``, shared) with the team names and nationalities the focus resolves."""
+
+    def __init__(self, drivers: list[dict[str, Any]], focus: tuple[str, ...]) -> None:
+        self._focus_on(race_drivers(entry_list({"drivers": drivers})), focus)
+
+    @classmethod
+    def of(cls, race: RaceDrivers, focus: tuple[str, ...]) -> DriverIndex:
+        """The index of ``race``'s drivers for an instance about ``focus``."""
+        index = cls.__new__(cls)
+        index._focus_on(race, focus)
+        return index
+
+    def _focus_on(self, race: RaceDrivers, focus: tuple[str, ...]) -> None:
+        self.race = race
+        names, self.demonyms = race.focused(focus)
+        self.names = Lexicon(names)
+        # the race's, read here in every text: held as the index's own attributes
+        self.first_names, self.first_name_lexicon = race.first_names, race.first_name_lexicon
+        self.demonym_pattern, self.descriptor_pattern = race.demonym_pattern, race.descriptor_pattern
+        self.teams, self.codes, self.name_literals = race.teams, race.codes, race.name_literals
+        self._nested_at_ends, self._code_anchor, self._capitals = race.nested_at_ends, race.code_anchor, race.capitals
+        self.rare_rules, self.rare_literals, self.rare_key = race.rare_rules, race.rare_literals, race.rare_key
+        self.text_anchors = race.text_anchors  # one race's joined anchors, whichever the focus
+
+    @property
+    def rare_anchors(self) -> Anchors:
+        """The race's ``RaceDrivers.rare_anchors``."""
+        return self.race.rare_anchors
+
+    @property
+    def _names_pattern(self) -> re.Pattern[str]:
+        # compiled only for a text whose names are scanned (irregular spaces), once per set of
+        # names (``Lexicon.compiled`` is cached by pattern). Not ``quick_start``ed: it would
+        # find the names ~2 µs a text faster, but compiling it costs ~1 ms more
+        return self.names.compiled
+
     def find(self, text: str, folded: str, hits: Hits | None = None) -> list[Mention]:
         """The drivers named in ``text``; ``hits``: ``rare_anchors.find(folded)``, if known."""
         hits = hits or self.rare_anchors.find(folded)
@@ -238,38 +324,53 @@ class DriverIndex:
         # ``found`` is sorted by start and disjoint (one scan's matches); it stays so until
         # another kind of mention is added
         in_order = True
-        bits = hits.anchors.bits
         if self._code_anchor is None or (  # codes: upper case in the original text
             (not self._capitals or has_two_capitals(text)) and self._code_anchor.search(text)
         ):
-            taken = SpanSet([(m.start, m.end) for m in found])
-            codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
-                     if not taken.covers(start)]
-            if codes:
-                found = sorted([*found, *codes], key=_START)
-        first = bits.get("first")
+            found = self._with_codes(text, folded, found)
+        first = hits.anchors.bits.get("first")
         # a first name inside a name found ("Lewis Hamilton") is no mention: the text is
         # scanned only when one of the first names' anchors stands outside every name found
         if self.first_name_lexicon is not None and hits.anywhere("first") and (
             first is None or not _each_overlaps(hits.spans("first"), found)
         ):
-            taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
-            # capitalized: "Max", not "max speed"
-            named = [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
-                     if text[start].isupper() and not taken.overlaps(start, end)]
+            named = self._first_names_in(text, folded, found)
             if named:
                 found += named
                 in_order = False
         if self.demonym_pattern is not None and hits.anywhere("demonym"):
-            taken = SpanSet([(m.start, m.end) for m in found])
-            for match in self.demonym_pattern.finditer(folded):
-                key = " ".join(match.group("noun").split())
-                if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not taken.overlaps(
-                    match.start(), match.end()
-                ):
-                    found.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
-                    in_order = False
+            named = self._demonyms_in(folded, found)
+            if named:
+                found += named
+                in_order = False
         return found if in_order else sorted(found, key=_START)
+
+    def _with_codes(self, text: str, folded: str, found: list[Mention]) -> list[Mention]:
+        """``found`` (sorted, disjoint) with the codes written outside them ("VER"), by start."""
+        taken = SpanSet([(m.start, m.end) for m in found])
+        codes = [Mention(start, end, code) for code, (start, end) in self.codes.find(folded, text)
+                 if not taken.covers(start)]
+        return sorted([*found, *codes], key=_START) if codes else found
+
+    def _first_names_in(self, text: str, folded: str, found: list[Mention]) -> list[Mention]:
+        """The capitalized first names ("Max", not "max speed") outside the mentions ``found``."""
+        assert self.first_name_lexicon is not None  # noqa: S101 - asked only then
+        taken = SpanSet([(m.start, m.end) for m in found])  # mentions are disjoint: taken as given
+        return [Mention(start, end, code) for code, (start, end) in self.first_name_lexicon.find(folded, text)
+                if text[start].isupper() and not taken.overlaps(start, end)]
+
+    def _demonyms_in(self, folded: str, found: list[Mention]) -> list[Mention]:
+        """The nationality words naming one driver ("the Dutchman") outside the mentions ``found``."""
+        assert self.demonym_pattern is not None  # noqa: S101 - asked only then
+        taken = SpanSet([(m.start, m.end) for m in found])
+        named = []
+        for match in self.demonym_pattern.finditer(folded):
+            key = " ".join(match.group("noun").split())
+            if key in self.demonyms and not _EVENT_AFTER.match(folded, match.end()) and not taken.overlaps(
+                match.start(), match.end()
+            ):
+                named.append(Mention(match.start("noun"), match.end("noun"), self.demonyms[key]))
+        return named
 
     def names_scanned(self, text: str, folded: str) -> list[Mention]:
         """The drivers named by name (not code, first name or nationality) in ``text``: the
@@ -433,36 +534,33 @@ def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 
-@lru_cache(maxsize=256)
-def _index(key: str, drivers_json: str, focus: tuple[str, ...]) -> DriverIndex:
-    return DriverIndex(json.loads(drivers_json), focus)
-
-
-# (id of a race block, focus) -> (the block, its index): instances of one race share their
-# block object (built together, or loaded from a file that stores it once), so the JSON
-# key below is computed once per race and focus rather than once per text
-_BY_BLOCK: dict[tuple[int, tuple[str, ...]], tuple[dict[str, Any], DriverIndex]] = {}
+# id of a race block -> (the block, its race's drivers): instances of one race mostly share
+# their block object (built together, or loaded from a file that stores it once), so its
+# entry list is read once per block rather than once per text
+_BY_BLOCK: dict[int, tuple[dict[str, Any], RaceDrivers]] = {}
 _BY_BLOCK_SIZE = 256
+# (a race's drivers, focus) -> its index: a few dicts each, so many are held (a run in any
+# order, system after system, asks every instance's again before the last is read)
+_BY_FOCUS: dict[tuple[RaceDrivers, tuple[str, ...]], DriverIndex] = {}
+_BY_FOCUS_SIZE = 8192
 
 
 def driver_index(context: dict[str, Any]) -> DriverIndex:
-    """The (cached) index of an instance's drivers."""
+    """The index of an instance's drivers: its race's (built once per entry list, in any
+    input order) with the instance's focus applied (once per race and focus)."""
     race = context.get("race", {})
-    focus = _focus(context)
-    held = _BY_BLOCK.get((id(race), focus))
+    held = _BY_BLOCK.get(id(race))
     if held is not None and held[0] is race:
-        return held[1]
-    index = _driver_index(race, focus)
-    if len(_BY_BLOCK) >= _BY_BLOCK_SIZE:
-        del _BY_BLOCK[next(iter(_BY_BLOCK))]
-    _BY_BLOCK[(id(race), focus)] = (race, index)  # the block is held, so its id stays its own
+        drivers = held[1]
+    else:
+        drivers = race_drivers(entry_list(race))
+        if len(_BY_BLOCK) >= _BY_BLOCK_SIZE:
+            del _BY_BLOCK[next(iter(_BY_BLOCK))]
+        _BY_BLOCK[id(race)] = (race, drivers)  # the block is held, so its id stays its own
+    focus = _focus(context)
+    index = _BY_FOCUS.get((drivers, focus))
+    if index is None:
+        if len(_BY_FOCUS) >= _BY_FOCUS_SIZE:
+            del _BY_FOCUS[next(iter(_BY_FOCUS))]
+        index = _BY_FOCUS[(drivers, focus)] = DriverIndex.of(drivers, focus)
     return index
-
-
-def _driver_index(race: dict[str, Any], focus: tuple[str, ...]) -> DriverIndex:
-    drivers = [
-        {"code": d["code"], "name": d.get("name", d["code"]), "team": d.get("team")}
-        for d in race.get("drivers", [])
-    ]
-    key = f"{race.get('season')}:{race.get('round')}"
-    return _index(key, json.dumps(drivers, sort_keys=True), focus)

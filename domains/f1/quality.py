@@ -22,7 +22,12 @@ LATE_PIT_ENTRY_SHARE = 0.5  # a pit entry later than this share of the next lap:
 FIELD_WINDOW_S = 60.0  # pit entries this close in session time belong to one field-wide passage
 FIELD_DIVERTED_SHARE = 0.5  # ... when at least this share of the running cars entered
 DRIVE_THROUGH_SAVING_S = 3.0  # a passage kept tyres and was this much quicker than a stop
-STOP_GO_EXTRA_S = 7.0  # kept tyres, green flag and this much slower: a 10 s stop-go (a 5 s penalty served at a stop is +5 s)
+STOP_GO_MIN_EXTRA_S = 4.0  # kept tyres and at least this much slower than the race's typical stop: stationary
+# ~6 s or more with no tyre change (a 10 s stop-go measures +6 to +8 s); raised to 3 robust spreads of the race's stops
+STOP_GO_SPREADS = 3.0
+PENALTY_AT_STOP_EXTRA_S = 6.0  # ... 6 s in a race whose tyre columns miss changes (a 5 s penalty at a stop is +5 s)
+FIELD_MATCH_S = 1.5  # a car in a field passage whose pit-lane time is within this of its neighbours' did not stop
+RED_WAIT_S = 120.0  # a pit-lane time longer than this is a wait (a red flag), not a stop's
 PENALTY_EARLIEST_LAP = 3  # a drive-through or stop-go is served from this lap on
 SHIFT_AGREEMENT = 0.6  # share of pit entries that must agree on one lap offset to repair
 TYRE_COMPOUNDS = ("SOFT", "MEDIUM", "HARD", "INTERMEDIATE", "WET")
@@ -34,13 +39,19 @@ RULES = {
     "rows_past_distance": "rows after the official race distance dropped",
     "pit_time_after_lap_end": "a pit entry/exit timed after its row's lap ended moved to the next lap",
     "pit_passage": "a pit-lane passage with the same tyres (penalty or diversion): not a stop",
+    "new_set_at_age_one": "tyre age 1 then 1 across a pit stop with a stop's pit-lane time: a new set, a stop",
     "red_flag_tyres_kept": "a pit entry under a red flag with the same tyres: no tyre change",
     "phantom_stint": "the Stint counter changed with no pit entry and no red flag: ignored",
     "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown",
     "last_lap_pit_entry": "a pit entry on a car's last lap: stop or retirement per the official pit table",
     "stop_count_unknown": "a pit entry on a car's last lap the data cannot tell: no stop count",
     "retired_without_result": "no official result and no position on the last lap: retired",
+    "no_lap_completed": "a car that completed no lap: its rows dropped, no facts and no instance about it",
+    "took_the_flag": "not classified but crossed the line after the winner finished: not retired",
+    "retired_before_flag": "classified by distance but stopped before the winner finished: retired",
     "move_excluded": "an undercut/overcut confounded by something other than strategy: not a move",
+    "defense_excluded": "a close run of 5+ green laps that is no defense (no pace margin, no pass, not held up)",
+    "defense_held_up": "a close run kept as a defense: the attacker passed on track soon after, or was faster and closing before",
 }
 
 
@@ -121,6 +132,21 @@ def _pit_lap_offset(laps: pd.DataFrame, official_stops: dict[str, list[int]] | N
     return offset if count >= SHIFT_AGREEMENT * sum(offsets.values()) else None
 
 
+def drop_cars_without_a_lap(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
+    """Rows of cars that completed no lap: none of their rows has a lap time or a position
+    (2025 Australia: Hadjar, out before the start, Doohan and Sainz on lap 1, one row
+    each). Instances need a completed lap, and nothing can be said of such a car's
+    strategy. The official laps are no evidence of this: Ergast gives a disqualified car
+    0 laps (2025 China: Hamilton, Leclerc and Gasly, 56 laps run)."""
+    done = (laps["LapTime"].notna() | laps["Position"].notna()).groupby(laps["Driver"]).any()
+    none = sorted(str(code) for code, any_lap in done.items() if not any_lap)
+    for code in none:
+        rows = int((laps["Driver"] == code).sum())
+        log.add("no_lap_completed", f"{rows} row(s), none with a lap time or a position: no facts and no "
+                "instance", code)
+    return laps[~laps["Driver"].isin(none)] if none else laps
+
+
 def move_late_pit_times(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
     """A pit entry (or exit) timed after its row's lap ended happened on the next lap
     (2018 Bahrain, Vettel: the lap-17 row ends at 2151 s, its pit entry is at 2246 s, so
@@ -166,6 +192,31 @@ def leader_rows(laps: pd.DataFrame) -> pd.DataFrame:
     return pool.loc[pool.groupby("LapNumber")["Time"].idxmin()].sort_values("LapNumber")
 
 
+def _phantom_resets(
+    laps: pd.DataFrame, candidates: pd.Series, kept: pd.Series, transit: pd.Series
+) -> pd.Series:
+    """Tyre-age resets (same compound) in a field passage that are no stop: the car's
+    pit-lane time is within ``FIELD_MATCH_S`` of the median of the cars around it that
+    kept their tyres, and it left the pit lane in the same place among them as it entered
+    (a stop costs seconds of stationary time and places). FastF1 sometimes restarts the
+    age of a car led through the pit lane (2025 Australia lap 2: Albon and Stroll,
+    intermediates 2 -> 1 at 14.9 and 15.7 s among fifteen cars at 14.7 s)."""
+    import pandas as pd
+
+    phantom = pd.Series(False, index=laps.index)
+    pit_in, pit_out = laps["PitInTime"], laps["PitInTime"] + transit
+    for index in laps.index[candidates]:
+        around = (pit_in - pit_in[index]).abs().le(FIELD_WINDOW_S) & transit.notna()
+        others = kept & around
+        if others.sum() < 2 or transit[index] > transit[others].median() + FIELD_MATCH_S:
+            continue
+        group = around & (kept | (pit_in.index == index))
+        entered = int((pit_in[group] < pit_in[index]).sum())
+        left = int((pit_out[group] < pit_out[index]).sum())
+        phantom[index] = entered == left
+    return phantom
+
+
 def classify_pit_entries(
     laps: pd.DataFrame,
     red_laps: set[int],
@@ -179,6 +230,7 @@ def classify_pit_entries(
     is ``None`` when there is no official pit table for the race.
     """
     import numpy as np
+    import pandas as pd
 
     laps = laps.copy()
     by_driver = laps.groupby("Driver", sort=False)
@@ -190,19 +242,34 @@ def classify_pit_entries(
     known = laps["Compound"].isin(TYRE_COMPOUNDS)
     # the same set after the pit lane: same compound, tyre age running on (one lap older,
     # or not advanced at all across a stoppage)
-    kept = known & (next_compound == laps["Compound"]).eq(True) & (
-        (next_life == laps["TyreLife"] + 1) | (next_life == laps["TyreLife"])
-    ).eq(True)
+    same_compound = known & (next_compound == laps["Compound"]).eq(True)
+    kept = same_compound & ((next_life == laps["TyreLife"] + 1) | (next_life == laps["TyreLife"])).eq(True)
     near_red = laps["LapNumber"].isin({lap + d for lap in red_laps for d in (-1, 0, 1)})
     red = status_has(laps["TrackStatus"], "5") & near_red
     neutral_row = status_has(laps["TrackStatus"], "4567")
     # lap 1 with a pit entry before its pit exit: a pit-lane start, not a stop
     pre_race = (laps["LapNumber"] == 1) & (laps["PitInTime"] < laps["PitOutTime"]).eq(True)
     entry = pit_in & ~pre_race & ~red
-    changed = entry & has_next & ~kept & transit.between(5, 120)
-    typical = transit[changed & ~neutral_row].median()
+    changed = entry & has_next & ~kept & transit.between(5, RED_WAIT_S)
+    green_stops = transit[changed & ~neutral_row]
+    typical = green_stops.median()
     if np.isnan(typical):
-        typical = transit[changed].median()
+        green_stops = transit[changed]
+        typical = green_stops.median()
+    # tyre age 1 and 1 again after the pit lane is what a new set fitted after lap 1 looks
+    # like, not only a set that did not age across a stoppage: with a stop's pit-lane time
+    # (stationary, not a passage, not a red-flag wait) it is a new set (2021 Hungary lap 1:
+    # Verstappen 22.5 s, new intermediates, in Ergast, beside the lap-2 red flag)
+    at_one = (laps["TyreLife"] == 1).eq(True) & (next_life == 1).eq(True) & same_compound
+    new_set = entry & at_one & transit.between(typical - DRIVE_THROUGH_SAVING_S, RED_WAIT_S).eq(True)
+    # under a red flag the pit-lane time is a wait and tells nothing; FastF1's FreshTyre on
+    # the next row does (2024 Japan lap 1: Magnussen and Stroll 1 -> 1 on a fresh set, a
+    # red-flag tyre change; Bottas 1 -> 2, not fresh, the same set)
+    fresh_next = (by_driver["FreshTyre"].shift(-1).astype("string").str.lower() == "true").eq(True) \
+        if "FreshTyre" in laps.columns else pd.Series(False, index=laps.index)
+    kept &= ~new_set & ~(red & at_one & fresh_next)
+    changed = entry & has_next & ~kept & transit.between(5, RED_WAIT_S)
+    _log_new_sets(laps.loc[new_set & has_next], transit, typical, official_stops, log)
     # a field-wide passage, grouped by session time (not lap number: 2026 Monaco's fell on
     # laps 65 and 66): this share of the running cars entered within FIELD_WINDOW_S
     times = np.sort(laps.loc[entry, "PitInTime"].to_numpy())
@@ -210,51 +277,58 @@ def classify_pit_entries(
         times, laps["PitInTime"] - FIELD_WINDOW_S, "left"
     )
     running = laps.groupby("LapNumber")["Driver"].transform("size")
+    diverted = entry & (near >= FIELD_DIVERTED_SHARE * running)
     # no sign of new tyres: not a new compound, the age not reset (an unknown compound or
     # age, as on 2018's lap 1, is no sign either)
-    fresh = (known & next_compound.isin(TYRE_COMPOUNDS)
-             & (next_compound != laps["Compound"])).eq(True) | (next_life < laps["TyreLife"]).eq(True)
-    field = entry & (near >= FIELD_DIVERTED_SHARE * running) & ~fresh & (transit < typical).eq(True)
+    new_compound = (known & next_compound.isin(TYRE_COMPOUNDS) & (next_compound != laps["Compound"])).eq(True)
+    reset = (next_life < laps["TyreLife"]).eq(True)
+    # a reset to 1 is what a new stint looks like to FastF1 (a set with another age, 2026
+    # Monaco Lawson's 26 -> 7, is a recorded set: a stop)
+    restarted = reset & (next_life == 1).eq(True) & same_compound
+    phantom = _phantom_resets(laps, diverted & has_next & restarted, diverted & has_next & kept, transit)
+    fresh = new_compound | (reset & ~phantom)
+    field = diverted & ~fresh & (transit < typical).eq(True)
     # a penalty is notified before it is served: never on the first laps, where a slow
     # stop with the tyre columns running on is a damage stop (2018 Austin, Stroll lap 1)
     penalty_lap = laps["LapNumber"] >= PENALTY_EARLIEST_LAP
     quick = kept & penalty_lap & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
-    stop_go = kept & penalty_lap & (transit > typical + STOP_GO_EXTRA_S).eq(True) & ~neutral_row
+    # stationary well beyond any of the race's own stops with the tyre set unchanged: a
+    # stop-go penalty (or a repair without new tyres), under green or not (2020 Monza:
+    # Hamilton and Giovinazzi's 10 s stop-gos, +6.4 s and +6.2 s over a normal stop)
     # around a red flag, the same tyres through the pit lane again are the stoppage's
     # (2026 Monaco lap 68: the restart behind the safety car through the pit lane)
     restart = kept & near_red
+    # a race whose tyre columns miss real changes (a normal stop's pit-lane time with the
+    # age running on) cannot tell a slow stop with new tyres from no tyre change: there a
+    # 5 s penalty served at a stop (+5 s) is a stop (2022 Austria: Norris and Gasly, +4 to
+    # +5 s), and only more than PENALTY_AT_STOP_EXTRA_S is a stop-go
+    normal_kept = kept & entry & has_next & ~restart & (transit - typical).abs().le(DRIVE_THROUGH_SAVING_S)
+    missed_elsewhere = pd.Series(bool(normal_kept.any()), index=laps.index)
+    spread = (green_stops.quantile(0.75) - green_stops.quantile(0.25)) / 1.349 if len(green_stops) > 3 else 0.0
+    floor = PENALTY_AT_STOP_EXTRA_S if normal_kept.any() else STOP_GO_MIN_EXTRA_S
+    stop_go_extra = max(floor, STOP_GO_SPREADS * (0.0 if np.isnan(spread) else spread))
+    stop_go = kept & penalty_lap & (transit > typical + stop_go_extra).eq(True) & transit.lt(RED_WAIT_S)
     # a pit entry with no exit on the car's final row: it never left the pits (2022 Baku,
     # Leclerc lap 20, a row for lap 21 without a pit exit), like an entry on the last row
     next_is_last = by_driver["LapNumber"].shift(-2).isna() & has_next
     never_left = has_next & next_is_last & by_driver["PitOutTime"].shift(-1).isna()
     passage = entry & has_next & ~never_left & (field | quick | stop_go | restart)
     columns = ["Driver", "LapNumber", "Compound", "TyreLife", "Stint"]
+    kinds = _PassageKinds(field, phantom, restart, quick, kept, missed_elsewhere, stop_go_extra)
     for row in laps.loc[passage, columns].itertuples():
         i = row.Index
-        kind = ("the field led through the pit lane" if field[i] else
-                "the same tyres through the pit lane around a red flag" if restart[i] else
-                "drive-through" if quick[i] else "stop-go penalty or a repair stop (stop count unknown)")
-        tyres = (f"{row.Compound} tyre age {int(row.TyreLife)} running on" if kept[i]
-                 else "no sign of new tyres")
-        log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop "
-                f"{typical:.1f} s, {tyres}", str(row.Driver), int(row.LapNumber))
+        log.add("pit_passage", f"{kinds.kind(i)}: pit lane {transit[i]:.1f} s against the race's typical stop "
+                f"{typical:.1f} s, {kinds.tyres(row, next_life[i])}", str(row.Driver), int(row.LapNumber))
     for row in laps.loc[pit_in & red & has_next & kept, columns].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
     last = entry & (~has_next | never_left)
-    last_stop = np.zeros(len(laps), dtype=bool)
-    for position in np.flatnonzero(last.to_numpy()):
-        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
-        if official_stops:
-            listed = lap in official_stops.get(driver, ())
-            last_stop[position] = listed
-            log.add("last_lap_pit_entry", ("a stop: the official pit table lists it; the car retired on "
-                    "its out-lap") if listed else "a retirement into the pits: no official stop", driver, lap)
-        else:
-            log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
-                    "stop or retirement cannot be told", driver, lap)
-    # a slow passage with the same tyres is a stop-go penalty or a repair stop: cannot tell
-    slow_passage = (passage & stop_go & ~field & ~quick & ~restart).groupby(laps["Driver"]).transform("any")
+    last_stop = _last_entries_that_are_stops(laps, last, official_stops, log)
+    # a slow passage with the same tyres is a stop-go penalty or a repair without new tyres:
+    # no stop either way, unless the race's tyre columns miss real changes elsewhere (a
+    # normal stop's pit-lane time with the age running on), when it may be a slow stop too
+    slow_passage = (passage & stop_go & ~field & ~quick & ~restart & missed_elsewhere).groupby(
+        laps["Driver"]).transform("any")
     laps["stop_count_unknown"] = ((last & ~last_stop) if not official_stops else False) | slow_passage
     laps["is_stop"] = entry & ~passage & ((has_next & ~last) | last_stop)
     laps["is_red_change"] = pit_in & red & has_next & ~kept & ~never_left
@@ -273,3 +347,66 @@ def classify_pit_entries(
                 "entry and no red flag", str(row.Driver), int(row.LapNumber))
     laps["passage"] = passage
     return laps
+
+
+def _log_new_sets(rows: pd.DataFrame, transit: pd.Series, typical: float,
+                  official_stops: dict[str, list[int]] | None, log: QualityLog) -> None:
+    """Say each new set read from a tyre age of 1 then 1, and whether the official table lists it."""
+    for row in rows[["Driver", "LapNumber", "Compound"]].itertuples():
+        listed = "" if not official_stops else (
+            "; the official pit table lists it" if int(row.LapNumber) in official_stops.get(str(row.Driver), ())
+            else "; the official pit table does not list it")
+        log.add("new_set_at_age_one", f"{row.Compound} tyre age 1 then 1 with a pit-lane time of "
+                f"{transit[row.Index]:.1f} s (typical stop {typical:.1f} s): a new set{listed}",
+                str(row.Driver), int(row.LapNumber))
+
+
+@dataclass(frozen=True)
+class _PassageKinds:
+    """What a pit passage was, in words, from the flags that made it one."""
+
+    field: pd.Series
+    phantom: pd.Series
+    restart: pd.Series
+    quick: pd.Series
+    kept: pd.Series
+    missed_elsewhere: pd.Series
+    stop_go_extra: float
+
+    def kind(self, i: Any) -> str:
+        if self.field[i]:
+            return ("the field led through the pit lane (a tyre age reset with the neighbours' pit-lane time, "
+                    "in their order: no stop)" if self.phantom[i] else "the field led through the pit lane")
+        if self.restart[i]:
+            return "the same tyres through the pit lane around a red flag"
+        if self.quick[i]:
+            return "drive-through"
+        unknown = " (the race's tyre columns miss changes elsewhere: stop count unknown)" if self.missed_elsewhere[i] else ""
+        return f"stop-go penalty or a repair without new tyres, over {self.stop_go_extra:.1f} s above the typical stop{unknown}"
+
+    def tyres(self, row: Any, next_life: float) -> str:
+        if self.kept[row.Index]:
+            return f"{row.Compound} tyre age {int(row.TyreLife)} running on"
+        if self.phantom[row.Index]:
+            return f"{row.Compound} tyre age {int(row.TyreLife)} reset to {int(next_life)}"
+        return "no sign of new tyres"
+
+
+def _last_entries_that_are_stops(laps: pd.DataFrame, last: pd.Series,
+                                 official_stops: dict[str, list[int]] | None, log: QualityLog) -> Any:
+    """Which pit entries on a car's last row are stops (a boolean array): those the official pit
+    table lists (the car retired on its out-lap); without a table it cannot be told, and is said so."""
+    import numpy as np
+
+    last_stop = np.zeros(len(laps), dtype=bool)
+    for position in np.flatnonzero(last.to_numpy()):
+        driver, lap = str(laps["Driver"].iat[position]), int(laps["LapNumber"].iat[position])
+        if official_stops:
+            listed = lap in official_stops.get(driver, ())
+            last_stop[position] = listed
+            log.add("last_lap_pit_entry", ("a stop: the official pit table lists it; the car retired on "
+                    "its out-lap") if listed else "a retirement into the pits: no official stop", driver, lap)
+        else:
+            log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
+                    "stop or retirement cannot be told", driver, lap)
+    return last_stop

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from factcov.domains.rag.domain import RagDomain
-from factcov.domains.rag.extractors import RagExtractor
+from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.inputs import Answer
-from factcov.domains.rag.scoring import answer_extras, build_instances, gaa_policy, to_generation
+from factcov.domains.rag.oracle import build_instances, to_generation
+from factcov.domains.rag.scoring import answer_extras, gaa_policy
 from factcov.evaluate import Evaluator
 from factcov.jsonl import chunked
 from factcov.model import Instance, Verdict
@@ -31,6 +32,7 @@ class AnswerResult:
     metrics: dict[str, float | None]
     hallucinated: list[str]
     sentence_of_claim: list[int]
+    hallucinated_units: list[str]
 
 
 def score_answers(
@@ -50,4 +52,5 @@ def score_answers(
         extras = answer_extras(scored, extractor, evaluator.policy, domain.claim_types, grounded=grounded)
         for answer, result, extra in zip(chunk, results, extras):
             yield AnswerResult(answer, result.instance, result.verdicts, result.score, extra.grounded_verdicts,
-                               extra.grounded_score, extra.metrics, extra.hallucinated, extra.sentence_of_claim)
+                               extra.grounded_score, extra.metrics, extra.hallucinated, extra.sentence_of_claim,
+                               extra.hallucinated_units)

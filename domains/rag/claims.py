@@ -31,10 +31,26 @@ from factcov.extractors.normalize import canonical_entity, is_literal, surface_f
 from factcov.extractors.parsed import Mention, ParsedText
 from factcov.extractors.relations import triples
 from factcov.language import fold
-from factcov.model import Claim, Fact
+from factcov.model import Claim, ClaimType, Fact
 
 ENTITY = "entity"
 RELATION = "relation"
+ENTITY_TYPE = ClaimType(
+    name=ENTITY,
+    description="A named entity, date, time, number or amount the text mentions (canonical name).",
+    key_slots=("name",),
+    value_kind="str",
+    closed_world=False,
+    templates={"en": "We note {value}."},
+)
+RELATION_TYPE = ClaimType(
+    name=RELATION,
+    description="A (subject, predicate lemma, object) triple from the dependency parse.",
+    key_slots=("subject", "predicate", "object"),
+    value_kind="str",
+    closed_world=True,
+    templates={"en": "{subject} {predicate} {value}."},
+)
 SKIPPED_LABELS = {"ORDINAL"}
 STOP = {"of", "in", "on", "at", "by", "for", "to", "from", "with", "be", "have", "the", "a", "an", "is", "has"}
 # Predicate words that share no stem with the KG predicate they express.

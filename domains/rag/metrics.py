@@ -3,10 +3,11 @@
 - ``context_relevance`` = relevant retrieved passages / retrieved passages; undefined
   when nothing was retrieved, or when a passage's relevance is neither given nor
   derivable (it is derived as "supports at least one reference fact").
-- ``faithfulness`` = answer claims supported by some retrieved passage / answer claims;
-  undefined for an answer with no claims (an empty answer included).
+- ``faithfulness`` is graded on content units (``factcov.domains.rag.grounding``), not
+  here; undefined when nothing was retrieved or the answer has no unit.
 - ``citation_support`` = claims whose cited passage is retrieved and supports the claim
-  by itself / claims; undefined with no claims. An uncited claim is unsupported.
+  by itself / claims; undefined with no claims or no retrieved passage. An uncited claim
+  is unsupported.
 - ``citation_precision`` = valid citations / citations; undefined with no citations. A
   citation is valid when its passage was retrieved and supports at least one claim of
   the sentence (or the claim) it is attached to.
@@ -118,7 +119,8 @@ def citation_metrics(
         any(cid in retrieved and grounding.supports(claim, cid) for cid in cited_by.get(k, ()))
         for k, claim in enumerate(claims)
     )
-    return _ratio(supported, len(claims)), _ratio(valid, len(answer.citations))
+    # Nothing retrieved: no citation can be supported, and "0 of n" would be a fabricated zero.
+    return (_ratio(supported, len(claims)) if retrieved else None), _ratio(valid, len(answer.citations))
 
 
 def coverage(answer: Answer, required: Sequence[Sequence[Claim]], answer_knowledge: Knowledge,
@@ -191,7 +193,6 @@ def rag_metrics(
         "relation_precision": relation["precision"],
         "relation_recall": relation["recall"],
         "relation_f1": relation["f1"],
-        "faithfulness": _ratio(sum(grounding.retrieved_supports(c) for c in claims), len(claims)),
         "context_relevance": context_relevance(answer, instance, grounding),
         "citation_support": support,
         "citation_precision": precision,

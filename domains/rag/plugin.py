@@ -12,7 +12,7 @@ def register_domains(register):
 
 @hookimpl
 def register_extractors(register):
-    from factcov.domains.rag.extractors import RagSpacyExtractor, RagStanzaExtractor
+    from factcov.domains.rag.extractor import RagSpacyExtractor, RagStanzaExtractor
 
     register(RagSpacyExtractor)
     register(RagStanzaExtractor)

@@ -13,9 +13,11 @@ from pathlib import Path
 from factcov.domains.weather.instances import LANGUAGES, instances_of
 from factcov.domains.weather.periods import forecast_files, iter_periods
 from factcov.errors import InputError
-from factcov.jsonl import atomic_path, open_binary
+from factcov.jsonl import atomic_output, open_binary
 from factcov.progress import progress as console_progress
 
+NO_PERIOD = "no forecast period in the input; nothing written (the existing file is as it was)"
+NO_NWS_TEXT = "no period with NWS's own text; nothing written (the existing files are as they were)"
 # The estimate is said once this many periods are written: enough to measure the bytes
 # of an instance, few enough (a second) to be said before the long work.
 ESTIMATE_AFTER = 500
@@ -51,11 +53,12 @@ def build_instances(
     counts = BuildCounts()
     seen: set[str] = set()
     with contextlib.ExitStack() as stack:
-        tmp = stack.enter_context(atomic_path(out, keep_empty=False))
-        handle = stack.enter_context(tmp.open("w", encoding="utf-8"))
-        nws = None
+        output = stack.enter_context(atomic_output(out, nothing=NO_PERIOD))
+        handle = stack.enter_context(output.path.open("w", encoding="utf-8"))
+        nws = nws_output = None
         if nws_out is not None:
-            nws = stack.enter_context(stack.enter_context(atomic_path(nws_out, keep_empty=False)).open("w", encoding="utf-8"))
+            nws_output = stack.enter_context(atomic_output(nws_out, nothing=NO_NWS_TEXT))
+            nws = stack.enter_context(nws_output.path.open("w", encoding="utf-8"))
         bar = stack.enter_context(console_progress("weather build", "periods", progress))
         written, estimate_by = 0, time.monotonic() + ESTIMATE_WITHIN_S
         estimate_at = min(ESTIMATE_AFTER, limit or ESTIMATE_AFTER)
@@ -72,7 +75,9 @@ def build_instances(
                 handle.write(line)
                 written += len(line.encode())
                 counts.instances += 1
-                if nws is not None and period.detailed_forecast:
+                output.records += 1
+                if nws is not None and nws_output is not None and period.detailed_forecast:
+                    nws_output.records += 1
                     nws.write(json.dumps({"instance_id": instance.id, "system": "nws", "text": period.detailed_forecast,
                                           "language": "en"}, ensure_ascii=False) + "\n")
             bar(1)

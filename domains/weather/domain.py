@@ -28,6 +28,13 @@ class WeatherDomain(Domain):
     claim_types = CLAIM_TYPES
     default_extractor = "weather-regex"
 
+    answer_tokens = 200
+
+    def prompt_context(self, instance: Instance) -> str | None:
+        from factcov.domains.weather.prompt_context import render
+
+        return render(instance.context)
+
     def knowledge(self, instance: Instance) -> Knowledge:
         return period_knowledge(period_of(instance), list(instance.facts))
 

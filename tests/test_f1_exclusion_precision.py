@@ -1,0 +1,54 @@
+"""The exclusion-precision benchmark: which rule an f1 check entry belongs to, a seeded
+sample spread over seasons, and the committed judgements readable and keyed as sampled."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "f1_exclusion_precision.py"
+spec = importlib.util.spec_from_file_location("f1_exclusion_precision", BENCHMARK)
+precision = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(precision)
+
+
+def entry(rule: str, detail: str, driver: str = "HAM", lap: int = 10) -> dict:
+    return {"rule": rule, "driver": driver, "lap": lap, "detail": detail}
+
+
+def test_each_entry_is_filed_under_its_exclusion_rule() -> None:
+    assert precision.rule_of(entry("move_excluded", "undercut A on B (laps 3/4): not adjacent on track")) == (
+        "move: not adjacent")
+    assert precision.rule_of(entry("pit_passage", "drive-through: pit lane 14.8 s")) == "passage: drive-through"
+    assert precision.rule_of(entry("last_lap_pit_entry", "a retirement into the pits: no official stop")) == (
+        "last lap: retirement into the pits")
+    assert precision.rule_of(entry("last_lap_pit_entry", "a stop: the official pit table lists it")) is None
+    assert precision.rule_of(entry("phantom_stint", "Stint 1 -> 2")) is None
+
+
+def test_kept_defenses_are_filed_under_the_criterion_that_kept_them() -> None:
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-9 (...): the attacker passed on track on lap 11")) == (
+        "defense kept: passed within 4 laps")
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-9 (...): the attacker was 0.40 s a lap faster "
+                                   "over laps 1-2 before the run and closed 1.2 s")) == (
+        "defense kept: faster and closing before")
+    assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-14 (...): held within 1 s for 12 laps")) == (
+        "defense kept: held 10+ laps")
+
+
+def test_the_sample_is_seeded_and_spread_over_seasons() -> None:
+    races = [{"season": season, "round": 1, "event": "GP", "entries": [
+        entry("defense_excluded", f"run {i}", lap=i) for i in range(10)]} for season in (2018, 2019, 2020)]
+    first = precision.sample(races, 6, seed=26)["defense_excluded"]
+    assert first == precision.sample(races, 6, seed=26)["defense_excluded"]
+    assert sorted(season for season, *_ in first) == [2018, 2018, 2019, 2019, 2020, 2020]
+    assert first != precision.sample(races, 6, seed=1)["defense_excluded"]
+
+
+def test_committed_judgements_cover_every_rule_with_evidence() -> None:
+    judged = precision.read_judgments(precision.JUDGMENTS)
+    assert len(judged) >= 300
+    assert {verdict for verdict, _ in judged.values()} <= {"right", "wrong", "unsure"}
+    assert all(evidence.strip() for _, evidence in judged.values())
+    rules = {key.split(":")[2] for key in judged}
+    assert {"defense_excluded", "defense_held_up", "move_excluded", "pit_passage", "red_flag_tyres_kept"} <= rules

@@ -1,0 +1,136 @@
+"""What real model servers do to the loop (issue 30), against tests/chat_server.py: truncated
+answers, reasoning models' thinking, prompt variants, servers that compute one request at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from factcov.cli.app import run
+from tests.chat_server import ChatServer, ModelBehaviour
+from tests.test_loop import chat_args, instances_file, read_lines
+
+
+def generate(tmp_path: Path, model: ModelBehaviour, instances: Path, out: str, *extra: str) -> int:
+    with ChatServer(model) as server:
+        return run(["generate", "-d", "weather", "-i", str(instances), "-o", str(tmp_path / out),
+                    *chat_args(server), *extra])
+
+
+def test_truncated_answers_are_flagged_dropped_or_fail(tmp_path: Path, capsys) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 4)
+    model = ModelBehaviour(chosen)
+    model.faults = {chosen[1].id: "length"}
+    assert generate(tmp_path, model, instances, "keep.jsonl") == 0
+    meta = {line["instance_id"]: line["meta"] for line in read_lines(tmp_path / "keep.jsonl")}
+    assert [meta[i.id]["truncated"] for i in chosen] == [False, True, False, False]
+    assert meta[chosen[1].id]["finish_reason"] == "length"
+    assert all(body["max_tokens"] == 200 for _, _, body in model.requests)  # weather's default answer budget
+    capsys.readouterr()
+    assert generate(tmp_path, model, instances, "drop.jsonl", "--on-truncated", "drop") == 0
+    assert [line["instance_id"] for line in read_lines(tmp_path / "drop.jsonl")] == [chosen[0].id, *(i.id for i in chosen[2:])]
+    assert generate(tmp_path, model, instances, "fail.jsonl", "--on-truncated", "fail", "--concurrency", "1") == 3
+    assert "cut off at --max-tokens" in capsys.readouterr().err
+
+
+def test_thinking_is_kept_out_of_the_text_and_in_meta_on_request(tmp_path: Path) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 3)
+    model = ModelBehaviour(chosen)
+    model.faults = {chosen[0].id: "think", chosen[1].id: "reasoning"}
+    assert generate(tmp_path, model, instances, "plain.jsonl") == 0
+    lines = {line["instance_id"]: line for line in read_lines(tmp_path / "plain.jsonl")}
+    assert "<think>" not in lines[chosen[0].id]["text"] and "sunny" not in lines[chosen[0].id]["text"]
+    assert lines[chosen[0].id]["text"] == lines[chosen[0].id]["text"].strip() != ""
+    assert "reasoning" not in lines[chosen[0].id]["meta"] and lines[chosen[0].id]["meta"]["reasoning_chars"] > 10
+    assert generate(tmp_path, model, instances, "debug.jsonl", "--keep-reasoning") == 0
+    debug = {line["instance_id"]: line["meta"] for line in read_lines(tmp_path / "debug.jsonl")}
+    assert debug[chosen[0].id]["reasoning"] == "The data says rain. I will not say sunny."
+    assert debug[chosen[1].id]["reasoning"] == "Let me list the facts first."
+    assert "reasoning" not in debug[chosen[2].id]
+    # Scored, the thinking is not there: the text's claims are the answer's only.
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(tmp_path / "plain.jsonl"),
+                "-o", str(tmp_path / "scored"), "--no-report", "-q"]) == 0
+
+
+def test_the_prompt_variant_is_sent_and_recorded(tmp_path: Path, capsys) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 2)
+    model = ModelBehaviour(chosen)
+    assert generate(tmp_path, model, instances, "neutral.jsonl") == 0
+    assert generate(tmp_path, model, instances, "cover.jsonl", "--prompt", "cover-all", "--system", "m-cover") == 0
+    systems = [body["messages"][0]["content"] for _, _, body in model.requests]
+    neutral, cover = set(systems[:2]), set(systems[2:])
+    assert "You explain data. Use only the data you are given. Answer in English." in neutral
+    assert any("state every fact the data supports" in system for system in cover) and not neutral & cover
+    assert {line["meta"]["prompt"] for line in read_lines(tmp_path / "neutral.jsonl")} == {"neutral"}
+    assert {line["meta"]["prompt"] for line in read_lines(tmp_path / "cover.jsonl")} == {"cover-all"}
+    assert generate(tmp_path, model, instances, "x.jsonl", "--prompt", "everything") == 2
+    assert "--prompt must be neutral or cover-all" in capsys.readouterr().err
+
+
+def test_prompt_tokens_are_summarized(tmp_path: Path, capsys) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 3)
+    with ChatServer(ModelBehaviour(chosen)) as server:
+        args = ["generate", "-d", "weather", "-i", str(instances), "-o", str(tmp_path / "g.jsonl"), "--model", "m",
+                "--base-url", server.url, "--no-cache"]
+        assert run(args) == 0
+    err = capsys.readouterr().err
+    counts = [line["meta"]["prompt_tokens"] for line in read_lines(tmp_path / "g.jsonl")]
+    assert all(isinstance(c, int) and c > 10 for c in counts)
+    assert f"prompt tokens: mean {sum(counts) / len(counts):.0f}, max {max(counts)}; 0 truncated" in err
+
+
+def test_a_server_computing_one_request_at_a_time_gives_no_spurious_timeouts(tmp_path: Path) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 8)
+    model = ModelBehaviour(chosen, delay_s=0.4)
+    model.serial = True  # 4 in flight: the last waits 1.6 s, past a 1 s timeout, though each answer takes 0.4 s
+    with pytest.warns(UserWarning, match="seems to compute one at a time; going on with one request in flight"):
+        assert generate(tmp_path, model, instances, "g.jsonl", "--concurrency", "4", "--timeout", "1") == 0
+    assert len(read_lines(tmp_path / "g.jsonl")) == 8
+
+
+def test_sft_exports_load_as_trl_conversational_datasets(tmp_path: Path) -> None:
+    """TRL's SFTTrainer reads a ``messages`` column of {role, content} turns; its DPOTrainer reads
+    ``prompt``/``chosen``/``rejected`` turn lists. Checked by schema, and by ``datasets``' own JSON
+    loader where it is installed (it is not a factcov dependency)."""
+    from tests.test_loop import WEATHER_DEMO
+
+    files = {}
+    for form in ("chat", "preference"):
+        files[form] = tmp_path / f"{form}.jsonl"
+        assert run(["export", "sft", "-d", "weather", "-i", str(WEATHER_DEMO), "--format", form,
+                    "-o", str(files[form]), "-q"]) == 0
+    turns = {"chat": {"messages": ["system", "user", "assistant"]},
+             "preference": {"prompt": ["system", "user"], "chosen": ["assistant"], "rejected": ["assistant"]}}
+    for form, path in files.items():
+        for record in read_lines(path):
+            for column, roles in turns[form].items():
+                assert [turn["role"] for turn in record[column]] == roles
+                assert all(set(turn) == {"role", "content"} and turn["content"].strip() for turn in record[column])
+    try:
+        import datasets
+    except ImportError:
+        return
+    for form, path in files.items():
+        loaded = datasets.load_dataset("json", data_files=str(path), split="train", cache_dir=str(tmp_path / "hf"))
+        assert len(loaded) == len(read_lines(path)) > 40
+        for column in turns[form]:
+            assert set(loaded.features[column].feature) == {"role", "content"}  # a list of turns
+            assert [turn["role"] for turn in loaded[0][column]] == turns[form][column]
+
+
+def test_compare_shows_the_two_prompt_variants_side_by_side(tmp_path: Path, capsys) -> None:
+    """The paper's prompt study: the same model under both prompts, each its own system, compared."""
+    instances, chosen = instances_file(tmp_path, "weather", 4)
+    model = ModelBehaviour(chosen)
+    gens = tmp_path / "both.jsonl"
+    assert generate(tmp_path, model, instances, "both.jsonl", "--system", "m-neutral") == 0
+    assert generate(tmp_path, model, instances, "both.jsonl", "--system", "m-cover-all", "--prompt", "cover-all") == 0
+    assert {(line["system"], line["meta"]["prompt"]) for line in read_lines(gens)} == {
+        ("m-neutral", "neutral"), ("m-cover-all", "cover-all")}
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(gens), "-o", str(tmp_path / "scored"),
+                "--no-report", "-q"]) == 0
+    capsys.readouterr()
+    assert run(["compare", str(tmp_path / "scored"), "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert "m-neutral" in shown and "m-cover-all" in shown
