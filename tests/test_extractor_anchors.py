@@ -228,11 +228,11 @@ def test_sentence_ends_as_before_the_rewrite() -> None:
 
 
 def test_every_rule_is_gated_by_its_own_triggers_in_reading_order() -> None:
-    from factcov.domains.f1.reading import RULES, grammar_anchors, rule_triggers
+    from factcov.domains.f1.extractor import RULES, _Reader, f1_grammar_anchors
 
     for language in ("en", "es", "pt"):
-        assert tuple(rule_triggers(lexicon(language))) == RULES
-        assert set(RULES) <= set(grammar_anchors(language).literals)
+        assert tuple(_Reader.rule_book.triggers(lexicon(language))) == RULES
+        assert set(RULES) <= set(f1_grammar_anchors(language).literals)
 
 
 def _same_matches(fast: re.Pattern[str], slow: re.Pattern[str], text: str, pos: int, endpos: int) -> None:
@@ -483,7 +483,7 @@ def test_word_start_gating_reads_what_every_rule_reads_where_words_are_glued_or_
     what every rule on every sentence reads on texts whose trigger words are glued to
     others ("xwon", "this") and whose sentences are cut inside a word (a run longer than
     MAX_SENTENCE_CHARS without a space)."""
-    from factcov.domains.f1.reading import WHOLE_TEXT_RULES
+    from factcov.domains.f1.extractor import WHOLE_TEXT_RULES
     from factcov.extractors.spans import MAX_SENTENCE_CHARS
 
     assert "winners_and_positions" in WHOLE_TEXT_RULES and "defenses" not in WHOLE_TEXT_RULES

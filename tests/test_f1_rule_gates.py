@@ -1,12 +1,11 @@
-"""Every lexicon pattern the f1 rules hand to the reader's gated calls is registered with the gates.
+"""Every lexicon pattern the f1 rules hand to the reader's gated calls is declared.
 
 ``TextReader.finditer``, ``search`` and ``holds_anchor`` skip a pattern where none of its
-anchors stands only if the pattern is one of ``reading.grammar_rules``; ``may_match`` and
-``scans`` (which may search a slice) only if it is also one of ``reading.asked_patterns``.
-A pattern left out of those lists is never skipped: the claims stay right and the reading
-gets slower in silence (issue 28). This reads the rules' source and fails instead, naming
-the pattern and the call, until the rule engine derives the lists from each rule's own
-declaration."""
+anchors stands only if a rule's declaration (``@rule(triggers=..., scans=...)``, or the
+reader's ``reader_scans``) names it; ``may_match`` and ``scans`` (which may search a slice)
+only if a rule also names it in ``sliced``. A pattern left out is never skipped: the claims
+stay right and the reading gets slower in silence (issue 28). This reads the rules' source
+and fails instead, naming the pattern and the call."""
 
 from __future__ import annotations
 
@@ -15,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from factcov.domains.f1.extractor import grammar_rules, sliced_patterns
 from factcov.domains.f1.lexicon import lexicon
-from factcov.domains.f1.reading import asked_patterns, grammar_rules
 
 REPO = Path(__file__).resolve().parents[1]
 RULE_FILES = ("domains/f1/reading.py", "domains/f1/rules_race.py", "domains/f1/rules_strategy.py")
@@ -52,13 +51,13 @@ def test_the_source_is_read_for_the_calls_it_should():
 def test_every_pattern_a_rule_gates_is_registered(language):
     lex = lexicon(language)
     registered = {id(p) for patterns in grammar_rules(language).values() for p in patterns}
-    asked = {id(p) for p in asked_patterns(lex)}
+    asked = {id(p) for p in sliced_patterns(language)}
     missing = []
     for name, line, call, field in gated_calls():
         value = getattr(lex, field)
         patterns = value if isinstance(value, tuple) else (value,)
         if not all(id(p) in registered for p in patterns):
-            missing.append(f"{name}:{line} {call}(lex.{field}): not in reading.grammar_rules")
+            missing.append(f"{name}:{line} {call}(lex.{field}): declared by no rule (triggers, scans) nor reader_scans")
         elif call in ASKED and not all(id(p) in asked for p in patterns):
-            missing.append(f"{name}:{line} {call}(lex.{field}): not in reading.asked_patterns")
+            missing.append(f"{name}:{line} {call}(lex.{field}): declared in no rule\'s sliced")
     assert not missing, "\n".join(missing)

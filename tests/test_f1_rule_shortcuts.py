@@ -411,15 +411,16 @@ def test_the_grammar_and_the_rare_mentions_found_in_one_pass_are_found_as_apart(
     """``reading.text_anchors`` joins the grammar's anchors and a race's rare mention
     anchors in one automaton: the grammar's names keep their bits, and every stretch's
     mask and every rare kind's hits are what the two automata find apart."""
+    from factcov.domains.f1.extractor import _Reader, f1_grammar_anchors
     from factcov.domains.f1.mentions import driver_index
-    from factcov.domains.f1.reading import grammar_anchors, text_anchors
+    from factcov.domains.f1.reading import text_anchors
 
     rng = random.Random(10)
     rare_hits = 0
     for instance, text in _mention_texts(texts):
         index = driver_index(instance.context)
-        grammar = grammar_anchors(instance.language)
-        joined = text_anchors(instance.language, index)
+        grammar = f1_grammar_anchors(instance.language)
+        joined = text_anchors(_Reader.rule_book, instance.language, index)
         assert {name: joined.bits[name] for name in grammar.bits} == grammar.bits
         folded = fold(text)
         both, apart, rare = joined.find(folded), grammar.find(folded), index.rare_anchors.find(folded)
@@ -778,14 +779,15 @@ def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_
     ``search`` also those counted at word starts. A pattern matching in a slice of a real or
     damaged text has an anchor there by the first; matching from and to offsets, by the
     second; and the patterns asked through ``may_match``/``scans`` keep their gate."""
-    from factcov.domains.f1.reading import asked_patterns, grammar_anchors, grammar_rules
+    from factcov.domains.f1.extractor import f1_grammar_anchors as grammar_anchors
+    from factcov.domains.f1.extractor import grammar_rules, sliced_patterns
 
     rng = random.Random(17)
     sliced = by_offsets = 0
     for language in ("en", "es", "pt"):
         anchors = grammar_anchors(language)
         patterns = {name: group[0] for name, group in grammar_rules(language).items() if isinstance(name, int)}
-        asked = {id(pattern) for pattern in asked_patterns(F1RegexExtractor(language).lex)}
+        asked = {id(pattern) for pattern in sliced_patterns(language)}
         assert all(name in anchors.slice_bits for name in asked if name in anchors.bits)
         assert any(name not in anchors.slice_bits for name in patterns if name in anchors.bits)
         picked = [text for instance, text in texts if instance.language == language][::5]
@@ -832,7 +834,8 @@ def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: 
     sentence themselves) is ``finditer``'s gate for the whole sentence, for every pattern of
     the grammar, in every sentence of real and damaged texts; and where it says no anchor
     stands, the pattern matches nowhere in the sentence."""
-    from factcov.domains.f1.reading import _NONE, grammar_rules
+    from factcov.domains.f1.extractor import grammar_rules
+    from factcov.domains.f1.reading import _NONE
 
     rng = random.Random(23)
     extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}

@@ -9,16 +9,20 @@ data, and a sentence without a driver is about the previous sentence's first dri
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import cache, lru_cache
 from typing import ClassVar
 
+from factcov.domains.f1 import reading
 from factcov.domains.f1.lexicon import Lexicon, lexicon
-from factcov.domains.f1.reading import RULES, grammar_anchors
+from factcov.domains.f1.reading import TextReader, grammar_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
+from factcov.extractors.anchors import Anchors
+from factcov.extractors.rules import RuleBook
 from factcov.model import Claim, Instance
 
 GRAMMAR_VERSION = "3"  # bump when a rule changes what a text reads as (enters score signatures)
@@ -34,18 +38,18 @@ class F1RegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self.lex: Lexicon = lexicon(language)
-        grammar_anchors(language)  # worked out with the grammar, not by the first text read
+        grammar_anchors(F1Reader.rule_book, language)  # worked out with the grammar, not by the first text read
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         # spans index the NFC form (the same string for the NFC text models write)
-        reader = _Reader(self.name, self.lex, unicodedata.normalize("NFC", text), instance.context)
+        reader = F1Reader(self.name, self.lex, unicodedata.normalize("NFC", text), instance.context)
         return reader.read()
 
 
-class _Reader(StrategyRules, RaceRules):
+class F1Reader(StrategyRules, RaceRules):
     """All rules over one text, sentence by sentence; a rule whose anchor words are
     absent from a sentence is skipped there (it would find no match to act on)."""
 
@@ -66,32 +70,29 @@ class _Reader(StrategyRules, RaceRules):
         return self.read_claims.in_text_order()
 
 
-_STEPS = (*RULES, "move_verdict_after")
-
-
 @cache
-def _rule_mask(language: str) -> int:
+def _rule_mask(book: RuleBook, language: str) -> int:
     """The bits of the rules (of the grammar's anchor names)."""
-    bits = grammar_anchors(language).bits
+    bits = grammar_anchors(book, language).bits
     mask = 0
-    for rule in RULES:
-        mask |= bits.get(rule, 0)
+    for name in book.names:
+        mask |= bits.get(name, 0)
     return mask
 
 
 @lru_cache(maxsize=4096)
-def _plan(language: str, mask: int) -> tuple[str, ...]:
+def _plan(book: RuleBook, language: str, mask: int) -> tuple[str, ...]:
     """The rules to run, in order, on a sentence holding the anchors of ``mask``: a rule
-    whose anchors are absent is skipped (no match to act on), but where no move is read,
-    one left pending by the previous sentence may be settled."""
-    bits = grammar_anchors(language).bits
+    whose anchors are absent is skipped (no match to act on), or replaced by its
+    ``otherwise`` (where no move is read, one left pending by the previous sentence may be settled)."""
+    bits = grammar_anchors(book, language).bits
     plan = []
-    for rule in RULES:
-        bit = bits.get(rule)
+    for declared in book.rules:
+        bit = bits.get(declared.name)
         if bit is None or mask & bit:
-            plan.append(rule)
-        elif rule == "moves":
-            plan.append("move_verdict_after")
+            plan.append(declared.name)
+        elif declared.otherwise is not None:
+            plan.append(declared.otherwise)
     return tuple(plan)
 
 
@@ -111,9 +112,30 @@ def _plans(cls: type, language: str) -> dict[int, tuple[Callable[..., None], ...
     return plans
 
 
-def _plan_functions(cls: type, language: str, mask: int) -> tuple[Callable[..., None], ...]:
-    return tuple(getattr(cls, name) for name in _plan(language, mask & _rule_mask(language)))
+def _plan_functions(cls: type[TextReader], language: str, mask: int) -> tuple[Callable[..., None], ...]:
+    book = cls.rule_book
+    return tuple(getattr(cls, name) for name in _plan(book, language, mask & _rule_mask(book, language)))
 
 
-def _every_rule(cls: type) -> tuple[Callable[..., None], ...]:
-    return tuple(getattr(cls, name) for name in RULES)
+def _every_rule(cls: type[TextReader]) -> tuple[Callable[..., None], ...]:
+    return tuple(getattr(cls, name) for name in cls.rule_book.names)
+
+
+_Reader = F1Reader  # its name before it was public
+
+# what the rule book gives, for tests and tools: the rules in reading order, those woken only
+# where a trigger word starts a word, and the gates of the f1 reader
+RULES = F1Reader.rule_book.names
+WHOLE_TEXT_RULES = F1Reader.rule_book.word_start_rules()
+
+
+def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
+    return reading.grammar_rules(F1Reader.rule_book, language)
+
+
+def f1_grammar_anchors(language: str) -> Anchors:
+    return grammar_anchors(F1Reader.rule_book, language)
+
+
+def sliced_patterns(language: str) -> set[re.Pattern[str]]:
+    return F1Reader.rule_book.sliced(F1Reader.lexicon_for(language))

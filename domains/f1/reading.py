@@ -15,6 +15,7 @@ from factcov.domains.f1.mentions import MENTION_KINDS, DriverIndex, Mention, dri
 from factcov.extractors.anchors import Anchors
 from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.patterns import ClaimSet, SpanMask
+from factcov.extractors.rules import DeclaredRules, RuleBook
 from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold
 from factcov.language import parse_number as _parse_number
@@ -59,107 +60,62 @@ def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def rule_triggers(lex: Lexicon) -> dict[str, tuple[re.Pattern[str], ...]]:
-    """Each rule (in reading order) and the patterns whose matches in a sentence are all
-    it acts on: without a match of one of them the rule reads nothing there (``moves``
-    then only settles a move left pending by the previous sentence)."""
-    return {
-        "neutralizations": (lex.neutralization,),
-        "moves": (lex.move,),
-        "gains": (lex.gain,),
-        "defenses": (lex.defend, lex.stuck_behind, lex.defend_pronoun),
-        "winners_and_positions": (lex.win, lex.finish, lex.copula_place, lex.podium_third, lex.podium_list),
-        "retirements": (lex.retired_words, lex.finished_words),
-        "stop_counts": lex.stop_count,
-        "stay_outs": (lex.stay_out,),
-        "pit_laps": (lex.pit_verb,),
-        "compounds": (lex.compound, *lex.change, *lex.same_set),
-    }
-
-
-RULES = (  # the order rules read a sentence in (later rules see earlier claims)
-    "neutralizations", "moves", "gains", "defenses", "winners_and_positions", "retirements", "stop_counts",
-    "stay_outs", "pit_laps", "compounds",
-)
-
-
 @cache
-def grammar_rules(language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
+def grammar_rules(book: RuleBook, language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
     """Each rule's trigger patterns, and each pattern a rule scans a sentence with (by its
-    id: hashing a compiled pattern hashes its whole program), as ``Anchors`` takes them."""
-    lex = lexicon(language)
-    triggers = rule_triggers(lex)
-    scanned = {pattern for patterns in triggers.values() for pattern in patterns}
-    scanned |= {
-        lex.clause_break, lex.scope_break, lex.stop_ordinal, lex.neutralization, lex.pit_verb, lex.lap_range,
-        lex.first_laps, lex.stint_ordinal, lex.move_done, lex.move_attempt, lex.move_hypothetical, lex.move_fail,
-        lex.move_success, lex.move_behind, lex.move_ahead, lex.start_words, lex.end_words,
-    }  # not the object markers: "on", "to" stand everywhere ("Hamilton"), the gate would cost more
-    return {**triggers, **{id(pattern): (pattern,) for pattern in scanned}}
-
-
-def asked_patterns(lex: Lexicon) -> set[re.Pattern[str]]:
-    """The patterns the rules ask about through ``may_match`` or ``scans``, and may then
-    search in a slice of the text (where ``\\b`` holds at the slice's start): their anchors
-    count wherever they stand. A pattern asked so but not listed here is never skipped by
-    those two (they take only such anchors, ``Anchors.slice_bits``), only by ``finditer``
-    and ``search``, which scan the whole text from and to offsets."""
-    return {lex.podium_list, lex.compound, lex.start_words, lex.end_words, *lex.stop_count, *lex.changes}
+    id), as ``Anchors`` takes them: derived from the rules' declarations (``@rule``)."""
+    return book.gates(book.lexicon(language))
 
 
 @cache
-def word_start_names(language: str) -> frozenset[Hashable]:
+def word_start_names(book: RuleBook, language: str) -> frozenset[Hashable]:
     """The names of ``grammar_rules`` whose anchors count only where a word starts (when
     their patterns want a ``\\b`` there): the rules scanning the whole text, and the
     patterns only ``finditer`` and ``search`` scan ("is" in "his" wakes no scan for a
-    copula ``\\b(?:is|was)\\s``)."""
-    asked = {id(pattern) for pattern in asked_patterns(lexicon(language))}
-    return WHOLE_TEXT_RULES | {name for name in grammar_rules(language) if isinstance(name, int) and name not in asked}
+    copula ``\\b(?:is|was)\\s``); a pattern searched in slices (a rule's ``sliced``)
+    counts its anchors anywhere."""
+    sliced = {id(pattern) for pattern in book.sliced(book.lexicon(language))}
+    return book.word_start_rules() | {
+        name for name in grammar_rules(book, language) if isinstance(name, int) and name not in sliced}
 
 
 @cache
-def grammar_anchors(language: str) -> Anchors:
+def grammar_anchors(book: RuleBook, language: str) -> Anchors:
     """Anchor words of each rule, and of each pattern a rule scans a sentence with (a
     scan where none of its anchors stands is skipped: it could match nothing there)."""
-    return Anchors(grammar_rules(language), word_start=word_start_names(language))
+    return Anchors(grammar_rules(book, language), word_start=word_start_names(book, language))
 
 
 # (language, a race's rare mention anchors) -> the grammar's anchors and those, joined
-_JOINED: dict[tuple[str, tuple[tuple[str, str, int], ...]], Anchors] = {}
+_JOINED: dict[tuple[RuleBook, str, tuple[tuple[str, str, int], ...]], Anchors] = {}
 _JOINED_SIZE = 64
 
 
-def text_anchors(language: str, index: DriverIndex) -> Anchors:
+def text_anchors(book: RuleBook, language: str, index: DriverIndex) -> Anchors:
     """The grammar's anchors, the rare mention anchors of ``index`` (first names,
     nationalities, descriptions) and its drivers' names in one automaton: a text is passed
     over once for all.
     The grammar's names keep the bits ``grammar_anchors`` gives them (they come first);
     the rare kinds' names ("first", "demonym", "descriptor") follow. Built once per race
-    and language (the rare anchors depend on the race's drivers, not on the focus)."""
-    joined = index.text_anchors.get(language)
+    and language (the rare anchors depend on the race's drivers, not on the focus) and
+    rule book (a reader class's)."""
+    held = (book, language)
+    joined = index.text_anchors.get(held)  # type: ignore[call-overload]  # keyed by book and language
     if joined is None:
-        key = (language, index.rare_key)
+        key = (book, language, index.rare_key)
         joined = _JOINED.get(key)
         if joined is None:
-            grammar = grammar_anchors(language)
-            joined = Anchors({**grammar_rules(language), **index.rare_rules},  # as ``index.rare_anchors``
-                             word_start=word_start_names(language) | frozenset(index.rare_rules),
+            grammar = grammar_anchors(book, language)
+            joined = Anchors({**grammar_rules(book, language), **index.rare_rules},  # as ``index.rare_anchors``
+                             word_start=word_start_names(book, language) | frozenset(index.rare_rules),
                              literal_anchors=index.rare_literals,
                              apart=MENTION_KINDS)
             assert all(joined.bits[name] == bit for name, bit in grammar.bits.items())  # noqa: S101 - by construction
             if len(_JOINED) >= _JOINED_SIZE:
                 del _JOINED[next(iter(_JOINED))]
             _JOINED[key] = joined
-        index.text_anchors[language] = joined
+        index.text_anchors[held] = joined  # type: ignore[index]
     return joined
-
-
-# The rules that find their triggers only by scanning the folded text from and to offsets
-# (``finditer``/``search`` with the sentence's bounds, never a slice): a trigger word that
-# opens with ``\b`` ("\bis", "\bwon") wakes them only where a word starts ("is" in "his"
-# does not), as it is the one place the engine could match it. ``defenses`` searches
-# slices before each driver, where a word cut by the slice's start is a word start too.
-WHOLE_TEXT_RULES = frozenset(RULES) - {"defenses"}
 
 
 _MENTION_START = attrgetter("start")
@@ -214,8 +170,16 @@ _sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a 
 _NO_SENTENCE = Sentence(-1, -1, [], None, 0)  # ``_here`` before the first sentence
 
 
-class TextReader:
-    """One text: its folded form, driver mentions and sentences, and the claims read."""
+class TextReader(DeclaredRules):
+    """One text: its folded form, driver mentions and sentences, and the claims read.
+    Its rules (``@rule`` methods of the subclasses) are declared in ``Lexicon``'s fields."""
+
+    lexicon_type = Lexicon
+    reader_scans = ("clause_break",)  # ``subject_after``, ``clause_start``
+
+    @classmethod
+    def lexicon_for(cls, language: str) -> Lexicon:
+        return lexicon(language)
 
     def __init__(self, extractor_name: str, lex: Lexicon, text: str, context: dict[str, Any]) -> None:
         self.extractor_name = extractor_name
@@ -227,7 +191,7 @@ class TextReader:
         self._ends = bounded_sentence_ends(self.folded, lex.sentence_end)
         # the grammar's anchors and the rare mentions' (first names, nationalities) in one
         # pass, which also gives each sentence's anchor mask
-        self.hits = text_anchors(lex.language, index).find(self.folded, self._ends)
+        self.hits = text_anchors(self.rule_book, lex.language, index).find(self.folded, self._ends)
         self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
         self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
         self._scan_plans = _scan_plans(self._slice_bits)  # ``scans``' answers

@@ -8,6 +8,7 @@ from typing import Any
 from factcov.domains.f1.mentions import Mention
 from factcov.domains.f1.reading import Sentence, TextReader, parse_ordinal
 from factcov.extractors.fast_regex import compile_fast
+from factcov.extractors.rules import rule
 
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
@@ -19,6 +20,7 @@ _NEGATED_WIN = compile_fast(re.compile(r"(?:\bnot|n't|\bno|\bnao|\bnunca|\bnever
 class RaceRules(TextReader):
     """Neutralizations, winners and positions, undercuts/overcuts, time gained, defenses."""
 
+    @rule(order=10, triggers=("neutralization",), scans=("pit_verb", "clause_break", "lap_range", "first_laps"))
     def neutralizations(self, sentence: Sentence) -> None:
         keywords = list(self.finditer(self.lex.neutralization, sentence.start, sentence.end))
         for index, match in enumerate(keywords):
@@ -74,6 +76,7 @@ class RaceRules(TextReader):
                 ranges.append((lap, lap, e))
         return ranges
 
+    @rule(order=50, triggers=("win", "finish", "copula_place", "podium_third", "podium_list"), sliced=("podium_list",))
     def winners_and_positions(self, sentence: Sentence) -> None:
         lex = self.lex
         folded, start, end = self.folded, sentence.start, sentence.end
@@ -172,6 +175,7 @@ class RaceRules(TextReader):
             self.emit("final_position", {"driver": mention.code}, place, mention.start, mention.end)
             previous = mention
 
+    @rule(order=60, triggers=("retired_words", "finished_words"))
     def retirements(self, sentence: Sentence) -> None:
         """'Leclerc retired' (True), 'Hamilton took the chequered flag' (False)."""
         for pattern, value in ((self.lex.retired_words, True), (self.lex.finished_words, False)):
@@ -180,6 +184,8 @@ class RaceRules(TextReader):
                 if driver is not None:
                     self.emit("retired", {"driver": driver}, value, match.start(), match.end())
 
+    @rule(order=20, triggers=("move",), otherwise="move_verdict_after",
+              scans=("move_attempt", "move_done", "move_hypothetical", "move_fail", "move_success", "move_behind", "move_ahead"))
     def moves(self, sentence: Sentence) -> None:
         lex = self.lex
         found = False
@@ -290,6 +296,7 @@ class RaceRules(TextReader):
         end = opening.end() if opening is not None else sentence.end
         self.emit(kind, key, worked, sentence.start, end)
 
+    @rule(order=30, triggers=("gain",))
     def gains(self, sentence: Sentence) -> None:
         lex = self.lex
         for match in self.finditer(lex.gain, sentence.start, sentence.end):
@@ -312,6 +319,7 @@ class RaceRules(TextReader):
                     key["rival"] = other
             self.emit("time_gained", key, float(value), match.start(), match.end())
 
+    @rule(order=40, triggers=("defend", "stuck_behind", "defend_pronoun"), word_start=False)  # searches slices before drivers
     def defenses(self, sentence: Sentence) -> None:
         lex = self.lex
         for mention in sentence.mentions:

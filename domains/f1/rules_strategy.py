@@ -10,6 +10,7 @@ from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, cued_search, holds_any
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import anchors
 from factcov.extractors.fast_regex import compile_fast
+from factcov.extractors.rules import rule
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
@@ -136,6 +137,7 @@ def _change_cues(language: str) -> dict[int, tuple[str, ...]]:
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
+    @rule(order=90, triggers=("pit_verb",), scans=("clause_break", "neutralization", "scope_break", "stop_ordinal"))
     def pit_laps(self, sentence: Sentence) -> None:
         folded = self.folded
         lex = self.lex
@@ -216,6 +218,7 @@ class StrategyRules(TextReader):
                 consumed.take((start, end))
                 self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
 
+    @rule(order=80, triggers=("stay_out",), scans=("neutralization",))
     def stay_outs(self, sentence: Sentence) -> None:
         """'Max stayed out until lap 17', 'alargó su stint hasta la vuelta 18': the in-lap."""
         race_laps = self.race.get("race_laps")
@@ -241,6 +244,7 @@ class StrategyRules(TextReader):
             self._consumed.take((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
+    @rule(order=70, triggers=("stop_count",), sliced=("stop_count",))
     def stop_counts(self, sentence: Sentence) -> None:
         scans = self.scans(self.lex.stop_count)
         if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
@@ -305,6 +309,8 @@ class StrategyRules(TextReader):
             return value
         return None
 
+    @rule(order=100, triggers=("compound", "change", "same_set"),
+              scans=("stop_ordinal", "stint_ordinal", "clause_break"), sliced=("compound", "changes", "start_words", "end_words"))
     def compounds(self, sentence: Sentence) -> None:
         # the rule runs where the compound words or the changes' words stand (most sentences
         # it reads name a set)
