@@ -13,7 +13,10 @@ question's ``knowledge`` as its one retrieved passage and no reference, as a use
   ties half. Right answers are short spans and hallucinated ones often full sentences, so
   length alone separates them; these pairs show what a score sees beyond length.
 
-Beside rag's scores: **token overlap** (the share of the answer's word tokens, case
+rag's scores: ``precision`` (the headline: the answer's graded content units against the
+passage), ``faithfulness`` (the same against the retrieved passages alone; equal here)
+and ``claim_precision`` (the entity/relation claim counts, the headline before issue 25).
+Beside them: **token overlap** (the share of the answer's word tokens, case
 folded, that the passage has) and **shortness** (minus the answer's length in words).
 
 The questions are split by their order: the first half is the only one the scoring was
@@ -37,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "halueval-qa"
 FILES = ("qa_one-turn_data.json", "qa_multi-turn_data.json")
-RAG_SCORES = ("precision", "faithfulness", "unit_precision")
+RAG_SCORES = ("precision", "faithfulness", "claim_precision")  # precision: the graded units' (the headline)
 WORD = re.compile(r"\w+")
 LENGTH_RATIO = 1.5
 
@@ -97,16 +100,9 @@ def score_rows(rows: list[dict]) -> None:
                                       "contexts": [{"id": "knowledge", "text": r["knowledge"]}]})
                for r in rows]
     for row, result in zip(rows, score_answers(answers, extractor)):
-        row["precision"] = result.score.metrics(_policy())["precision"]
-        row.update({name: result.metrics.get(name) for name in RAG_SCORES if name != "precision"})
+        row.update({name: result.metrics.get(name) for name in RAG_SCORES})
         row["token_overlap"] = token_overlap(row["answer"], row["knowledge"])
         row["shortness"] = -len(words(row["answer"]))
-
-
-def _policy():
-    from factcov.domains.rag.scoring import gaa_policy
-
-    return gaa_policy(0.5)
 
 
 def figures(rows: list[dict], scores: Sequence[str]) -> dict[str, dict[str, float]]:

@@ -41,8 +41,9 @@ LEVELS = ("system", "segment", "within entry")
 HEADLINE = "triple_coverage"
 HALVES = {"all": None, "tuning (even sample_id)": 0, "held-out (odd sample_id)": 1}
 RANKED = ("Baseline-FORGE2017", "Baseline-FORGE2020", "bt5", "OSU_Neural_NLG")
-ROWS = ("triple_coverage", "entity_coverage", "gaa", "relation_precision", "relation_recall", "entity_precision", "entity_recall", "f1", "bleu", "chrf++")
-AUC_ROWS = ("triple_coverage", "entity_coverage", "recall", "relation_recall", "naive_match", "chrf++")
+ROWS = ("triple_coverage", "recall", "precision", "f1", "entity_coverage", "gaa", "relation_precision", "relation_recall",
+        "entity_precision", "entity_recall", "claim_f1", "bleu", "chrf++")
+AUC_ROWS = ("triple_coverage", "entity_coverage", "recall", "claim_recall", "relation_recall", "naive_match", "chrf++")
 FULL = 100.0  # the DataCoverage scale's maximum
 
 

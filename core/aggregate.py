@@ -2,7 +2,9 @@
 
 Inputs are the rows of ``scores.parquet`` (one per generation). Macro averages are the
 mean of per-generation values over the generations where the value is defined (the
-count is reported); micro averages are computed from pooled counts.
+count is reported); micro averages are computed from pooled counts. A domain that grades
+its own precision/recall/F1 (``Domain.graded_scores``) has no counts behind them to
+pool: its headline is the macro mean and its ``micro_*`` columns are undefined.
 """
 
 from __future__ import annotations
@@ -184,7 +186,8 @@ class MetricSample:
 class SystemAccumulator:
     """Everything a system's row of ``systems.csv`` needs, without keeping its score rows."""
 
-    def __init__(self, metrics: Sequence[str]) -> None:
+    def __init__(self, metrics: Sequence[str], graded: bool = False) -> None:
+        self.graded = graded  # precision/recall/f1 graded per generation: nothing to pool
         self.n = 0
         self.counts = dict.fromkeys(COUNT_COLUMNS, 0)
         self.metrics = {metric: MetricSample() for metric in metrics}
@@ -210,7 +213,7 @@ class SystemAccumulator:
             row[f"macro_{metric}_lo"], row[f"macro_{metric}_hi"] = lo, hi
         pooled = Counts(**self.counts)
         for metric, value in pooled.metrics(policy).items():
-            row[f"micro_{metric}"] = value
+            row[f"micro_{metric}"] = None if self.graded else value
         for column in COUNT_COLUMNS:
             row[column] = self.counts[column]
         row["claims_per_text"] = self.counts["n_claims"] / self.n
@@ -224,8 +227,9 @@ class SystemTotals:
     per system, the ``MetricSample`` bound (at most ``BOOTSTRAP_EXACT_LIMIT`` values per
     metric) and a few counters; nothing per generation beyond that."""
 
-    def __init__(self, extra_metrics: Sequence[str] = ()) -> None:
+    def __init__(self, extra_metrics: Sequence[str] = (), graded: bool = False) -> None:
         self.metrics = (*METRICS, "weighted_f1", *extra_metrics)
+        self.graded = graded  # ``Domain.graded_scores``: the headline is the macro mean
         self.extra_metrics = tuple(extra_metrics)
         self.systems: dict[str, SystemAccumulator] = {}
         self.n = 0
@@ -244,7 +248,7 @@ class SystemTotals:
         wanted = [name for name in (*COUNT_COLUMNS, *self.metrics) if name in columns]
         for system, indices in by_system.items():
             if system not in self.systems:
-                self.systems[system] = SystemAccumulator(self.metrics)
+                self.systems[system] = SystemAccumulator(self.metrics, self.graded)
             if len(indices) == len(systems):
                 group = {name: columns[name] for name in wanted}
             else:
@@ -254,19 +258,21 @@ class SystemTotals:
 
     def table(self, policy: ScoringPolicy) -> pd.DataFrame:
         rows = [self.systems[system].row(system, policy) for system in sorted(self.systems)]
-        return _ranked(pd.DataFrame(rows), policy, self.extra_metrics)
+        return _ranked(pd.DataFrame(rows), policy, self.extra_metrics, self.graded)
 
 
-def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
+def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = (),
+                 graded: bool = False) -> pd.DataFrame:
     """One row per system: macro means with bootstrap CIs, micro scores, counts, ranks.
 
     A domain's ``extra_metrics`` (columns of ``scores``) get their mean over the
     generations where they are defined, ``n_<metric>_defined`` and a bootstrap CI.
-    The headline ``precision``/``recall``/``f1`` columns follow ``policy.average``.
+    The headline ``precision``/``recall``/``f1`` columns follow ``policy.average``, but
+    are the macro means when ``graded`` (a ``Domain.graded_scores`` domain's).
     Rows are sorted by system name; ranks are 1 = best, ties averaged. The same
     computation as a run's streaming ``SystemTotals``, from a whole table of score rows.
     """
-    totals = SystemTotals(extra_metrics)
+    totals = SystemTotals(extra_metrics, graded)
     wanted = ["system", *COUNT_COLUMNS, *totals.metrics]
     columns = [c for c in wanted if c in scores.columns]
     part = scores[columns]
@@ -274,11 +280,13 @@ def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Seq
     return totals.table(policy)
 
 
-def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = ()) -> pd.DataFrame:
+def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = (),
+            graded: bool = False) -> pd.DataFrame:
     if table.empty:
         return table
+    average = "macro" if graded else policy.average
     for metric in METRICS:
-        table[metric] = table[f"{policy.average}_{metric}"]
+        table[metric] = table[f"{average}_{metric}"]
     table["weighted_f1"] = table["macro_weighted_f1"]  # per-type weights are defined per text
     for metric in extra_metrics:
         table[metric] = table[f"macro_{metric}"]
@@ -286,6 +294,15 @@ def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[
     table["rank_f1"] = average_ranks(table["f1"].astype(float))
     table["rank_change"] = table["rank_precision"] - table["rank_f1"]
     return table
+
+
+def headline_average(summary: Mapping[str, object]) -> str:
+    """Which average a run's headline precision/recall/f1 are: its policy's, but always
+    ``macro`` for a domain that grades them (``graded_scores`` in its summary.json)."""
+    if summary.get("graded_scores"):
+        return "macro"
+    policy = summary.get("policy")
+    return str(policy.get("average", "macro")) if isinstance(policy, Mapping) else "macro"
 
 
 def prepare_summary() -> None:

@@ -80,9 +80,16 @@ def score_texts(texts: Iterable[Text], *, extractor: str | None = None,
         raise InputError(f"score_texts: texts of one domain at a time, got {sorted(domains)}")
     evaluator = Evaluator(get_domain(domains.pop()), extractor=extractor, policy=policy)
     results = evaluator.evaluate(pairs)
-    scores = pd.DataFrame([score_row(result, evaluator.policy) for result in results])
+    domain = evaluator.domain
+    extras: list[dict] = [{} for _ in results]
+    if domain.graded_scores:  # its headline is graded by its own metrics (``Domain.graded_scores``)
+        from factcov.runner import extra_metrics
+
+        extras = extra_metrics(evaluator, results)
+    scores = pd.DataFrame([score_row(result, evaluator.policy, extra) for result, extra in zip(results, extras)])
     claims = pd.DataFrame([row for result in results for row in claim_rows(result)])
-    systems = system_table(scores, evaluator.policy)
+    systems = system_table(scores, evaluator.policy, domain.metrics if domain.graded_scores else (),
+                           domain.graded_scores)
     for column in systems.columns.drop("system"):  # None (undefined) as NaN, like systems.csv read back
         systems[column] = pd.to_numeric(systems[column])
     return TextRun(evaluator.domain.name, evaluator.signature(), systems, claims, scores)

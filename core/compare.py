@@ -147,7 +147,8 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
         policy = group[0].policy().model_copy(update=updates)
         scores = _domain_scores(group)
         metrics = [m for m in group[0].metrics if all(m in run.metrics for run in group)]
-        table = system_table(scores, policy, metrics)
+        graded = all(run.summary.get("graded_scores", False) for run in group)  # ``Domain.graded_scores``
+        table = system_table(scores, policy, metrics, graded)
         ranking = ranking_summary(table)
         facts_per_instance = float(scores.drop_duplicates("instance_id")["n_facts"].mean())
         systems = []
@@ -157,7 +158,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "n": int(row["n"]),
                 **{m: _num(row[m]) for m in ("precision", "recall", "f1")},
                 **{
-                    f"{m}_ci": _ci(row, m) if policy.average == "macro" else None
+                    f"{m}_ci": _ci(row, m) if policy.average == "macro" or graded else None
                     for m in ("precision", "recall", "f1")
                 },
                 "rank_precision": float(row["rank_precision"]),
@@ -183,7 +184,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
                 "domain": domain,
                 "runs": [str(run.path) for run in group],
                 "signature": group[0].signature,
-                "average": policy.average,
+                "average": "macro" if graded else policy.average,
                 "metrics": metrics,
                 "n_generations": len(scores),
                 "n_instances": int(scores["instance_id"].nunique()),

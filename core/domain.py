@@ -44,6 +44,15 @@ class Domain:
       ``compare``, ``report`` and ``--fail-under`` read them. Names in ``lists`` are
       per-generation lists of strings written the same way (rag's hallucinated
       entities), shown but not averaged. Default: none.
+    - ``graded_scores``: True when the domain grades its own per-generation headline.
+      ``extra_metrics`` then returns ``precision``, ``recall`` and ``f1`` (floats in
+      [0, 1], None where the domain's own rule leaves them undefined) for each result it
+      can grade, and those become scores.parquet's ``precision``/``recall``/``f1`` (and
+      ``weighted_f1`` when the policy has no type weights); a result without them keeps the
+      claim counts' figures. Graded scores have no counts to pool, so a system's headline
+      is their macro mean whatever ``--average`` says, and its ``micro_*`` columns are
+      undefined. The domain keeps the claim-count figures among its ``metrics`` if it wants
+      them (rag: ``claim_precision``, ``claim_recall``, ``claim_f1``). Default: False.
     - ``answer_pairs(path, extractor, instances)``: a file of answer lines (one per
       question and system, the question's fields repeated) read as instances and
       generations, for ``factcov score`` without ``-g``. Default: none (rag has one).
@@ -62,6 +71,7 @@ class Domain:
     metrics: ClassVar[tuple[str, ...]] = ()
     lists: ClassVar[tuple[str, ...]] = ()
     type_weights: ClassVar[dict[str, float]] = {}
+    graded_scores: ClassVar[bool] = False
     # A configured instance that scores differently (rag's grounded GAA) names itself
     # here; the run's signature carries it, so such runs are never pooled with others.
     variant: str = ""

@@ -192,12 +192,25 @@ def score_columns(
     metrics = list(map(GenerationScore.metrics, scores, used))
     for name in METRIC_NAMES:
         columns[name] = [values[name] for values in metrics]
+    if any("f1" in extra for _, extra in rows):  # a domain's graded headline (``Domain.graded_scores``)
+        _graded_headline(columns, [extra for _, extra in rows], used)
     columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
     columns["missed"] = list(map(missed_json, results))
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
+
+
+def _graded_headline(columns: dict[str, list], extras: list[dict[str, Any]], used: list[ScoringPolicy]) -> None:
+    """Each row's ``precision``/``recall``/``f1`` replaced by the graded ones its domain gave
+    (undefined kept undefined); ``weighted_f1``, without type weights the overall F1, too."""
+    for name in ("precision", "recall", "f1"):
+        columns[name] = [extra[name] if name in extra else value for extra, value in zip(extras, columns[name])]
+    columns["weighted_f1"] = [
+        extra["f1"] if "f1" in extra and not policy.type_weights else value
+        for extra, value, policy in zip(extras, columns["weighted_f1"], used)
+    ]
 
 
 def result_columns(results: list[Result]) -> dict[str, list]:

@@ -125,7 +125,7 @@ def score_run(
     outdir = Path(outdir)
     extras = tuple(domain.metrics)
 
-    totals = SystemTotals(extras)  # bounded per system: nothing per generation is kept
+    totals = SystemTotals(extras, graded=domain.graded_scores)  # bounded per system: nothing per generation is kept
     failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     chunks = chunked(pairs, chunk_size, weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
@@ -174,6 +174,8 @@ def score_run(
             "rankings": ranking_summary(table),
             "extraction_failures": failures.summary(),
         }
+        if domain.graded_scores:  # only then: other domains' summaries stay the same bytes
+            summary["graded_scores"] = True
         failures.check(totals.n)
         write_systems_csv(staging / "systems.csv", table)
         write_summary(staging / "summary.json", summary)
@@ -266,8 +268,14 @@ def extra_metrics(evaluator: Evaluator, results: list[Result]) -> list[dict[str,
         values = domain.extra_metrics(group, evaluator.extractor_for(language), evaluator.policy)
         for index, metrics in zip(indices, values):
             out[index] = {name: _metric(metrics.get(name), domain.name, name) for name in domain.metrics}
+            if domain.graded_scores:  # the domain's graded headline, where it gave one
+                out[index].update({name: _metric(metrics[name], domain.name, name)
+                                   for name in GRADED_METRICS if name in metrics})
             out[index].update({name: [str(v) for v in metrics.get(name) or ()] for name in domain.lists})
     return out
+
+
+GRADED_METRICS = ("precision", "recall", "f1")  # what a domain with ``graded_scores`` may supply
 
 
 def _metric(value: Any, domain: str, name: str) -> float | None:

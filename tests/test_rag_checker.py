@@ -120,6 +120,9 @@ def test_the_checker_fills_the_scorers_columns_and_caches_what_it_asked(server, 
     for name in COLUMNS.values():  # every column of the scorer the checker fills (more once rag-units lands)
         if name in table.columns:
             assert table[name].notna().sum() >= 1
+    for headline, column in COLUMNS.items():  # the core's headline is what the checker filled (graded_scores)
+        if column != headline:
+            assert table[headline].equals(table[column]), headline
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
     assert "checker=llm" in summary["signature"] and "checker_model=fake-judge" in summary["signature"]
     assert server.url not in summary["signature"]

@@ -84,11 +84,12 @@ def score(
 
 def print_outcome(outcome, title: str) -> None:
     """The system table, the domain's own metrics and where the files went (stderr)."""
+    from factcov.aggregate import headline_average
     from factcov.cli.tables import print_domain_metrics, print_system_table
 
     summary = outcome.summary
     print_system_table(outcome.systems, f"{title}: {summary['n_generations']} generations",
-                       summary["policy"]["average"], summary["signature"])
+                       headline_average(summary), summary["signature"])
     print_domain_metrics(outcome.systems, summary.get("metrics", []))
     typer.echo(f"wrote {outcome.outdir}/claims.parquet, scores.parquet, systems.csv, summary.json", err=True)
     report = outcome.outdir / "report.html"

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from factcov import __version__
+from factcov.aggregate import headline_average
 from factcov.compare import Run, load_run
 from factcov.limits import REPORT_TEXT_CHARS
 
@@ -68,7 +69,7 @@ def _systems(run: Run) -> list[dict[str, Any]]:
         }
         for metric in ("precision", "recall", "f1"):
             lo, hi = record.get(f"macro_{metric}_lo"), record.get(f"macro_{metric}_hi")
-            use_ci = run.summary.get("policy", {}).get("average", "macro") == "macro"
+            use_ci = headline_average(run.summary) == "macro"
             row[f"{metric}_ci"] = [lo, hi] if use_ci and lo is not None and hi is not None else None
         rows.append(row)
     return rows
@@ -278,7 +279,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "signature": run.signature,
         "extraction_failures": run.summary.get("extraction_failures") or {"count": 0},
         "extractor": run.summary.get("extractor"),
-        "average": run.summary.get("policy", {}).get("average", "macro"),
+        "average": headline_average(run.summary),
         "metrics": run.metrics,
         "n_generations": int(len(scores)),
         "n_instances": int(scores["instance_id"].nunique()),

@@ -30,7 +30,7 @@ from factcov.domains.rag.claims import ENTITY, ENTITY_TYPE, RELATION, RELATION_T
 from factcov.domains.rag.demo import MUSEUM_FILE  # noqa: F401  (imported from here before)
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.realizer import render_literal, shifted_literal, third_person  # noqa: F401
-from factcov.domains.rag.scoring import METRICS, answer_extras
+from factcov.domains.rag.scoring import METRICS, answer_extras, headline
 from factcov.knowledge import Knowledge
 from factcov.model import Fact, Generation, Instance
 from factcov.scoring import ScoringPolicy
@@ -51,6 +51,9 @@ class RagDomain(Domain):
     metrics = METRICS
     lists = ("hallucinated_entities", "hallucinated_units")
     type_weights = {ENTITY: 0.5, RELATION: 0.5}  # GAA-ERP with alpha 0.5
+    # precision/recall/f1 are the graded content units (``grounding``); the entity and
+    # relation claim counts stay as claim_precision/claim_recall/claim_f1
+    graded_scores = True
 
     def __init__(self, grounded: bool = False) -> None:
         # ``gaa`` is GAA-ERP-G (only what the retrieved passages support) when grounded.
@@ -75,13 +78,15 @@ class RagDomain(Domain):
         and the entities no retrieved passage supports."""
         if not isinstance(extractor, RagExtractor):
             # The passage metrics read parses (sentences, the instance's entity index) only
-            # the rag extractors give; another backend's run leaves them undefined.
-            return [{} for _ in results]
+            # the rag extractors give; another backend's run leaves them undefined, and its
+            # headline is the claim counts' (no graded units to replace it with).
+            return [{f"claim_{name}": r.metrics[name] for name in ("precision", "recall", "f1")} for r in results]
         scored = [(r.instance, r.generation, r.verdicts, r.score) for r in results]
         extras = answer_extras(scored, extractor, policy, self.claim_types, grounded=self.grounded)
         apply_checker(extractor, results, extras)  # -X checker=llm: the model's verdicts fill the columns
         out = []
         for result, extra in zip(results, extras):
+            extra.metrics.update(headline(extra.metrics, result.metrics))  # a checker's units now
             if "contexts" in result.instance.context:
                 out.append({**extra.metrics, "hallucinated_entities": extra.hallucinated,
                             "hallucinated_units": extra.hallucinated_units})

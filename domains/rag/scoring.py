@@ -22,7 +22,7 @@ from factcov.domains.rag.claims import ENTITY, RELATION, extract_claims, facts_o
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.grounding import unit_scores
 from factcov.domains.rag.inputs import Answer, check_citation_targets
-from factcov.domains.rag.metrics import Grounding, rag_metrics
+from factcov.domains.rag.metrics import Grounding, rag_metrics, reference_triples
 from factcov.domains.rag.oracle import answer_of, build_instances, iter_pairs, to_generation, to_instance  # noqa: F401
 from factcov.errors import InputError
 from factcov.extractors.parsed import ParsedText
@@ -35,8 +35,16 @@ METRICS = (
     "gaa", "entity_precision", "entity_recall", "entity_f1", "relation_precision", "relation_recall",
     "relation_f1", "faithfulness", "context_relevance", "citation_support", "citation_precision", "coverage",
     "gaa_erp", "gaa_erp_g", "triple_coverage", "entity_coverage", "triple_contradicted",
-    "unit_precision", "unit_recall", "unit_f1",
+    "unit_precision", "unit_recall", "unit_f1", "claim_precision", "claim_recall", "claim_f1",
 )
+
+
+def headline(metrics: dict[str, float | None], counted: dict[str, float | None]) -> dict[str, float | None]:
+    """The core's headline (``Domain.graded_scores``): ``precision``/``recall``/``f1`` are
+    the graded content units' (``unit_*``, ``factcov.domains.rag.grounding``), and the
+    entity/relation claim counts' figures ``counted`` stay as ``claim_*``."""
+    return {"precision": metrics["unit_precision"], "recall": metrics["unit_recall"], "f1": metrics["unit_f1"],
+            "claim_precision": counted["precision"], "claim_recall": counted["recall"], "claim_f1": counted["f1"]}
 
 
 def gaa_policy(alpha: float, **fields: Any) -> ScoringPolicy:
@@ -125,9 +133,12 @@ def answer_extras(
             grounded=grounded, parsed_answer=parsed_answer,
         )
         retrieved = [p for context, p in zip(answer.contexts, parsed_contexts) if context.retrieved]
-        units = unit_scores(parsed_answer, parsed_reference, retrieved, metrics["triple_coverage"],
-                            answer.reference_triples or ())
+        # the triples the answer is covered against: its reference_triples, else the
+        # instance's relation facts (a data-to-text instance, WebNLG's, has no reference text)
+        triples = reference_triples(answer, instance)[0] if parsed_reference is None else ()
+        units = unit_scores(parsed_answer, parsed_reference, retrieved, metrics["triple_coverage"], triples)
         metrics.update(units.metrics)
+        metrics.update(headline(metrics, score.metrics(policy)))
         hallucinated = sorted({str(c.value) for c in claims if c.type == ENTITY and not grounding.retrieved_supports(c)})
         out.append(AnswerExtras(metrics, grounded_verdicts, grounded_score, hallucinated, sentence_of_claim,
                                 units.hallucinated))

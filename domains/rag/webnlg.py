@@ -146,12 +146,14 @@ def load_judged(data_dir: str | Path) -> JudgedSet:
 
 
 SEGMENT_METRICS = ("gaa", "entity_precision", "entity_recall", "relation_precision", "relation_recall",
-                   "precision", "recall", "f1")
+                   "precision", "recall", "f1", "claim_precision", "claim_recall", "claim_f1")
 
 
 def score_generations(instances: dict[int, Instance], generations: list[Generation], extractor,
                       alpha: float = 0.5):
-    """One row per (system, instance): GAA and per-type precision/recall, via the core scorer,
+    """One row per (system, instance): the headline precision/recall/f1 of graded content
+    units against the entry's triples (as ``score -d rag``: ``scoring.headline``), the
+    claim counts' as ``claim_*``, GAA and per-type precision/recall, via the core scorer,
     and the coverage of the entry's triples (``triple_coverage``, ``entity_coverage``,
     ``contradicted``; ``factcov.domains.rag.triple_coverage``) from the same parse.
 
@@ -161,7 +163,8 @@ def score_generations(instances: dict[int, Instance], generations: list[Generati
     import pandas as pd
 
     from factcov.domains.rag.domain import RagDomain
-    from factcov.domains.rag.scoring import gaa_policy
+    from factcov.domains.rag.grounding import unit_scores
+    from factcov.domains.rag.scoring import gaa_policy, headline
     from factcov.domains.rag.triple_coverage import cover
     from factcov.scoring import score_generation
     from factcov.verifier import Verifier
@@ -176,9 +179,9 @@ def score_generations(instances: dict[int, Instance], generations: list[Generati
         text_claims = extractor.claims(parsed_text, instance)
         triples = cover(parsed_text, instance.context["triples"])
         score = score_generation(instance.facts, verifier.verify_all(text_claims, knowledge[instance.id]))
-        total = score.total.metrics(policy)
+        units = unit_scores(parsed_text, None, [], triples.coverage, instance.context["triples"])
         row = {"system": generation.system, "instance_id": instance.id, "gaa": score.weighted_f1(policy),
-               "precision": total["precision"], "recall": total["recall"], "f1": total["f1"],
+               **headline(units.metrics, score.total.metrics(policy)),
                "triple_coverage": triples.coverage, "entity_coverage": triples.entity_coverage,
                "contradicted": triples.contradicted}
         for type_ in (ENTITY, RELATION):
