@@ -111,8 +111,12 @@ def test_generation_id_and_meta_pass_through_to_both_tables(weather_demo, tmp_pa
     ])
     score_files("weather", weather_demo / "instances.jsonl", labelled, tmp_path / "o", report=False)
     scores = pd.read_parquet(tmp_path / "o" / "scores.parquet")
-    assert scores["generation_id"].tolist() == [f"g{i}" for i in range(len(rows))]
-    assert json.loads(scores["meta"][3]) == {"annotator": "ana", "score": 3, "tags": ["a"]}
+    # rows come in the canonical order (instances file, system by name, line): each keeps its id
+    written = {f"g{i}": (g.instance_id, g.system) for i, g in enumerate(rows)}
+    assert sorted(scores["generation_id"]) == sorted(written)
+    assert [written[g] for g in scores["generation_id"]] == list(zip(scores["instance_id"], scores["system"]))
+    third = scores.index[scores["generation_id"] == "g3"][0]
+    assert json.loads(scores["meta"][third]) == {"annotator": "ana", "score": 3, "tags": ["a"]}
     claims = pd.read_parquet(tmp_path / "o" / "claims.parquet")
     joined = claims.merge(scores[["instance_id", "system", "generation_id"]], on=["instance_id", "system"])
     assert (joined["generation_id_x"] == joined["generation_id_y"]).all() and len(joined) == len(claims)

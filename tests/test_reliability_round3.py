@@ -282,8 +282,11 @@ def test_a_legal_long_outdir_and_output_name_work(tmp_path, capsys):
 
 def _factcov_process(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
     code = "import sys; from factcov.cli.app import main; sys.argv[0] = 'factcov'; main()"
+    # started as from a terminal: Ctrl-C at its default, whatever an earlier test in this
+    # worker left (a --jobs worker set up in-process ignores SIGINT, and a child inherits that)
     return subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
