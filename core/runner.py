@@ -120,6 +120,8 @@ def score_run(
     Adapters (``factcov rag score``) that turn another input format into instances and
     generations call this, so every domain's run writes the same files.
     """
+    if dask is not None and not dask.strip():  # an empty address would score here, in silence
+        raise InputError("--dask is empty: give a scheduler address such as tcp://host:8786, or 'local'")
     evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
     policy = evaluator.policy
     outdir = Path(outdir)

@@ -204,3 +204,12 @@ def test_the_command_line_names_a_malformed_dask_address_on_one_line_with_exit_2
     err = capsys.readouterr().err
     assert "--dask" in err and "outside 1-65535" in err and err.count("\n") == 1, err
     _nothing_written(tmp_path)
+
+
+@pytest.mark.parametrize("address", ["", "  "])
+def test_an_empty_dask_address_is_a_usage_error_not_a_local_run(f1_files, tmp_path, address):
+    # an empty --dask (an unset variable in a script) used to score in this process in silence
+    with pytest.raises(InputError, match="--dask is empty") as failed:
+        score_files("f1", *f1_files, tmp_path / "out", dask=address, report=False)
+    assert failed.value.exit_code == 2 and "\n" not in str(failed.value)
+    _nothing_written(tmp_path)
