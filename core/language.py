@@ -234,6 +234,18 @@ def parse_number(text: str, language: str) -> float | int | None:
     return number_words(language).get(folded)
 
 
+def parse_amount(text: str, language: str, *, below: float) -> float | int | None:
+    """``parse_number`` for an amount known to stay under ``below`` (seconds gained in a pit
+    window): when the language's own reading is not under it and the other convention's is,
+    the text used the other convention, as models often do ('1.534 segundos', English decimals
+    in Spanish; '1,534 seconds' the other way), and that reading is taken."""
+    value = parse_number(text, language)
+    if value is None or value < below:
+        return value
+    other = parse_number(text, "es" if _DECIMAL.get(language, ".") == "." else "en")
+    return other if other is not None and other < below else value
+
+
 @cache
 def _digit_forms(language: str) -> tuple[re.Pattern[str], re.Pattern[str], str, str]:
     decimal = _DECIMAL.get(language, ".")

@@ -69,3 +69,19 @@ def test_a_number_slot_gives_the_count_in_every_language(text, language):
     instance = Instance(id="x", domain="crowd", task="t", language=language, prompt="", context={}, facts=[])
     claims = _Crowd(language=language).extract(text, instance)
     assert [c.value for c in claims] == [18432]
+
+
+@pytest.mark.parametrize(("text", "language", "value"), [
+    ("1.534", "es", 1.534),    # a model writing English decimals in Spanish: 1534 s is no gain in a pit window
+    ("12.345", "pt", 12.345),
+    ("1,534", "en", 1.534),    # and the other way round
+    ("1,5", "es", 1.5),        # the language's own way stays as it was
+    ("3.2", "en", 3.2),
+    ("18", "es", 18),
+    ("1.500", "es", 1.5),      # either reading is a number; only the one under the ceiling is plausible
+    ("2.500.000", "es", 2500000),  # no reading under the ceiling: the language's own
+])
+def test_parse_amount_takes_the_other_convention_when_only_it_is_plausible(text, language, value):
+    from factcov.language import parse_amount
+
+    assert parse_amount(text, language, below=100) == value

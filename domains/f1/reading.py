@@ -18,6 +18,7 @@ from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.rules import DeclaredRules, RuleBook
 from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold
+from factcov.language import parse_amount as _parse_amount
 from factcov.language import parse_number as _parse_number
 from factcov.language import parse_ordinal as _parse_ordinal
 from factcov.model import Claim
@@ -524,8 +525,10 @@ class TextReader(DeclaredRules):
             return 1
         return parse_ordinal(word, self.lex.language)
 
-    def number(self, text: str) -> int | float | None:
-        value = parse_number(text, self.lex.language)
+    def number(self, text: str, below: float | None = None) -> int | float | None:
+        """The number written; with ``below``, an amount that stays under it (``parse_amount``)."""
+        language = self.lex.language
+        value = parse_number(text, language) if below is None else _parse_amount(text, language, below=below)
         if isinstance(value, float) and value.is_integer():
             return int(value)
         return value

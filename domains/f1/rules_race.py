@@ -10,6 +10,10 @@ from factcov.domains.f1.reading import Sentence, TextReader, parse_ordinal
 from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.rules import rule
 
+# No pit window gains 100 s: a gain read at or above it was written with the other language's
+# decimal mark ('1.534 segundos'), and is read that way (factcov.language.parse_amount)
+GAIN_CEILING_SECONDS = 100
+
 _NOT_A_POSITION = re.compile(
     r"\s*(?:-\s*)?(?:stint|stop|pit|lap|set|time|parada|vuelta|volta|tramo|trecho|juego|jogo|vez|veces|vezes)"
 )
@@ -300,7 +304,7 @@ class RaceRules(TextReader):
     def gains(self, sentence: Sentence) -> None:
         lex = self.lex
         for match in self.finditer(lex.gain, sentence.start, sentence.end):
-            value = self.number(match.group("n"))
+            value = self.number(match.group("n"), below=GAIN_CEILING_SECONDS)
             if value is None:
                 continue
             value = -value if match.group("loss") else value
