@@ -10,7 +10,9 @@ ratios measured in the same run. The input is built here from ``../shared/data``
   text (the domain's realization of the instance's facts), which is also chrF++'s
   reference. One generations file written system after system (as users concatenate
   per-system outputs: "system-ordered"), the same lines sorted by instance
-  ("instance-ordered") and shuffled. factcov: ``factcov score -d f1 -i … -g … -o …
+  ("instance-ordered") and shuffled, each as ``generations.jsonl`` in a folder of its own
+  (summary.json records the file's name: one name, so the orders' outputs compare byte
+  for byte, printed as "same bytes in every input order"). factcov: ``factcov score -d f1 -i … -g … -o …
   --no-report -q``; chrF++: ``sacrebleu ref.txt -i hyp.txt -m chrf --chrf-word-order 2``
   on the same texts (one line each) in the same order.
 - **weather**: the periods of the first 40 responses of
@@ -111,7 +113,10 @@ def write_orders(folder: Path, name: str, generations: list[dict[str, str]], sil
     }
     paths = {}
     for order, lines in orders.items():
-        path = paths[order] = folder / f"{name}-{order}.jsonl"
+        # one file name in every order (a folder each): summary.json records the
+        # generations file's name, so the orders' outputs can be compared byte for byte
+        (folder / f"{name}-{order}").mkdir(exist_ok=True)
+        path = paths[order] = folder / f"{name}-{order}" / "generations.jsonl"
         path.write_text("".join(json.dumps(g, ensure_ascii=False) + "\n" for g in lines), encoding="utf-8")
     one_line = [" ".join(g["text"].split()) for g in generations]
     (folder / f"{name}-hyp.txt").write_text("".join(t + "\n" for t in one_line), encoding="utf-8")
@@ -230,8 +235,10 @@ def f1_like(name: str, paths: dict[str, Path], folder: Path, trees: list[tuple[s
         same = [rows[f"{trees[0][0]}factcov score -d {name}, {order}"]["digest"]
                 == rows[f"factcov score -d {name}, {order}"]["digest"] for order in orders]
         print(f"same bytes as {trees[0][0].rstrip(': ')} in every order: {all(same)}")
-    # (orders differ in bytes: rows are written in input order and the bootstrap intervals
-    # resample in it; tests/test_order_independence.py checks everything else is the same)
+    for prefix, _tree in trees:  # rows are in the canonical order (factcov.canonical_order): any input order
+        found = {rows[f"{prefix}factcov score -d {name}, {order}"]["digest"] for order in orders}
+        if len(orders) > 1:
+            print(f"{prefix}{name}: {'same bytes' if len(found) == 1 else 'DIFFERENT bytes'} in every input order")
 
 
 def main(argv: list[str] | None = None) -> int:
