@@ -14,6 +14,11 @@ patterns matching what they match plainly. Anywhere else, and with ``FACTCOV_PLA
 in the environment, ``compile_fast`` returns the pattern as ``re.compile`` made it: slower,
 the same claims (``tests/test_fast_regex.py`` reads the f1 claim digest both ways). To
 enable a new Python, run that test on it and add its ``MAGIC`` to ``KNOWN_FORMATS``.
+
+The programs are kept on disk between runs (``extractors/program_cache.py``: keyed by the
+interpreter, the engine's format and the source of the code that writes them; a damaged
+or foreign cache is ignored), so a grammar's patterns are parsed and rewritten once, not
+in every process.
 """
 
 from __future__ import annotations
