@@ -72,7 +72,8 @@ class Evaluator:
             raise UnknownNameError(
                 f"extractor for domain '{domain.name}'",
                 self.extractor_name,
-                [n for n, (c, _) in extractor_registry.entries.items() if domain.name in c.domains or "*" in c.domains],
+                [n for n in extractor_registry.names()
+                 if domain.name in extractor_registry.get(n).domains or "*" in extractor_registry.get(n).domains],
             )
         self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
         # A configured domain's options go with its own default extractor only; options

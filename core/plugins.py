@@ -44,6 +44,26 @@ class PluginInfo:
     builtin: bool
 
 
+@dataclass(frozen=True)
+class Lazy:
+    """A class registered by name and import path (``lazy("f1", "factcov.domains.f1.domain:F1Domain")``),
+    imported when the name is first asked for: a run of one domain imports none of the
+    others' code (the built-in plugins register this way). Checked as a class is, then."""
+
+    name: str
+    target: str
+
+    def load(self) -> type:
+        module, _, attribute = self.target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+
+def lazy(name: str, target: str) -> Lazy:
+    """What a ``register_domains``/``register_extractors`` hook may pass to ``register``
+    instead of the class: its name and ``"module:Class"``."""
+    return Lazy(name, target)
+
+
 @dataclass
 class Registry(Generic[T]):
     """Registered classes by ``name``; remembers which plugin registered each."""
@@ -56,7 +76,9 @@ class Registry(Generic[T]):
     # The class registered ones derive from, as "module:Class" (imported when checking).
     base: str = ""
 
-    def check(self, cls: type[T], plugin: str) -> None:
+    def check(self, cls: type[T] | Lazy, plugin: str) -> None:
+        if isinstance(cls, Lazy):  # checked when it is imported (``get``)
+            return
         if self.base:
             module, _, base_name = self.base.partition(":")
             base = getattr(importlib.import_module(module), base_name)
@@ -93,7 +115,24 @@ class Registry(Generic[T]):
                 failed = "; ".join(f"'{plugin}': {why}" for plugin, why in sorted(_failed.items()))
                 error.args = (f"{error}; plugin(s) that failed to load: {failed}",)
             raise error
-        return self.entries[name][0]
+        cls, plugin = self.entries[name]
+        if isinstance(cls, Lazy):
+            cls = self._imported(cls, plugin)
+            self.entries[name] = (cls, plugin)
+        return cls
+
+    def _imported(self, entry: Lazy, plugin: str) -> type[T]:
+        """The class of a lazy entry, checked as a class registered directly is."""
+        try:
+            cls = entry.load()
+        except (ImportError, AttributeError) as exc:
+            raise PluginError(f"plugin '{plugin}' registered {self.kind} '{entry.name}' as {entry.target}, "
+                              f"which does not import: {type(exc).__name__}: {exc}") from exc
+        self.check(cls, plugin)
+        if getattr(cls, "name", None) != entry.name:
+            raise PluginError(f"plugin '{plugin}' registered {self.kind} '{entry.name}' as {entry.target}, "
+                              f"whose name is {getattr(cls, 'name', None)!r}")
+        return cls
 
     def plugin_of(self, name: str) -> str:
         self.get(name)

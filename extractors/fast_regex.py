@@ -14,6 +14,11 @@ patterns matching what they match plainly. Anywhere else, and with ``FACTCOV_PLA
 in the environment, ``compile_fast`` returns the pattern as ``re.compile`` made it: slower,
 the same claims (``tests/test_fast_regex.py`` reads the f1 claim digest both ways). To
 enable a new Python, run that test on it and add its ``MAGIC`` to ``KNOWN_FORMATS``.
+
+The programs are kept on disk between runs (``extractors/program_cache.py``: keyed by the
+interpreter, the engine's format and the source of the code that writes them; a damaged
+or foreign cache is ignored), so a grammar's patterns are parsed and rewritten once, not
+in every process.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from functools import lru_cache
 from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
+
+from factcov.extractors.program_cache import MISSING, ProgramCache, cache_dir, code_key
 
 try:  # CPython's engine; other interpreters may have none (then every pattern stays plain)
     import _sre  # type: ignore[import-not-found]
@@ -85,6 +92,32 @@ def compile_fast(pattern: re.Pattern[str]) -> re.Pattern[str]:
 
 @lru_cache(maxsize=2048)
 def _compile_fast(source: str, flags: int) -> re.Pattern[str] | None:
+    """The pattern of ``_program(source, flags)``, the program read from the disk cache
+    when an earlier run wrote it (``extractors/program_cache.py``)."""
+    entry = _CACHE.get(source, flags)
+    if entry is not MISSING:
+        try:
+            return _built(source, entry)
+        except (RuntimeError, TypeError, ValueError, IndexError):  # the engine refused it: written anew
+            pass
+    entry = _program(source, flags)
+    _CACHE.put(source, flags, entry)
+    return _built(source, entry)
+
+
+# what ``_sre.compile`` takes besides the source (flags, code, groups, groupindex,
+# indexgroup); None: the pattern is best left as ``re.compile`` made it
+Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]] | None
+
+
+def _built(source: str, entry: Program) -> re.Pattern[str] | None:
+    if entry is None:
+        return None
+    final_flags, code, groups, groupindex, indexgroup = entry
+    return _sre.compile(source, final_flags, code, groups, groupindex, indexgroup)
+
+
+def _program(source: str, flags: int) -> Program:
     tree = P.parse(source, flags)
     items = _opened(tree.data, tree.state)
     if items is not None:
@@ -92,19 +125,20 @@ def _compile_fast(source: str, flags: int) -> re.Pattern[str] | None:
         tree.data = items
         first = _compiler._get_charset_prefix(tree, flags) if tree.getwidth()[0] else None
         if first and len(set(first)) <= _MAX_FIRST and all(op is C.LITERAL for op, _ in first):
-            return _compiled(source, flags, tree, _compiler._code(tree, flags))
+            return _compiled(flags, tree, _compiler._code(tree, flags))
         tree.data = plain  # the engine would still stop at most positions: the look-behinds only cost
     code = _with_first_characters(tree, flags)
-    return None if code is None else _compiled(source, flags, tree, code)
+    return None if code is None else _compiled(flags, tree, code)
 
 
-def _compiled(source: str, flags: int, tree: P.SubPattern, code: list[int]) -> re.Pattern[str]:
-    """``code`` (compiled from ``tree``, parsed from ``source``) as a pattern object."""
-    groupindex = tree.state.groupdict
+def _compiled(flags: int, tree: P.SubPattern, code: list[int]) -> Program:
+    """What ``_sre.compile`` takes for ``code`` (compiled from ``tree``)."""
+    groupindex = dict(tree.state.groupdict)
     indexgroup = [None] * tree.state.groups
     for name, index in groupindex.items():
         indexgroup[index] = name
-    return _sre.compile(source, flags | tree.state.flags, code, tree.state.groups - 1, groupindex, tuple(indexgroup))
+    # plain ints: the opcodes are ``int`` subclasses, which ``marshal`` (the disk cache) refuses
+    return int(flags | tree.state.flags), [int(c) for c in code], tree.state.groups - 1, groupindex, tuple(indexgroup)
 
 
 # the categories a first-character set may hold, as classes (to ask whether a space is in it)
@@ -270,4 +304,15 @@ def _plain_because() -> str | None:
     return None
 
 
+def _program_cache() -> ProgramCache:
+    """The programs of earlier runs, keyed by this interpreter, its engine's format and the
+    code that writes them (``re._parser``, ``re._compiler``, this module); none when
+    patterns are plain anyway."""
+    if os.environ.get(PLAIN_VARIABLE, "") not in ("", "0") or _sre is None:
+        return ProgramCache(None, None)
+    magic = f"{getattr(C, 'MAGIC', None)}/{getattr(_sre, 'MAGIC', None)}/{sys.implementation.name}"
+    return ProgramCache(code_key(P, _compiler, sys.modules[__name__], extra=magic), cache_dir())
+
+
+_CACHE = _program_cache()
 PLAIN_BECAUSE = _plain_because()

@@ -65,3 +65,131 @@ def test_the_f1_claim_digest_is_the_same_with_plain_patterns(repo_root, shared_d
     assert len(plain_lines) == len(fast_lines) > 10_000
     differ = [i for i, (a, b) in enumerate(zip(fast_lines, plain_lines)) if a != b]
     assert not differ, f"{len(differ)} texts differ, the first: {json.loads(plain_lines[differ[0]])[:2]}"
+
+
+# --- the disk cache of programs (extractors/program_cache.py) ---------------------------
+
+from factcov.extractors import program_cache  # noqa: E402
+from factcov.extractors.program_cache import CACHE_VARIABLE, ProgramCache, code_key  # noqa: E402
+
+PATTERN = r"\b(?:\d{1,2}|one|two|three)\s+laps?\b"
+TEXT = "one lap, 12 laps, three  laps and 123 laps"
+
+
+def _matches(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], tuple]]:
+    return [(m.span(), m.groups()) for m in pattern.finditer(TEXT)]
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """compile_fast with an empty cache in ``tmp_path`` (and its in-process memo cleared)."""
+    if fast_regex.PLAIN_BECAUSE is not None:
+        pytest.skip(f"plain patterns here ({fast_regex.PLAIN_BECAUSE})")
+
+    def install(key: str = "k") -> ProgramCache:
+        cache = ProgramCache(key, tmp_path)
+        monkeypatch.setattr(fast_regex, "_CACHE", cache)
+        fast_regex._compile_fast.cache_clear()
+        return cache
+
+    yield install
+    fast_regex._compile_fast.cache_clear()
+
+
+def test_a_program_written_by_one_run_is_read_by_the_next(fresh_cache, monkeypatch):
+    first = fresh_cache()
+    fast = compile_fast(re.compile(PATTERN))
+    first.save()
+    fresh_cache()
+
+    def not_again(source, flags):
+        raise AssertionError("the program was written again")
+
+    monkeypatch.setattr(fast_regex, "_program", not_again)
+    cached = compile_fast(re.compile(PATTERN))
+    assert cached is not None and _matches(cached) == _matches(fast) == _matches(re.compile(PATTERN))
+    assert cached.pattern == PATTERN and cached.groupindex == fast.groupindex
+
+
+def test_another_key_reads_nothing(fresh_cache):
+    """The key (interpreter, engine format, the source of the code writing programs) names the file
+    and is checked inside it: a file of another key, even renamed to this key's name, is ignored."""
+    first = fresh_cache("old")
+    compile_fast(re.compile(PATTERN))
+    first.save()
+    assert ProgramCache("new", first.path.parent).entries == {}
+    first.path.rename(first.path.with_name(ProgramCache("new", first.path.parent).path.name))
+    assert ProgramCache("new", first.path.parent).entries == {}
+    assert ProgramCache("old", first.path.parent).entries == {}  # gone: renamed
+
+
+def test_the_key_changes_with_the_code_that_writes_programs(tmp_path):
+    import types
+
+    module = types.ModuleType("writer")
+    module.__file__ = str(tmp_path / "writer.py")
+    (tmp_path / "writer.py").write_text("A = 1\n")
+    before = code_key(module)
+    (tmp_path / "writer.py").write_text("A = 2\n")
+    assert code_key(module) != before
+    assert code_key(module, extra="another engine") != code_key(module)
+    module.__file__ = str(tmp_path / "missing.py")
+    assert code_key(module) is None  # no source to key on: nothing cached
+    assert ProgramCache(None, tmp_path).path is None
+
+
+@pytest.mark.parametrize("damage", ["garbage", "flipped", "truncated", "empty"])
+def test_a_damaged_cache_is_ignored_and_rewritten(fresh_cache, damage):
+    first = fresh_cache()
+    compile_fast(re.compile(PATTERN))
+    first.save()
+    data = first.path.read_bytes()
+    damaged = {"garbage": b"not a cache at all", "flipped": data[:-20] + bytes([data[-20] ^ 1]) + data[-19:],
+               "truncated": data[: len(data) // 2], "empty": b""}[damage]
+    first.path.write_bytes(damaged)
+    again = fresh_cache()
+    assert again.entries == {}
+    assert _matches(compile_fast(re.compile(PATTERN))) == _matches(re.compile(PATTERN))
+    again.save()
+    assert ProgramCache("k", first.path.parent).entries.keys() == again.entries.keys()
+
+
+def test_a_program_the_engine_refuses_is_written_anew(fresh_cache):
+    cache = fresh_cache()
+    flags = re.compile(PATTERN).flags
+    cache.entries[PATTERN, flags] = (flags, [1, 2, 3], 0, {}, (None,))  # not a valid program
+    fast = compile_fast(re.compile(PATTERN))
+    assert _matches(fast) == _matches(re.compile(PATTERN))
+    assert cache.entries[PATTERN, flags][1] != [1, 2, 3]
+
+
+def _run_with_cache(env: dict[str, str], code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_a_process_saves_its_programs_at_exit_and_the_next_one_reads_them(tmp_path):
+    if fast_regex.PLAIN_BECAUSE is not None:
+        pytest.skip(f"plain patterns here ({fast_regex.PLAIN_BECAUSE})")
+    code = ("import re; from factcov.extractors import fast_regex as f;"
+            f"print(len(f._CACHE.entries)); f.compile_fast(re.compile(r'{PATTERN}'))")
+    env = {CACHE_VARIABLE: str(tmp_path), PLAIN_VARIABLE: ""}
+    _run_with_cache(env, code)
+    assert len(list(tmp_path.glob("regex-programs-*.marshal"))) == 1
+    assert int(_run_with_cache(env, code)) >= len(fast_regex._PROBES) + 1  # the probes and the pattern
+
+
+@pytest.mark.parametrize("env", [{PLAIN_VARIABLE: "1"}, {CACHE_VARIABLE: "off"}])
+def test_plain_patterns_or_the_cache_turned_off_write_nothing(tmp_path, env):
+    code = "import re; from factcov.extractors import fast_regex as f; print(f._CACHE.path)"
+    folder = tmp_path / "cache"
+    out = _run_with_cache({CACHE_VARIABLE: str(folder), **env}, code)
+    assert out.strip() == "None" and not folder.exists()
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv(CACHE_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert program_cache.cache_dir() == tmp_path / "factcov"
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path / "mine"))
+    assert program_cache.cache_dir() == tmp_path / "mine"

@@ -197,3 +197,50 @@ def test_the_plugin_test_example_of_the_docs_passes(repo_root, pytester):
     pytester.makepyfile(test_from_the_docs=block)
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+LAZY_SOURCE = """
+    from factcov import hookimpl
+    from factcov.plugins import lazy
+
+    @hookimpl
+    def register_domains(register):
+        register(lazy("{name}", "{target}"))
+"""
+
+
+def test_a_lazy_registration_is_imported_only_when_its_name_is_asked_for(entry_points_dir, monkeypatch):
+    (entry_points_dir / "lazy_fake_domain.py").write_text(textwrap.dedent(PLUGIN_SOURCE.format(
+        cls="LazyFake", domain="lazyfake").replace("@hookimpl", "").replace("def register_domains", "def unused")))
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", "fake_lazy_plugin",
+                      LAZY_SOURCE.format(name="lazyfake", target="lazy_fake_domain:LazyFake"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    plugins.load_plugins()
+    assert "lazyfake" in plugins.domains.names()
+    import sys
+
+    assert "lazy_fake_domain" not in sys.modules  # listed by name, not imported
+    assert plugins.get_domain("lazyfake").description == "from an entry point"
+    assert plugins.domains.plugin_of("lazyfake") == "fake"
+
+
+@pytest.mark.parametrize(("target", "message"), [("no_such_module_xyz:Thing", "does not import"),
+                                                 ("lazy_fake_domain2:LazyFake", "whose name is 'other'")])
+def test_a_lazy_registration_that_does_not_hold_is_named_when_asked_for(entry_points_dir, monkeypatch, target,
+                                                                         message):
+    (entry_points_dir / "lazy_fake_domain2.py").write_text(textwrap.dedent(PLUGIN_SOURCE.format(
+        cls="LazyFake", domain="other").replace("@hookimpl", "").replace("def register_domains", "def unused")))
+    module = f"fake_lazy_plugin_{abs(hash(target))}"  # one module per case: a module is imported once
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", module, LAZY_SOURCE.format(name="lazyfake", target=target))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    with pytest.raises(PluginError, match=rf"plugin 'fake' registered domain 'lazyfake'.*{re.escape(message)}"):
+        plugins.get_domain("lazyfake")
+
+
+def test_a_lazy_name_clashes_with_a_class_of_the_same_name(entry_points_dir, monkeypatch):
+    """A built-in's lazy 'f1' is taken as 'f1' is: a plugin registering it too is refused."""
+    make_distribution(entry_points_dir, "fake_dist", "1.0", "fake", "fake_f1_plugin",
+                      PLUGIN_SOURCE.format(cls="FakeF1", domain="f1"))
+    monkeypatch.setenv("FACTCOV_PLUGINS", "fake")
+    with pytest.raises(PluginError, match=r"domain 'f1' is registered twice: by plugin '(factcov.domains.f1.plugin|fake)'"):
+        plugins.load_plugins()

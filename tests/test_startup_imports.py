@@ -55,3 +55,16 @@ def test_help_imports_neither_pydantic_nor_the_chat_client(columns) -> None:
     loaded = [m for m in found["modules"] if m.split(".")[0] in ("pydantic", "pydantic_core", "httpx", "rich")
               or m in ("factcov.chat", "factcov.extractors.llm", "factcov.cli.config", "factcov.model")]
     assert not loaded, loaded
+
+
+def test_a_run_of_one_domain_imports_no_other_built_in_domain() -> None:
+    """The built-in plugins register their classes by name (``factcov.plugins.lazy``):
+    scoring with f1 imports neither the rag domain (and its claims code) nor weather's."""
+    code = ("import json, sys; from factcov.plugins import get_domain, get_extractor;"
+            "get_extractor(get_domain('f1').default_extractor, 'en'); print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    modules = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "factcov.domains.f1.extractor" in modules
+    for module in ("factcov.domains.rag.domain", "factcov.domains.rag.extractor", "factcov.domains.weather.domain",
+                   "factcov.domains.weather.extractor"):
+        assert module not in modules, module

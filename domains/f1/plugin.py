@@ -5,20 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from factcov import hookimpl
+from factcov.plugins import lazy
 
 
 @hookimpl
 def register_domains(register: Any) -> None:
-    from factcov.domains.f1.domain import F1Domain
-
-    register(F1Domain)
+    register(lazy("f1", "factcov.domains.f1.domain:F1Domain"))  # imported when asked for
 
 
 @hookimpl
 def register_extractors(register: Any) -> None:
-    from factcov.domains.f1.extractor import F1RegexExtractor
-
-    register(F1RegexExtractor)
+    register(lazy("f1-regex", "factcov.domains.f1.extractor:F1RegexExtractor"))
 
 
 @hookimpl

@@ -1,21 +1,18 @@
 """Built-in plugin of the rag domain: the domain, its two extractors and `factcov rag`."""
 
 from factcov import hookimpl
+from factcov.plugins import lazy
 
 
 @hookimpl
 def register_domains(register):
-    from factcov.domains.rag.domain import RagDomain
-
-    register(RagDomain)
+    register(lazy("rag", "factcov.domains.rag.domain:RagDomain"))  # imported when asked for
 
 
 @hookimpl
 def register_extractors(register):
-    from factcov.domains.rag.extractor import RagSpacyExtractor, RagStanzaExtractor
-
-    register(RagSpacyExtractor)
-    register(RagStanzaExtractor)
+    register(lazy("rag-spacy", "factcov.domains.rag.extractor:RagSpacyExtractor"))
+    register(lazy("rag-stanza", "factcov.domains.rag.extractor:RagStanzaExtractor"))
 
 
 @hookimpl

@@ -4,20 +4,17 @@ from collections.abc import Callable
 from typing import Any
 
 from factcov import hookimpl
+from factcov.plugins import lazy
 
 
 @hookimpl
 def register_domains(register: Callable[[type], None]) -> None:
-    from factcov.domains.weather.domain import WeatherDomain
-
-    register(WeatherDomain)
+    register(lazy("weather", "factcov.domains.weather.domain:WeatherDomain"))  # imported when asked for
 
 
 @hookimpl
 def register_extractors(register: Callable[[type], None]) -> None:
-    from factcov.domains.weather.extractor import WeatherRegexExtractor
-
-    register(WeatherRegexExtractor)
+    register(lazy("weather-regex", "factcov.domains.weather.extractor:WeatherRegexExtractor"))
 
 
 @hookimpl

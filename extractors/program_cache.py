@@ -1,0 +1,116 @@
+"""``compile_fast``'s programs kept on disk between runs (used by ``extractors/fast_regex.py`` only).
+
+Writing a pattern's program means parsing the pattern again (``re._parser``) and compiling
+the rewritten tree: for the f1 grammar, a few hundred patterns, tens of milliseconds of every
+``factcov score`` run. The program depends only on the pattern's source and flags and on the
+code that writes it: this interpreter (its version and the engine's program format,
+``re._constants.MAGIC``), the source of ``re._parser``, ``re._compiler`` and of
+``fast_regex`` itself. Those are the cache file's key (its name, and checked again inside
+it); each entry is keyed by (source, flags).
+
+Safe by construction: a file whose checksum or key does not match, that cannot be read or
+decoded, is ignored (and rewritten); a program the engine refuses (``_sre.compile`` validates
+every program) is written anew; ``fast_regex``'s feature test compiles its probe patterns
+through this cache and compares their matches with plain ones, so a cache that gave other
+matches would turn the programs off altogether. New entries are written at exit, atomically
+(a temporary file renamed over the old one), merged with what the file held. The folder:
+``$FACTCOV_CACHE_DIR``, else ``$XDG_CACHE_HOME/factcov``, else ``~/.cache/factcov``;
+``FACTCOV_CACHE_DIR=off`` keeps nothing on disk.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+CACHE_VARIABLE = "FACTCOV_CACHE_DIR"
+FORMAT = 1  # this file's own layout
+MAX_ENTRIES = 20_000  # past this, a file keeps only the entries the last run used
+MISSING = object()
+
+
+def cache_dir() -> Path | None:
+    """Where the caches live (None: ``FACTCOV_CACHE_DIR=off``)."""
+    chosen = os.environ.get(CACHE_VARIABLE, "")
+    if chosen.lower() in ("off", "0", "none"):
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "factcov"
+
+
+def code_key(*modules: ModuleType, extra: str = "") -> str | None:
+    """A digest of this interpreter and of the source of ``modules`` (None: a module
+    without a readable source file, then nothing is cached)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{extra}".encode())
+    for module in modules:
+        try:
+            digest.update(Path(module.__file__ or "").read_bytes())
+        except (OSError, TypeError):
+            return None
+    return digest.hexdigest()
+
+
+class ProgramCache:
+    """Entries (source, flags) -> a program (marshal-able), loaded from and saved to one file."""
+
+    def __init__(self, key: str | None, folder: Path | None) -> None:
+        self.key = key
+        self.path = None if key is None or folder is None else folder / f"regex-programs-{key}.marshal"
+        self.entries: dict[tuple[str, int], Any] = self._load()
+        self.used: dict[tuple[str, int], Any] = {}
+        self.added = False
+
+    def _load(self) -> dict[tuple[str, int], Any]:
+        if self.path is None:
+            return {}
+        try:
+            layout, key, checksum, payload = marshal.loads(self.path.read_bytes())
+            if layout != FORMAT or key != self.key or checksum != hashlib.blake2b(payload, digest_size=16).digest():
+                return {}
+            entries = marshal.loads(payload)
+            return entries if isinstance(entries, dict) else {}
+        except Exception:  # noqa: BLE001 - any damage: as if there were no file
+            return {}
+
+    def get(self, source: str, flags: int) -> Any:
+        entry = self.entries.get((source, flags), MISSING)
+        if entry is not MISSING:
+            self.used[source, flags] = entry
+        return entry
+
+    def put(self, source: str, flags: int, entry: Any) -> None:
+        self.entries[source, flags] = self.used[source, flags] = entry
+        if not self.added and self.path is not None:
+            self.added = True
+            atexit.register(self.save)
+
+    def save(self) -> None:
+        """Write the entries (merged with the file's, which another process may have grown), atomically."""
+        if self.path is None:
+            return
+        entries = {**self._load(), **self.entries}
+        if len(entries) > MAX_ENTRIES:
+            entries = dict(self.used)
+        try:
+            payload = marshal.dumps(entries)
+            data = marshal.dumps((FORMAT, self.key, hashlib.blake2b(payload, digest_size=16).digest(), payload))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".regex-programs-")
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, self.path)
+        except (OSError, ValueError):  # a read-only or full disk: the next run compiles again
+            try:
+                os.unlink(temporary)  # type: ignore[possibly-undefined]
+            except (OSError, NameError):
+                pass
