@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,11 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 # A developer's own installed plugins must not change results: load only built-ins
 # unless a test opts in (tests that need an entry point set FACTCOV_PLUGINS themselves).
 os.environ.setdefault("FACTCOV_PLUGINS", "")
+
+# compile_fast keeps programs on disk between runs: the tests' go to a folder of this run
+# (set before xdist starts its workers, which inherit it), never the developer's ~/.cache
+if "FACTCOV_CACHE_DIR" not in os.environ:
+    os.environ["FACTCOV_CACHE_DIR"] = tempfile.mkdtemp(prefix="factcov-test-cache-")
 
 pytest_plugins = ["pytester", "tests.browser", "tests.slow"]
 
