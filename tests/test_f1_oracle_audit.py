@@ -455,3 +455,22 @@ def test_a_penalty_at_a_stop_is_a_stop_where_the_tyre_columns_miss_changes_2022_
     spielberg = race(f1, 2022, 11)
     assert 43 in stops(spielberg, "NOR") and 40 in stops(spielberg, "GAS")
     assert facts_of(spielberg, "stop_count", "ZHO") == []
+
+
+def test_stops_just_before_a_red_flag_are_stops_2023_mexico(f1: Path) -> None:
+    # safety car from lap 33, red flag on lap 34: Albon and Norris (HARD -> MEDIUM 1) and
+    # Verstappen (HARD 14 -> a new HARD at age 1) stopped on lap 33 under the safety car,
+    # 22.4-23.7 s in Ergast; the red-flag rule must not swallow them (the lap-34 entries,
+    # 20 minutes in the pit lane under the red flag, are the stoppage's)
+    mexico = race(f1, 2023, 19)
+    for driver in ("ALB", "NOR", "VER"):
+        assert 33 in stops(mexico, driver) and 34 not in stops(mexico, driver)
+
+
+def test_a_penalty_served_under_the_safety_car_without_new_tyres_is_no_stop_2024_miami(f1: Path) -> None:
+    # Magnussen entered the pits on lap 31 under the safety car (laps 28-32): 30.7 s in the
+    # pit lane against the race's typical stop of 22.6 s, MEDIUM tyre age 3 running on. The
+    # stop-go test is not switched off under neutralisation: the same set, so no stop
+    miami = race(f1, 2024, 6)
+    assert 31 not in stops(miami, "MAG")
+    assert 31 in fired(miami, "pit_passage", "MAG")
