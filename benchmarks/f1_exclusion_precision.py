@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 JUDGMENTS = Path(__file__).with_name("f1_exclusion_judgments.tsv")
 MOVE_REASONS = (
+    ("move: undecidable, wet-weather tyres at a slow stop", "undecidable: a stop onto or off wet"),
     ("move: neutralization", "safety car, VSC or red flag"),
     ("move: slow stop", "stop lost over"),
     ("move: passage", "pit-lane passage"),

@@ -75,3 +75,11 @@ def test_undecidable_runs_and_the_new_kept_criteria_have_their_own_rows() -> Non
     assert precision.rule_of(entry("defense_held_up", "B behind A laps 3-9 (...): the attacker closed 2.1 s on the "
                                    "two clean laps 1-2 before the run")) == (
         "defense kept: closed 1 s on two clean laps before")
+
+
+def test_wet_slow_stops_are_filed_apart_from_dry_slow_stops() -> None:
+    wet = entry("move_excluded", "undercut A on B (laps 3/4): undecidable: a stop onto or off wet-weather tyres "
+                "lost over 10 s more than the race's typical stop (28.9 s)")
+    dry = entry("move_excluded", "undercut A on B (laps 3/4): A's stop lost over 10 s more than the race's typical stop")
+    assert precision.rule_of(wet) == "move: undecidable, wet-weather tyres at a slow stop"
+    assert precision.rule_of(dry) == "move: slow stop"

@@ -474,3 +474,23 @@ def test_a_penalty_served_under_the_safety_car_without_new_tyres_is_no_stop_2024
     miami = race(f1, 2024, 6)
     assert 31 not in stops(miami, "MAG")
     assert 31 in fired(miami, "pit_passage", "MAG")
+
+
+def test_a_slow_stop_onto_or_off_wet_tyres_is_undecidable_2020_hungary(f1: Path) -> None:
+    # a wet start, the field off intermediates onto slicks on laps 2-4: Leclerc (lap 2) and
+    # Vettel (lap 3) lost their in- and out-laps to a drying track, not to a slow stop, so
+    # whether Leclerc's undercut was strategy cannot be told: no move, logged as undecidable
+    # and not as a slow stop. On a dry track a slow stop stays one (2018 Monaco, Stroll's
+    # lap-9 stop lost about 70 s)
+    def reasons(analysis: RaceAnalysis, driver: str) -> list[str]:
+        log = analysis.quality
+        return log[(log["rule"] == "move_excluded") & (log["driver"] == driver)]["detail"].tolist()
+
+    hungary = race(f1, 2020, 3)
+    moves = hungary.moves
+    assert moves[(moves["driver"] == "LEC") & (moves["rival"] == "VET")].empty
+    leclerc = [r for r in reasons(hungary, "LEC") if r.startswith("undercut LEC on VET")]
+    assert len(leclerc) == 1 and "undecidable: a stop onto or off wet-weather tyres" in leclerc[0]
+    monaco = race(f1, 2018, 6)
+    stroll = [r for r in reasons(monaco, "STR") if r.startswith("undercut STR on HAR")]
+    assert len(stroll) == 1 and "STR's stop lost over 10 s" in stroll[0]
