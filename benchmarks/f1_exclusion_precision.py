@@ -34,6 +34,8 @@ MOVE_REASONS = (
     ("move: not adjacent", "not adjacent"),
 )
 PASSAGE_KINDS = (
+    # in a race whose tyre columns miss changes the stop count is withheld: no exclusion, undecidable
+    ("passage: stop-go where the tyre columns miss changes (count withheld)", "tyre columns miss changes"),
     ("passage: field", "the field led through"),
     ("passage: red-flag restart", "around a red flag"),
     ("passage: drive-through", "drive-through"),

@@ -83,3 +83,12 @@ def test_wet_slow_stops_are_filed_apart_from_dry_slow_stops() -> None:
     dry = entry("move_excluded", "undercut A on B (laps 3/4): A's stop lost over 10 s more than the race's typical stop")
     assert precision.rule_of(wet) == "move: undecidable, wet-weather tyres at a slow stop"
     assert precision.rule_of(dry) == "move: slow stop"
+
+
+def test_stop_gos_with_a_withheld_count_are_filed_apart() -> None:
+    withheld = entry("pit_passage", "stop-go penalty or a repair without new tyres, over 6.0 s above the typical stop "
+                     "(the race's tyre columns miss changes elsewhere: stop count unknown): pit lane 34.4 s")
+    trusted = entry("pit_passage", "stop-go penalty or a repair without new tyres, over 4.0 s above the typical stop: "
+                    "pit lane 31.3 s")
+    assert precision.rule_of(withheld) == "passage: stop-go where the tyre columns miss changes (count withheld)"
+    assert precision.rule_of(trusted) == "passage: stop-go"
