@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 JUDGMENTS = Path(__file__).with_name("f1_exclusion_judgments.tsv")
 MOVE_REASONS = (
+    ("move: undecidable, wet-weather tyres at a slow stop", "undecidable: a stop onto or off wet"),
     ("move: neutralization", "safety car, VSC or red flag"),
     ("move: slow stop", "stop lost over"),
     ("move: passage", "pit-lane passage"),
@@ -33,6 +34,8 @@ MOVE_REASONS = (
     ("move: not adjacent", "not adjacent"),
 )
 PASSAGE_KINDS = (
+    # in a race whose tyre columns miss changes the stop count is withheld: no exclusion, undecidable
+    ("passage: stop-go where the tyre columns miss changes (count withheld)", "tyre columns miss changes"),
     ("passage: field", "the field led through"),
     ("passage: red-flag restart", "around a red flag"),
     ("passage: drive-through", "drive-through"),
@@ -42,10 +45,14 @@ PASSAGE_KINDS = (
 # means a real defense)
 KEPT_DEFENSES = (
     ("defense kept: held 10+ laps", "held within"),
+    ("defense kept: passed 5-15 laps after, still following", "still following"),
     ("defense kept: passed within 4 laps", "passed on track"),
     ("defense kept: faster and closing before", "faster over laps"),
+    ("defense kept: closed 1 s on two clean laps before", "two clean laps"),
 )
-OTHER_RULES = ("defense_excluded", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed")
+# defense_undecidable is no exclusion (nothing is known to be wrong with it) but is sampled to
+# show what the lap table cannot decide
+OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed")
 
 
 def rule_of(entry: dict) -> str | None:
@@ -67,17 +74,18 @@ def key_of(season: int, round_: int, entry: dict) -> str:
 
 
 def sample(check_lines: list[dict], per_rule: int, seed: int) -> dict[str, list[tuple[int, int, str, dict]]]:
-    """Up to ``per_rule`` entries per rule, round-robin over seasons, seeded."""
+    """Up to ``per_rule`` entries per rule, round-robin over seasons, each rule from its own
+    generator seeded with the rule's name: one rule's change of entries leaves the other
+    rules' samples as they were judged."""
     pools: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
     for race in check_lines:
         for entry in race["entries"]:
             rule = rule_of(entry)
             if rule:
                 pools[rule][race["season"]].append((race["season"], race["round"], race["event"], entry))
-    rng = random.Random(seed)
     chosen: dict[str, list] = {}
-    # the kept-defense rules draw last, so the exclusion rules' samples (judged first) stay as drawn
     for rule in sorted(pools, key=lambda name: (name.startswith("defense kept"), name)):
+        rng = random.Random(f"{seed}:{rule}")
         seasons = {season: rng.sample(items, len(items)) for season, items in sorted(pools[rule].items())}
         picked: list = []
         while len(picked) < per_rule and any(seasons.values()):
@@ -100,13 +108,22 @@ def gap_window(data: Path, season: int, round_: int, entry: dict) -> str:
         return ""
     a, b, first, last = found.group(1), found.group(2), int(found.group(3)), int(found.group(4))
     first, last = min(first, last), max(first, last)
-    times = race(data, season, round_).times
+    analysis = race(data, season, round_)
+    times = analysis.times
+    neutral = {lap for first_lap, last_lap in zip(analysis.neutralizations["first_lap"],
+                                                  analysis.neutralizations["last_lap"])
+               for lap in range(int(first_lap), int(last_lap) + 1)} if len(analysis.neutralizations) else set()
+    pits = set(zip(analysis.stops["driver"], analysis.stops["lap"])) if len(analysis.stops) else set()
     cells = []
     before = 8 if "behind" in found.group(0) else 3  # a defense: the attacker's pace before the run
-    for lap in range(max(1, first - before), last + 6):
+    passed = re.search(r"passed on track on lap (\d+)", detail)  # show the laps up to a late pass
+    end = max(last + 6, int(passed.group(1)) + 2) if passed else last + 6
+    for lap in range(max(1, first - before), end):
         if lap in times.index and a in times.columns and b in times.columns:
             gap = times.at[lap, a] - times.at[lap, b]
-            cells.append(f"{lap}:{gap:+.1f}" if gap == gap else f"{lap}:-")
+            # n: a neutralized lap, p: a stop of either car on that lap
+            mark = ("n" if lap in neutral else "") + ("p" if (a, lap) in pits or (b, lap) in pits else "")
+            cells.append(f"{lap}{mark}:{gap:+.1f}" if gap == gap else f"{lap}{mark}:-")
     return f"{a} minus {b}: " + " ".join(cells)
 
 

@@ -20,7 +20,6 @@ OVER_TODAY = {
     "extractors/anchors.py Anchors.__init__": 41,
     "extractors/anchors.py Anchors.find": 25,
     "extractors/relations.py _clause": 32,
-    "domains/f1/oracle.py task_facts": 21,
     "domains/f1/reading.py TextReader.subject": 40,
     "domains/f1/rules_race.py RaceRules.winners_and_positions": 36,
     "domains/f1/rules_race.py RaceRules.moves": 32,

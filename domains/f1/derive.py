@@ -41,6 +41,12 @@ DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender
 DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
 DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
 DEFENSE_CLOSING_S = 0.5  # ... and closed at least this much of the gap over them
+DEFENSE_CLOSING_FAST_S = 1.0  # ... or, with only two clean laps before the run, closed this much
+DEFENSE_FOLLOW_S = 1.5  # a pass after DEFENSE_PASS_WITHIN_LAPS counts while still following this close
+DEFENSE_FOLLOW_MAX_LAPS = 15  # ... up to this many laps after the run
+DEFENSE_PASS_MAX_S = 3.0  # a pass puts the attacker at most this far ahead at the line (more: trouble)
+DEFENSE_DROPPED_S = 1.5  # no defense for sure: the attacker fell this far back after the run
+DEFENSE_DROP_LAPS = 3  # ... within this many clean laps (else the run is undecidable)
 WET_COMPOUNDS = ("INTERMEDIATE", "WET")
 
 
@@ -367,6 +373,25 @@ def build_moves(
     return out[columns].reset_index(drop=True)
 
 
+def _slow_stop(cars: tuple, loss: dict, typical: float, to: dict, came_off: dict) -> str:
+    """Why a candidate move is a slow stop's ('' when no stop of the pair lost
+    ``SLOW_STOP_EXTRA_S`` more than the race's typical stop). A stop onto or off wet-weather
+    tyres is the track's (rain, drying): its in- and out-lap say nothing of a slow stop, so
+    the move is undecidable (sampled: 6 of 6 such exclusions in 2020 Hungary, 2021 Sochi,
+    2024 and 2025 Silverstone could not be judged)."""
+    import math
+
+    if math.isnan(typical):
+        return ""
+    slow = [d for d, lap in cars if loss.get((d, lap), 0) > typical + SLOW_STOP_EXTRA_S]
+    if not slow:
+        return ""
+    lost = f"lost over {SLOW_STOP_EXTRA_S:.0f} s more than the race's typical stop ({typical:.1f} s)"
+    if any(to.get(car) in WET_COMPOUNDS or came_off.get(car) in WET_COMPOUNDS for car in cars):
+        return f"undecidable: a stop onto or off wet-weather tyres {lost}"
+    return f"{'/'.join(slow)}'s stop {lost}"
+
+
 def confounded(
     moves: pd.DataFrame,
     stops: pd.DataFrame,
@@ -379,11 +404,11 @@ def confounded(
     of the second), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
     a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
     not adjacent on track before the first stop when the attacker did not come out ahead."""
-    import math
 
     typical = stops.loc[~stops["neutralized"], "loss_s"].median()
     loss = stops.set_index(["driver", "lap"])["loss_s"].to_dict()
     to = stops.set_index(["driver", "lap"])["to"].to_dict()
+    came_off = stops.set_index(["driver", "lap"])["from"].to_dict()
     passed = set() if passages is None else set(zip(passages["Driver"], passages["LapNumber"]))
     order = times.rank(axis=1, method="first")
     reasons = []
@@ -392,15 +417,14 @@ def confounded(
         last = max(move.driver_pit_lap, move.rival_pit_lap)
         window = range(first - 1, last + 2)
         cars = ((move.driver, move.driver_pit_lap), (move.rival, move.rival_pit_lap))
-        slow = [d for d, lap in cars if not math.isnan(typical) and loss.get((d, lap), 0) > typical + SLOW_STOP_EXTRA_S]
+        slow = _slow_stop(cars, loss, typical, to, came_off)
         weather = {to.get(car) in WET_COMPOUNDS for car in cars if to.get(car) not in (None, "UNKNOWN")}
         before = order.loc[first - 1] if first - 1 in order.index else None
         between = None if before is None else abs(before.get(move.driver) - before.get(move.rival)) - 1
         if any(lap in neutral_laps for lap in window):
             reasons.append(f"safety car, VSC or red flag between laps {window.start} and {window.stop - 1}")
         elif slow:
-            reasons.append(f"{'/'.join(slow)}'s stop lost over {SLOW_STOP_EXTRA_S:.0f} s more than the race's "
-                           f"typical stop ({typical:.1f} s)")
+            reasons.append(slow)
         elif any((d, lap) in passed for d, _ in cars for lap in window):
             reasons.append("a pit-lane passage (penalty) inside the window")
         elif len(weather) == 2:
@@ -433,6 +457,7 @@ def build_defenses(
     long["gap"] = long["t"] - long.groupby("lap")["t"].shift(1)
     row = laps.set_index(["LapNumber", "Driver"])
     clean = (row["is_green"] & ~row["is_out_lap"] & row["PitInTime"].isna()).rename("clean")
+    in_pits = row["is_out_lap"] | row["PitInTime"].notna()
     lap_time = row["LapTime"]
     long = long.join(clean, on=["lap", "driver"]).join(
         clean.rename("clean_ahead"), on=["lap", "ahead"]
@@ -475,10 +500,10 @@ def build_defenses(
     paced = runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S
     held = pd.Series("", index=runs.index, dtype=object)
     for index in runs.index[~paced]:
-        held[index] = _held_up(runs.loc[index], times, clean, lap_time)
+        held[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
     runs = runs.assign(held=held, kept=paced | held.ne(""))
     if log is not None:
-        _log_defenses(runs, log)
+        _log_defenses(runs, times, clean, log)
     runs = runs[runs["kept"]]
     runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
@@ -486,64 +511,195 @@ def build_defenses(
     return runs[columns].reset_index(drop=True)
 
 
-def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series) -> str:
+def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series,
+             in_pits: pd.Series) -> str:
     """Why a close run without a pace margin is still a defense ('' when it is not): the
-    attacker passed on track soon after it (neither car through the pit lane on the way),
-    or lapped faster than the defender before it (a car held up laps at the defender's
-    pace, so the run itself cannot show it) and closing in. A long close run alone is no
-    defense: a DRS train or a car simply following looks the same (measured on the kept
-    side: 10+ laps within DEFENSE_GAP_S kept 14 real defenses of 30, 5 wrong; with a
-    closing-in before it, 7 of 11, 1 wrong: neither reaches 90%)."""
+    attacker passed on track soon after it, or lapped faster than the defender before it
+    and closed in (a car held up laps at the defender's pace, so the run itself cannot
+    show it). A long close run alone is no defense: a DRS train or a car simply following
+    looks the same (measured on the kept side: 10+ laps within DEFENSE_GAP_S kept 14 real
+    defenses of 30, 5 wrong; with a closing-in before it, 7 of 11, 1 wrong: neither
+    reaches 90%)."""
+    return _passed_after(run, times, in_pits, clean) or _closed_before(run, times, clean, lap_time)
+
+
+def _passed_after(run: pd.Series, times: pd.DataFrame, in_pits: pd.Series, clean: pd.Series) -> str:
+    """The attacker ahead of the defender on track after the run: within
+    ``DEFENSE_PASS_WITHIN_LAPS`` laps (a safety car on the way does not undo the pass: the
+    order after a restart is fought on track), or later while it still followed within
+    ``DEFENSE_FOLLOW_S`` on green laps (a run cut by one lap over 1 s, or by a lap that was
+    not clean: 2021 Monza, Vettel past Kubica on lap 45, 5 laps after the run).
+    A pit stop of either car on the way ends the search: a place won in the pits is no pass;
+    so does the attacker ahead on a lap that is not green for both, or by more than
+    ``DEFENSE_PASS_MAX_S`` (the defender in trouble: 2020 Silverstone, Kvyat's crash on lap
+    12 put Grosjean 42.9 s ahead)."""
     import math
 
     defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
-    for lap in range(last + 1, last + DEFENSE_PASS_WITHIN_LAPS + 1):
-        if lap not in times.index:
-            break
-        if not all(clean.get((k, car), False) for k in range(last + 1, lap + 1) for car in (defender, attacker)):
-            break  # a pit stop or a neutralization on the way: not a pass on track
+    for lap in range(last + 1, last + DEFENSE_FOLLOW_MAX_LAPS + 1):
+        if lap not in times.index or in_pits.get((lap, defender), True) or in_pits.get((lap, attacker), True):
+            return ""
         ahead, behind = times.at[lap, attacker], times.at[lap, defender]
-        if not (math.isnan(ahead) or math.isnan(behind)) and ahead < behind:
-            return f"the attacker passed on track on lap {lap}"
-    first = int(run["first_lap"])
-    before = [k for k in range(first - DEFENSE_PRE_RUN_LAPS, first)
-              if clean.get((k, defender), False) and clean.get((k, attacker), False)]
-    if len(before) < 3:
+        if math.isnan(ahead) or math.isnan(behind):
+            return ""
+        if ahead < behind:
+            if not (clean.get((lap, defender), False) and clean.get((lap, attacker), False)) or (
+                    behind - ahead > DEFENSE_PASS_MAX_S):
+                return ""  # ahead under a neutralization, or by a defender's trouble: no pass on track
+            later = f", still following within {DEFENSE_FOLLOW_S} s" if lap > last + DEFENSE_PASS_WITHIN_LAPS else ""
+            return f"the attacker passed on track on lap {lap}{later}"
+        if lap >= last + DEFENSE_PASS_WITHIN_LAPS and ahead - behind > DEFENSE_FOLLOW_S:
+            return ""  # no longer following: a later pass is another fight
+    return ""
+
+
+def _clean_laps_before(run: pd.Series, clean: pd.Series, first: int | None = None) -> list[int]:
+    """The unbroken stretch of clean laps of both cars right before the run (at most
+    ``DEFENSE_PRE_RUN_LAPS``): a stop or a neutralization in the window would make the gap
+    before it say nothing of pace (2026 Hungary, Albon 11.6 s ahead of Bearman before
+    his lap-54 stop, 2.6 s behind after it)."""
+    defender, attacker = run["driver"], run["attacker"]
+    first = int(run["first_lap"]) if first is None else first
+    laps: list[int] = []
+    for k in range(first - 1, first - DEFENSE_PRE_RUN_LAPS - 1, -1):
+        if not (clean.get((k, defender), False) and clean.get((k, attacker), False)):
+            break
+        laps.insert(0, k)
+    return laps
+
+
+def _gap_closed(run: pd.Series, times: pd.DataFrame, start: int) -> float:
+    """Seconds of the gap the attacker closed from the end of lap ``start`` to the run's first lap."""
+    import math
+
+    first, defender, attacker = int(run["first_lap"]), run["driver"], run["attacker"]
+    if start not in times.index or first not in times.index:
+        return math.nan
+    return float((times.at[start, attacker] - times.at[start, defender])
+                 - (times.at[first, attacker] - times.at[first, defender]))
+
+
+def _closed_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series) -> str:
+    """Faster by the robust pace measure over the clean laps before the run and closing in
+    (``DEFENSE_CLOSING_S``), then held at the defender's pace. With only two clean laps
+    (the attacker's out-lap just before: 2026 Hungary, Albon after his stop, 2.6 s to
+    0.5 s behind Bearman) one lap's pace is no evidence, so the closing itself must show
+    it: ``DEFENSE_CLOSING_FAST_S`` over them."""
+    before = _clean_laps_before(run, clean)
+    if len(before) < 2:
         return ""
-    own = sorted(float(lap_time.get((k, attacker))) for k in before)
-    their = sorted(float(lap_time.get((k, defender))) for k in before)
+    closed = _gap_closed(run, times, before[0] - 1)
+    if len(before) == 2:
+        if closed >= DEFENSE_CLOSING_FAST_S:
+            return (f"the attacker closed {closed:.1f} s on the two clean laps {before[0]}-{before[-1]} "
+                    f"before the run")
+        return ""
+    own = sorted(float(lap_time.get((k, run["attacker"]))) for k in before)
+    their = sorted(float(lap_time.get((k, run["driver"]))) for k in before)
     half = (len(before) + 1) // 2
     margin = sum(their[:half]) / half - sum(own[:half]) / half
-    start = before[0] - 1
-    closed = (times.at[start, attacker] - times.at[start, defender]) - (
-        times.at[first, attacker] - times.at[first, defender]) if start in times.index else math.nan
-    # faster and closing in, then held at the defender's pace
     if margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S:
         return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
                 f"run and closed {closed:.1f} s")
     return ""
 
 
-def _log_defenses(runs: pd.DataFrame, log: QualityLog) -> None:
+def _gap(times: pd.DataFrame, lap: int, attacker: str, defender: str) -> float:
+    """The attacker's gap behind the defender at the end of ``lap`` (NaN without both times)."""
+    if lap not in times.index:
+        return float("nan")
+    return float(times.at[lap, attacker] - times.at[lap, defender])
+
+
+def _following_since(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> int:
+    """The first lap of the attacker's unbroken following before the run: clean laps
+    behind within ``DEFENSE_FOLLOW_S`` (a run is cut by one lap over 1 s: 2022 Montreal,
+    Tsunoda closed 1.7 -> 0.9 s on lap 20 and sat there to lap 41, the run counted from 26)."""
+    defender, attacker, lap = run["driver"], run["attacker"], int(run["first_lap"])
+    while clean.get((lap - 1, defender), False) and clean.get((lap - 1, attacker), False) and (
+            0 < _gap(times, lap - 1, attacker, defender) <= DEFENSE_FOLLOW_S):
+        lap -= 1
+    return lap
+
+
+def _closed_in_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> bool:
+    """Whether the attacker may have closed in before following (True when it cannot be
+    told): from the first lap, or from at least two unbroken clean laps before its following
+    began, to the run, the largest gap less the gap at the run's start is
+    ``DEFENSE_CLOSING_S`` or more (2018 Shanghai, Gasly 1.4 s behind Leclerc on lap 4, 0.5 s
+    on lap 6, then ten laps at 0.5-0.9 s: closing, then held or a train)."""
+    defender, attacker, first = run["driver"], run["attacker"], int(run["first_lap"])
+    since = _following_since(run, times, clean)
+    start = int(times.index.min())
+    if since > start + 1:
+        before = _clean_laps_before(run, clean, since)
+        if len(before) < 2:
+            return True
+        start = before[0] - 1
+    gaps = [_gap(times, lap, attacker, defender) for lap in range(start, first)]
+    return not max(gaps, default=0.0) - _gap(times, first, attacker, defender) < DEFENSE_CLOSING_S
+
+
+def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> str:
+    """Why a run that is no defense is *known* not to be one ('' when the lap table cannot
+    tell): the attacker, which had not closed in before (``_closed_in_before``), fell
+    ``DEFENSE_DROPPED_S`` behind within ``DEFENSE_DROP_LAPS`` clean laps after the run, on
+    its own pace, and did not come back within ``DEFENSE_GAP_S`` over the next
+    ``DEFENSE_DROP_LAPS`` laps. A run that ends with a stop, the flag or a neutralization,
+    or follows a closing-in, a restart or a stop, is undecidable: a held-up car and a DRS
+    train look the same in lap times (measured: of 30 runs that fell back after a
+    closing-in or came back, 5 were undecidable by hand)."""
+    import math
+
+    defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
+    if _closed_in_before(run, times, clean):
+        return ""
+    for lap in range(last + 1, last + DEFENSE_DROP_LAPS + 1):
+        if not (clean.get((lap, defender), False) and clean.get((lap, attacker), False)):
+            return ""
+        gap = _gap(times, lap, attacker, defender)
+        if math.isnan(gap):
+            return ""
+        if gap >= DEFENSE_DROPPED_S:
+            later = [_gap(times, k, attacker, defender) for k in range(lap + 1, lap + DEFENSE_DROP_LAPS + 1)]
+            if any(g <= DEFENSE_GAP_S for g in later):  # back on the defender: still a fight
+                return ""
+            return f"the attacker dropped back to {gap:.1f} s on lap {lap}"
+    return ""
+
+
+def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log: QualityLog) -> None:
     """One entry per pair: the run kept because the attacker was held up, or, for a pair
-    with no defense at all, its longest run and why it is not one."""
+    with no defense at all, its longest run and why it is not one: ``defense_excluded``
+    when every run of the pair ended with the attacker dropping back (known not to be a
+    defense), else ``defense_undecidable`` (no fact either: the lap table cannot tell)."""
     kept_pairs = set(zip(runs.loc[runs["kept"], "driver"], runs.loc[runs["kept"], "attacker"]))
     ordered = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
+    dropped = {index: _dropped_back(ordered.loc[index], times, clean) for index in ordered.index
+               if (ordered.at[index, "driver"], ordered.at[index, "attacker"]) not in kept_pairs}
+    undecided = {(ordered.at[i, "driver"], ordered.at[i, "attacker"]) for i, why in dropped.items() if not why}
     seen: set[tuple[str, str]] = set()
-    for run in ordered.itertuples():
+    for index, run in zip(ordered.index, ordered.itertuples()):
         pair = (run.driver, run.attacker)
         if pair in seen:
             continue
+        seen.add(pair)
         what = (f"{run.attacker} behind {run.driver} laps {run.first_lap}-{run.last_lap} ({run.laps} laps, "
                 f"median gap {run.median_gap:.2f} s, pace margin {run.best_lap_delta_s:+.3f} s)")
-        if pair in kept_pairs and run.kept:
-            seen.add(pair)
-            if run.held:
+        if pair in kept_pairs:
+            if run.kept and run.held:
                 log.add("defense_held_up", f"{what}: {run.held}", run.driver, int(run.first_lap))
-        elif pair not in kept_pairs:
-            seen.add(pair)
-            log.add("defense_excluded", f"{what}: pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within "
-                    f"{DEFENSE_PASS_WITHIN_LAPS} laps, not faster and closing before", run.driver, int(run.first_lap))
+            elif not run.kept:
+                seen.discard(pair)  # the pair's kept run is shorter: log that one
+            continue
+        why_not = (f"pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within {DEFENSE_PASS_WITHIN_LAPS} laps, "
+                   f"not faster and closing before")
+        if pair in undecided:
+            log.add("defense_undecidable", f"{what}: {why_not}; the attacker did not drop back "
+                    f"{DEFENSE_DROPPED_S} s within {DEFENSE_DROP_LAPS} clean laps, or had closed in before",
+                    run.driver, int(run.first_lap))
+        else:
+            log.add("defense_excluded", f"{what}: {why_not}; {dropped[index]}", run.driver, int(run.first_lap))
 
 
 def derive_race(

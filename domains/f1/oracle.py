@@ -114,6 +114,22 @@ def _position(race: dict[str, Any], code: str) -> list[Fact]:
     return [Fact(type="final_position", key={"driver": code}, value=position)]
 
 
+def _summary_facts(race: dict[str, Any]) -> list[Fact]:
+    """The race summary: the winner and his stop count, the podium, the neutralizations."""
+    facts: list[Fact] = []
+    if (code := winner(race)) is not None:
+        facts.append(Fact(type="winner", key={}, value=code))
+        if not _driver(race, code).get("stop_count_unknown"):
+            facts.append(Fact(type="stop_count", key={"driver": code}, value=len(_driver(race, code)["pit_stops"])))
+    podium = sorted(
+        (d for d in race["drivers"] if d["position"] is not None and 2 <= d["position"] <= 3),
+        key=lambda d: d["position"],
+    )
+    facts.extend(Fact(type="final_position", key={"driver": d["code"]}, value=d["position"]) for d in podium)
+    facts.extend(neutralization_facts(race))
+    return facts
+
+
 def task_facts(race: dict[str, Any], task: str, driver: str | None, rival: str | None) -> list[Fact]:
     """The relevant facts of one decision (see docs/domains/f1.md, "Instances")."""
     if task == "tyre_strategy":
@@ -134,18 +150,5 @@ def task_facts(race: dict[str, Any], task: str, driver: str | None, rival: str |
         defense = next(d for d in race["defenses"] if d["driver"] == driver and d["attacker"] == rival)
         return [defense_fact(defense), *_position(race, driver), *_position(race, rival)]
     if task == "race_summary":
-        facts: list[Fact] = []
-        if (code := winner(race)) is not None:
-            facts.append(Fact(type="winner", key={}, value=code))
-            if not _driver(race, code).get("stop_count_unknown"):
-                facts.append(
-                    Fact(type="stop_count", key={"driver": code}, value=len(_driver(race, code)["pit_stops"]))
-                )
-        podium = sorted(
-            (d for d in race["drivers"] if d["position"] is not None and 2 <= d["position"] <= 3),
-            key=lambda d: d["position"],
-        )
-        facts.extend(Fact(type="final_position", key={"driver": d["code"]}, value=d["position"]) for d in podium)
-        facts.extend(neutralization_facts(race))
-        return facts
+        return _summary_facts(race)
     raise ValueError(f"unknown f1 task {task!r}")

@@ -50,7 +50,8 @@ RULES = {
     "took_the_flag": "not classified but crossed the line after the winner finished: not retired",
     "retired_before_flag": "classified by distance but stopped before the winner finished: retired",
     "move_excluded": "an undercut/overcut confounded by something other than strategy: not a move",
-    "defense_excluded": "a close run of 5+ green laps that is no defense (no pace margin, no pass, not held up)",
+    "defense_excluded": "a close run of 5+ green laps that is no defense: no pace margin, no pass, the attacker dropped back",
+    "defense_undecidable": "a close run of 5+ green laps the lap table cannot decide (held up or a train): no fact",
     "defense_held_up": "a close run kept as a defense: the attacker passed on track soon after, or was faster and closing before",
 }
 
