@@ -15,9 +15,13 @@ import dataclasses
 import inspect
 import re
 from collections.abc import Callable, Hashable, Iterator
+from itertools import compress
+from re import _parser  # type: ignore[attr-defined]
 from typing import Any, ClassVar, TypeVar
 
 from factcov.errors import PluginError
+from factcov.extractors.anchors import _item as _anchor_item  # the analysis of one piece
+from factcov.extractors.anchors import _join, _useful
 
 Method = TypeVar("Method", bound=Callable[..., None])
 
@@ -161,3 +165,128 @@ def _shape_problems(cls: type[DeclaredRules], declared: dict[str, Rule]) -> list
         and _rule_shaped(value, cls.rule_argument)
     ]
     return problems
+
+
+# -- a table of pattern rules (the weather grammar's shape) --------------------------------
+# A grammar whose rules are (pattern, action) rows rather than reader methods declares each
+# row once with ``PatternRules.add``; its gate (the substrings one of which every match
+# holds) is derived from the compiled pattern by ``factcov.extractors.anchors``, never
+# listed by hand, so a spelling the pattern accepts always opens it (issue 28: the hand
+# needles of weather's speed rules missed "kilometros por hora").
+
+Action = TypeVar("Action")
+
+
+def derived_gates(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], ...]:
+    """Sets of substrings such that every match of ``pattern`` contains one of each set (a
+    substring test is far cheaper than a scan): the anchors of each piece of the pattern
+    that every match holds (``factcov.extractors.anchors``' analysis, piece by piece), each
+    set reduced to a few word-start parts (``_cover``), smallest sets first. No set: a
+    pattern a match may satisfy without any literal, scanned on every text."""
+    source = pattern.pattern
+    behind = _LEADING_LOOKBEHIND.match(source)
+    if behind is not None:
+        # "(?:(?<=mph )|(?<=km/h ))from the": the text holds "mph from the" (nothing is
+        # matched before a leading look-behind, so reading it as text is sound)
+        source = behind.group().replace("(?<=", "(?:") + source[behind.end():]
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    sets = sorted({_cover(found) for found in _piece_anchors(_parser.parse(source, pattern.flags))},
+                  key=lambda needles: (len(needles), needles))
+    # a set holding a word of one or two letters ("a", "de", "to") is open in nearly every
+    # text: its test costs more than it saves, unless it is the pattern's only one
+    if not sets:
+        return ()
+    strong = [needles for needles in sets if not any(len(n) <= 2 and n.isalnum() for n in needles)]
+    strong = strong or [max(sets, key=lambda needles: (min(map(len, needles)), -len(needles)))]
+    # each set costs a test per needle on a text without one: two small sets gate about as
+    # well as more of them, and a long list (every condition word) only when nothing else does
+    return tuple([needles for needles in strong if len(needles) <= _SMALL_SET][:2] or strong[:1])
+
+
+_SMALL_SET = 8
+
+
+def _piece_anchors(items: Any) -> list[frozenset[str]]:
+    """The anchor sets of a sequence: each maximal run of pieces matching exact strings
+    (their product), and each other piece's own required literals."""
+    found: list[frozenset[str] | None] = []
+    run: frozenset[str] = frozenset({""})
+    for item in items:
+        info = _anchor_item(*item)
+        if info.exact is not None:
+            joined = _join(run, info.exact)
+            if joined is not None:
+                run = joined
+                continue
+            found.append(_useful(run))
+            run = info.exact
+            continue
+        found += [_useful(run), _useful(info.required)]
+        run = frozenset({""})
+    found.append(_useful(run))
+    return [anchor_set for anchor_set in found if anchor_set]
+
+
+# a pattern's leading positive look-behinds of plain text, alone or as a group of branches
+_LEADING_LOOKBEHIND = re.compile(r"\(\?<=[^()\\[]*\)|\(\?:(?:\(\?<=[^()\\[]*\)\|)*\(\?<=[^()\\[]*\)\)")
+_SHORTEST_NEEDLE = 3  # letters or digits: a part with fewer ("of", "de", "ly") stands in too many texts
+
+
+def _cover(literals: frozenset[str]) -> tuple[str, ...]:
+    """Few substrings such that each of ``literals`` contains one: greedily the part that
+    most of the literals not yet covered share (the longer of two that share as many),
+    starting where a word starts and holding at least ``_SHORTEST_NEEDLE`` letters or digits
+    (a literal with fewer is its own part). ("kilometros por hora", "millas por hora" ->
+    " por hora".)"""
+    left = set(literals)
+    chosen: list[str] = []
+    while left:
+        counts: dict[str, int] = {}
+        for literal in left:
+            for part in _parts(literal):
+                counts[part] = counts.get(part, 0) + 1
+        best = max(counts, key=lambda part: (counts[part], len(part), part))
+        chosen.append(best)
+        left = {literal for literal in left if best not in literal}
+    return tuple(sorted(chosen, key=lambda needle: (len(needle), needle)))
+
+
+def _parts(literal: str) -> set[str]:
+    """The substrings of ``literal`` selective enough to gate on (itself, when short)."""
+    if _alphanumerics(literal) <= _SHORTEST_NEEDLE:
+        return {literal}
+    starts = [i for i in range(len(literal)) if i == 0 or not literal[i - 1].isalnum() or not literal[i].isalnum()]
+    return {literal[i:j] for i in starts for j in range(i + _SHORTEST_NEEDLE, len(literal) + 1)
+            if _alphanumerics(literal[i:j]) >= _SHORTEST_NEEDLE} or {literal}
+
+
+def _alphanumerics(text: str) -> int:
+    return sum(map(str.isalnum, text))
+
+
+class PatternRules(list[tuple[re.Pattern[str], Action, int]]):
+    """Rows ``(pattern, action, gate)`` in reading order. ``needles`` are the sets of
+    substrings the rows' patterns need (``derived_gates``); ``gate`` has bit ``i`` set for
+    each set ``i`` its pattern needs, and ``opened(text)`` the bits of the sets ``text``
+    holds a member of, so a row is read where ``opened & gate == gate`` (a row needing no
+    set, gate 0, everywhere). Each set is tested once per text, however many rows need it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.needles: list[tuple[str, ...]] = []
+        self._bits: list[int] = []
+
+    def add(self, pattern: re.Pattern[str], action: Action) -> None:
+        gate = 0
+        for needles in derived_gates(pattern):
+            if needles not in self.needles:
+                self.needles.append(needles)
+                self._bits.append(1 << (len(self.needles) - 1))
+            gate |= 1 << self.needles.index(needles)
+        self.append((pattern, action, gate))
+
+    def opened(self, text: str) -> int:
+        """The bits of the needle sets one of whose members ``text`` holds."""
+        contains = text.__contains__
+        return sum(compress(self._bits, [any(map(contains, needles)) for needles in self.needles]))
