@@ -166,6 +166,7 @@ class Grammar:
         build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
         build()
         self._shared_rules()
+        self.rules.seal()
 
     # -- rule helpers -------------------------------------------------------------------
     def add(self, pattern: str, rule: Rule) -> None:
