@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
-from functools import cache, lru_cache
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache, cached_property, lru_cache
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -275,3 +276,49 @@ def parse_ordinal(text: str, language: str) -> int | None:
     if match:
         return int(match.group(1))
     return ordinal_words(language).get(folded)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Folded names -> canonical value, and canonical values that may be written as such.
+
+    ``names`` maps a folded name (``"max verstappen"``, ``"verstappen"``) to its value
+    (``"VER"``); ``written`` are values accepted when the original text spells them
+    exactly (codes in capitals), matched by ``written_pattern`` on the folded text
+    (default: the folded values themselves).
+    """
+
+    names: Mapping[str, str]
+    written: Collection[str] = ()
+    written_pattern: str | None = None
+
+    @cached_property
+    def pattern(self) -> str:
+        """One alternation of every name, longest first (so "max verstappen" beats "verstappen")."""
+        names = alternation(self.names, space=" ")  # a trie: the same matches, found faster
+        literal = self.written_pattern or "|".join(re.escape(fold(w)) for w in sorted(self.written, key=len, reverse=True))
+        return r"\b(?:" + "|".join(a for a in (names, literal) if a) + r")\b"
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """``pattern`` compiled (a space matching any run of whitespace), as ``find`` uses it."""
+        return _compiled(self.pattern)
+
+    def resolve(self, folded_name: str, original: str) -> str | None:
+        """The value a matched name stands for (None: a word that only looked like a name)."""
+        value = self.names.get(" ".join(folded_name.split()))
+        if value is not None:
+            return value
+        return original if original in self.written else None
+
+    def find(self, folded: str, text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[str, tuple[int, int]]]:
+        """(value, span) of each name in ``text[start:end]``, in text order."""
+        for match in self.compiled.finditer(folded, start, len(folded) if end is None else end):
+            value = self.resolve(match.group(), text[match.start() : match.end()])
+            if value is not None:
+                yield value, match.span()
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:  # Lexicon's
+    return re.compile(pattern.replace(" ", r"\s+"))

@@ -472,8 +472,10 @@ SENTENCE_END = r"\.(?=\s|$)|!(?<!\d!)(?=\s|$)|\?(?<!\d\?)(?=\s|$)|\n"
 
 
 @dataclass(frozen=True)
-class Lexicon:
-    """Compiled patterns of one language (build with ``lexicon(language)``)."""
+class Grammar:
+    """Compiled patterns of one language (build with ``lexicon(language)``): the fields the
+    f1 reader's ``@rule`` declarations name. Not a ``Lexicon`` (``factcov.language``'s names
+    table, which f1's mentions use): one class of that name in factcov (issue 28)."""
 
     language: str
     num: str
@@ -561,7 +563,7 @@ def _alt(words: tuple[str, ...] | list[str]) -> str:
 
 
 @cache
-def lexicon(language: str) -> Lexicon:
+def lexicon(language: str) -> Grammar:
     """The grammar of ``language``, its patterns compiled to skip to their possible first
     characters where that is faster (``compile_fast``: the same matches)."""
     lex = _lexicon(language)
@@ -629,7 +631,7 @@ def _ordinal(language: str) -> str:
     return pattern[:cut] + _alt(words) + closing
 
 
-def _lexicon(language: str) -> Lexicon:
+def _lexicon(language: str) -> Grammar:
     words = {w: v for w, v in number_words(language).items() if w not in _ARTICLES}
     num = rf"(?:\d+(?:[.,]\d+)?|\b(?:{_alt(list(words))})\b)"
     lap_num = rf"(?:\d{{1,2}}(?![.,]?\d)|\b(?:{_alt(list(words))})\b)"
@@ -653,7 +655,7 @@ def _lexicon(language: str) -> Lexicon:
     lap = LAP_WORD[language]
     bare = rf"\d{{1,2}}(?![.,]?\d)(?!{BARE_LAP_UNIT})"
     neutral = NEUTRALIZATION[language]
-    return Lexicon(
+    return Grammar(
         language=language,
         num=num,
         ord=ordinal,
@@ -768,3 +770,8 @@ def _lexicon(language: str) -> Lexicon:
         # a class such as [!?] would not do), so the scan jumps from candidate to candidate
         sentence_end=re.compile(SENTENCE_END),
     )
+
+
+# The old name of ``Grammar``, which the f1 reader's modules still import (reading.py,
+# rules_strategy.py, extractor.py): to go once they say ``Grammar``.
+Lexicon = Grammar

@@ -154,20 +154,26 @@ def judged(request: CheckRequest, content: str) -> CheckedAnswer:
         kind = "not JSON" if isinstance(error, json.JSONDecodeError) else "not the JSON asked for"
         return CheckedAnswer(failure=f"the model's answer is {kind}: {content[:80]!r}")
     has_reference = bool(request.reference and request.reference.strip())
-    has_passages = bool(request.passages)
     claims = verdicts.answer_claims[:MAX_CLAIMS] if request.answer.strip() else []
     references = verdicts.reference_claims[:MAX_CLAIMS] if has_reference else []
     units = [UnitVerdict("answer", c.claim, final_verdict(c, has_reference), c.passages) for c in claims]
     units += [UnitVerdict("reference", c.claim, "covered" if c.covered else "missed") for c in references]
+    hallucinated = sorted({f"{u.text} ({u.verdict})" for u in units if u.side == "answer" and u.verdict != "supported"})
+    return CheckedAnswer(units, _judged_metrics(request, units, claims, references), hallucinated)
+
+
+def _judged_metrics(request: CheckRequest, units: list[UnitVerdict], claims: list[Any],
+                    references: list[Any]) -> dict[str, float | None]:
+    """Precision, recall, F1 and faithfulness of one checked answer (None: not measurable)."""
+    has_reference = bool(request.reference and request.reference.strip())
+    has_passages = bool(request.passages)
     supported = sum(u.verdict == "supported" for u in units if u.side == "answer")
     precision = _ratio(supported, len(claims)) if (has_reference or has_passages) else None
     recall = (0.0 if not request.answer.strip() and references
               else _ratio(sum(u.verdict == "covered" for u in units), len(references)))
     faithfulness = _ratio(sum(c.passages == "supported" for c in claims), len(claims)) if has_passages else None
     f1 = None if recall is None else 0.0 if recall == 0 or not precision else 2 * precision * recall / (precision + recall)
-    hallucinated = sorted({f"{u.text} ({u.verdict})" for u in units if u.side == "answer" and u.verdict != "supported"})
-    return CheckedAnswer(units, {"precision": precision, "recall": recall, "f1": f1, "faithfulness": faithfulness},
-                         hallucinated)
+    return {"precision": precision, "recall": recall, "f1": f1, "faithfulness": faithfulness}
 
 
 class LLMChecker:

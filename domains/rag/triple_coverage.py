@@ -249,20 +249,29 @@ def find(argument: Argument, sentence: Sentence) -> float:
     if argument.number is not None:
         return 1.0 if _number_matches(argument.number, sentence.numbers) else 0.0
     if argument.date is not None:
-        words = set(sentence.words)
-        found = 0.0
-        for position, part in enumerate(argument.date):
-            if position == 1:
-                month = int(part)
-                found += any(w in words and MONTHS[w] == month for w in MONTHS) or (
-                    part in words or f"{month:02d}" in words)
-            else:
-                found += part in words or part.zfill(2) in words
-        if argument.date[0] not in words:
-            return 0.0  # another year is another date, whatever the day and month
-        return found / len(argument.date)
+        return _date_share(argument.date, set(sentence.words))
     if not argument.words:
         return 0.0
+    return _words_share(argument, sentence)
+
+
+def _date_share(date: tuple[str, ...], words: set[str]) -> float:
+    """Share of a date's parts (year, month, day) the words hold; 0 without its year."""
+    found = 0.0
+    for position, part in enumerate(date):
+        if position == 1:
+            month = int(part)
+            found += any(w in words and MONTHS[w] == month for w in MONTHS) or (
+                part in words or f"{month:02d}" in words)
+        else:
+            found += part in words or part.zfill(2) in words
+    if date[0] not in words:
+        return 0.0  # another year is another date, whatever the day and month
+    return found / len(date)
+
+
+def _words_share(argument: Argument, sentence: Sentence) -> float:
+    """Share of a name's words the sentence holds: exactly, by stem or (``FUZZY``) nearly."""
     words = set(sentence.words)
     got = 0.0
     for word in argument.words:
@@ -364,6 +373,31 @@ def cover(parsed: ParsedText, triples: Sequence[Sequence[str]], lexicon: Predica
 
 def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, rivals, topicless) -> TripleVerdict:
     s_scores, o_scores = found[subject], found[obj]
+    best, best_k, linked = _best_sentence(s_scores, o_scores, sentences, topicless)
+    spread = min(max(s_scores, default=0.0), max(o_scores, default=0.0)) * CROSS_SENTENCE
+    if best_k is None or spread > best:
+        score = spread
+        label = "partial" if score > 0 else "missing"
+        return TripleVerdict(subject, predicate, obj, score, label, None, 0.0)
+    sentence = sentences[best_k]
+    own = lexicon.evidence_of(predicate, sentence.content, sentence.content_stems)
+    if linked:
+        before = sentences[max(best_k - 1, 0)]
+        own = max(own, lexicon.evidence_of(predicate, before.content, before.content_stems))
+    else:
+        between = _evidence_between(subject, predicate, obj, sentence, arguments, lexicon, rivals, best, own)
+        if between is None:
+            return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
+        own = between
+    score = best * (NO_EVIDENCE + (1 - NO_EVIDENCE) * own)
+    label = "covered" if score >= 0.8 else "partial" if score > 0 else "missing"
+    return TripleVerdict(subject, predicate, obj, score, label, best_k, own)
+
+
+def _best_sentence(s_scores: list[float], o_scores: list[float], sentences: list[Sentence],
+                   topicless: list[bool]) -> tuple[float, int | None, bool]:
+    """The sentence holding both arguments best (the subject may be an earlier sentence's,
+    taken up by a pronoun: ``linked``), and the pair's score there."""
     best, best_k, linked = 0.0, None, False
     for k, sentence in enumerate(sentences):
         s_here = s_scores[k]
@@ -375,39 +409,34 @@ def _verdict(subject, predicate, obj, sentences, arguments, found, lexicon, riva
         pair = min(s_here, o_scores[k])
         if pair > best:
             best, best_k, linked = pair, k, via
-    spread = min(max(s_scores, default=0.0), max(o_scores, default=0.0)) * CROSS_SENTENCE
-    if best_k is None or spread > best:
-        score = spread
-        label = "partial" if score > 0 else "missing"
-        return TripleVerdict(subject, predicate, obj, score, label, None, 0.0)
-    sentence = sentences[best_k]
-    own = lexicon.evidence_of(predicate, sentence.content, sentence.content_stems)
-    if linked:
-        before = sentences[max(best_k - 1, 0)]
-        own = max(own, lexicon.evidence_of(predicate, before.content, before.content_stems))
-    if not linked:
-        others = {i for term, arg in arguments.items() if term not in (subject, obj)
-                  for i in sentence.positions(term, arg)}
-        s_at, o_at = sentence.positions(subject, arguments[subject]), sentence.positions(obj, arguments[obj])
-        joined = _window(s_at, o_at,
-                         sentence, others, arguments[obj].number is not None)
-        window, direct = (joined[0], not joined[1]) if joined else ([], False)
-        rival = lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) if best >= 0.8 and direct else None
-        if rival is not None:
-            return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
-        if direct and _reversed(predicate, window, s_at, o_at, arguments, subject, obj, lexicon):
-            return TripleVerdict(subject, predicate, obj, 0.0, "contradicted", best_k, own)
-        if direct and AGENT_BY and "by" in window and is_agent_noun(predicate):
-            # "1634: The Bavarian Crisis by Eric Flint": "by" names the doer of an agent
-            # noun's predicate (author, creator, director, architect, ...).
-            own = max(own, AGENT_BY)
-        if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
-            # "a dessert from Mexico": arguments joined by function words only state a
-            # relation people often leave unworded (learned: ``lexicon.implicit``).
-            own = max(own, IMPLICIT * lexicon.implicit.get(predicate, 0.0))
-    score = best * (NO_EVIDENCE + (1 - NO_EVIDENCE) * own)
-    label = "covered" if score >= 0.8 else "partial" if score > 0 else "missing"
-    return TripleVerdict(subject, predicate, obj, score, label, best_k, own)
+    return best, best_k, linked
+
+
+def _evidence_between(subject, predicate, obj, sentence, arguments, lexicon, rivals, best: float,
+                      own: float) -> float | None:
+    """The predicate's evidence in a sentence naming both arguments, from the words between
+    them; None when those words contradict the triple (a rival predicate, the relation
+    the other way round)."""
+    others = {i for term, arg in arguments.items() if term not in (subject, obj)
+              for i in sentence.positions(term, arg)}
+    s_at, o_at = sentence.positions(subject, arguments[subject]), sentence.positions(obj, arguments[obj])
+    joined = _window(s_at, o_at,
+                     sentence, others, arguments[obj].number is not None)
+    window, direct = (joined[0], not joined[1]) if joined else ([], False)
+    rival = lexicon.rival(predicate, window, CONTRADICTION_OTHER, among=rivals) if best >= 0.8 and direct else None
+    if rival is not None:
+        return None
+    if direct and _reversed(predicate, window, s_at, o_at, arguments, subject, obj, lexicon):
+        return None
+    if direct and AGENT_BY and "by" in window and is_agent_noun(predicate):
+        # "1634: The Bavarian Crisis by Eric Flint": "by" names the doer of an agent
+        # noun's predicate (author, creator, director, architect, ...).
+        own = max(own, AGENT_BY)
+    if joined and len(window) <= IMPLICIT_SPAN and all(w in STOPWORDS for w in window):
+        # "a dessert from Mexico": arguments joined by function words only state a
+        # relation people often leave unworded (learned: ``lexicon.implicit``).
+        own = max(own, IMPLICIT * lexicon.implicit.get(predicate, 0.0))
+    return own
 
 
 def _reversed(predicate: str, window: list[str], subject: list[int], obj: list[int],

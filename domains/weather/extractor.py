@@ -11,7 +11,7 @@ from factcov.extractors.claims import trusted_claim
 from factcov.model import Claim, Instance
 
 _START = itemgetter(3)  # Reading.start
-GRAMMAR_VERSION = "3"  # bump when a rule changes what is read: scores are comparable only within one
+GRAMMAR_VERSION = "4"  # bump when a rule changes what is read: scores are comparable only within one
 
 
 class WeatherRegexExtractor(Extractor):

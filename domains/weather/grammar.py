@@ -26,14 +26,15 @@ from factcov.domains.weather.vocabulary import (
     word_alternation,
 )
 from factcov.extractors.patterns import SpanMask, negated_right_before
+from factcov.extractors.rules import PatternRules
 from factcov.language import fold
 
 NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?"
 _DEGREES = r"(?:\s*(?:°|º|(?:degrees?|grados?|graus?|deg)\b)\s*)?"
 _UNIT_NAMES = r"fahrenheit|celsius|centigrados?|f|c"
 _SPEED_UNIT = (
-    r"(?:mph|miles per hour|millas por hora|milhas por hora|km/h|kmh|kph|km por hora|"
-    r"kilometros por hora|quilometros por hora|knots|kts|kt|nudos|nos)"
+    r"(?:mph|miles per hour|miles an hour|millas por hora|milhas por hora|km/h|kmh|kph|km por hora|"
+    r"kilometros por hora|quilometros por hora|kilometers per hour|kilometres per hour|knots|kts|kt|nudos|nos)"
 )
 _TO_MPH = {"km": 0.621371, "kph": 0.621371, "kmh": 0.621371, "kil": 0.621371, "qui": 0.621371,
            "kn": 1.15078, "kt": 1.15078, "nu": 1.15078, "no": 1.15078}
@@ -42,7 +43,6 @@ _RANGE_JOIN = r"\s*(?:to|-|–|and|a|y|e|ate)\s*"
 # that open the rules reading them (each spelling needs its own: "per cent" does not
 # contain "percent")
 _PERCENT_WORD = r"(?:%|per[\s-]?cent|por ciento|por cento)"
-_PERCENT_NEEDLES = ("%", "percent", "per cent", "per-cent", "por ciento", "por cento")
 # the lower end of a range of percentages ("30 to 40 percent", "del 30 al 40 %"), group ``lo``
 _PERCENT_FROM = rf"(?:(?P<lo>\d{{1,3}})\s*{_PERCENT_WORD}?\s*(?:to|-|–|or|al?|y|e|ou|o)\s*)?"
 # A pattern whose first element is a character or a class of them lets ``re`` jump from
@@ -160,27 +160,21 @@ class Grammar:
 
     def __init__(self, language: str) -> None:
         self.language = language
-        # (pattern, action, index of its needles in ``gates`` or -1 for a rule always scanned)
-        self.rules: list[tuple[re.Pattern[str], Rule, int]] = []
+        # (pattern, action, its needle sets): gates derived from the patterns
+        self.rules: PatternRules[Rule] = PatternRules()
         self.sources: list[str] = []  # each rule's pattern as written (its compiled form may start differently)
-        self.gates: list[tuple[str, ...]] = []
         build = {"en": self._english, "es": self._spanish, "pt": self._portuguese}[language]
         build()
         self._shared_rules()
+        self.rules.seal()
 
     # -- rule helpers -------------------------------------------------------------------
-    def add(self, pattern: str, rule: Rule, needles: tuple[str, ...] = ()) -> None:
-        """A rule; ``needles``: substrings one of which any match contains, so the rule's
-        scan is skipped on the many texts that contain none (a substring test is far
-        cheaper than the rule's scan). Rules sharing needles share one test per text."""
-        gate = -1
-        if needles:
-            needles = tuple(needles)
-            if needles not in self.gates:
-                self.gates.append(needles)
-            gate = self.gates.index(needles)
+    def add(self, pattern: str, rule: Rule) -> None:
+        """A rule, declared once: its gate (substrings one of which any match contains, so
+        the rule's scan is skipped on the many texts holding none) is derived from the
+        compiled pattern (``PatternRules``), never listed by hand."""
         self.sources.append(pattern)
-        self.rules.append((re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule, gate))
+        self.rules.add(re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule)
 
     @staticmethod
     def _temperature(kind_of: Callable[[str], str]) -> Rule:
@@ -265,80 +259,78 @@ class Grammar:
     # -- languages ----------------------------------------------------------------------
     def _english(self) -> None:
         kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice", "accumulation": "unspecified"}
-        self.add(r"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b[^.]*", self._amount(kinds), needles=('new ',))
-        self.add(r"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation[^.]*", self._amount(kinds), needles=('little or no',))
-        self.add(r"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b[^.]*", self._amount(kinds), needles=('accumul', 'total', 'amount'))
+        self.add(r"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b[^.]*", self._amount(kinds))
+        self.add(r"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation[^.]*", self._amount(kinds))
+        self.add(r"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b[^.]*", self._amount(kinds))
         self.add(r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|a quarter of an?|a tenth of an?)(?: to (?:\d+(?:\.\d+)?|one|two|three))?"
-                 r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice|accumulation)\b", self._amount(kinds), needles=('inch',))
-        self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
-        self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
-        self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
+                 r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice|accumulation)\b", self._amount(kinds))
+        self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"))
+        self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bwind chills? (?:values? )?(?:as low as |down to |near |around |of )?(?P<n>{NUM})", self._number_of("wind_chill"))
         precip = self._precip_list(r"precipitation|measurable precipitation|storms|a shower|a thunderstorm|a storm",
                                    r"some|light|heavy|a little|a few|occasional|a passing|passing|a stray|stray", r"and|or")
         self.add(rf"\b(?:chance|probability|likelihood) of {precip}\s*(?:is|of|at|near|around|about|:)?\s*"
-                 rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|per[\s-]?cent)", self._chance, needles=_PERCENT_NEEDLES)
+                 rf"(?:near |around |about )?{_PERCENT_FROM}(?P<n>\d{{1,3}})[\s-]*(?:%|per[\s-]?cent)", self._chance)
         self.add(rf"{_PERCENT_N}[\s-]*(?:%|per[\s-]?cent)\s+(?:chance|probability|likelihood)\b"
-                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number, needles=_PERCENT_NEEDLES)
+                 rf"(?:\s+(?:of|for)\s+{precip})?", self._chance_at_number)
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?:between\s+)?"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|per[\s-]?cent)", self._chance, needles=_PERCENT_NEEDLES)
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|per[\s-]?cent)", self._chance)
         self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
-                 self._gust, needles=('gusty',))  # "gusty winds up to 30 mph" are gusts, not the wind speed
+                 self._gust)  # "gusty winds up to 30 mph" are gusts, not the wind speed
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
-                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
+                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:with )?(?:temperatures?|temps) (?:will )?(?P<dir>rising|rise|climbing|climb|warming|increasing|falling|fall|dropping|drop|cooling|decreasing)"
-                 rf"(?:\s+(?:to|into)\s+(?:around |near |about |the )?{_TEMP_VALUE})?", self._trend(("ris", "climb", "warm", "incr")), needles=('temperat', 'temps'))
-        self.add(r"\b(?P<dir>rising|falling|warming|cooling) temperatures\b", self._trend(("ris", "warm")), needles=('temperat', 'temps'))
+                 rf"(?:\s+(?:to|into)\s+(?:around |near |about |the )?{_TEMP_VALUE})?", self._trend(("ris", "climb", "warm", "incr")))
+        self.add(r"\b(?P<dir>rising|falling|warming|cooling) temperatures\b", self._trend(("ris", "warm")))
         self.add(rf"\b(?:temperatures?|temps)\s+(?:will\s+|should\s+|could\s+|may\s+)?(?:likely\s+)?"
                  rf"(?P<kind>tops? out|topping out|peaks?|peaking|max(?:es)? out|maxing out|bottoms? out|bottoming out)"
                  rf"(?:\s+(?:at|around|near|about|in the|close to|of|only|just))*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "low" if k.startswith("bottom") else "high"), needles=('top', 'peak', 'max', 'bottom'))
+                 self._temperature(lambda k: "low" if k.startswith("bottom") else "high"))
         fillers = (r"will be|will reach|will fall to|will drop to|will dip to|will climb to|will top out at|will peak at|"
                    r"of|is|are|near|around|about|at|to|reaching|in the|close to|roughly|up to|down to|only|just|expected|"
                    r"generally|mainly|mostly|topping out|peaking|bottoming out|dropping|falling|dipping|sinking|into the|into")
         # a bare "high"/"low" right before a decade ("temperatures in the low 40s") is the decade's part, not a kind
         self.add(rf"\b(?P<kind>highs|high(?!\s+(?:\d0s|teens))|lows|low(?!\s+(?:\d0s|teens))|maximum|minimum|max|min)(?:\s+temperatures?|\s+temps?)?"
                  rf"(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"), needles=('high', 'low', 'max', 'min'))
+                 self._temperature(lambda k: "high" if k.startswith(("high", "max")) else "low"))
         self.add(r"\b(?:before|after|until|between|through|from|starting|beginning|by)\s+"
                  r"(?:noon|midnight|sunrise|sunset|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))"
-                 r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"),
-                 needles=("before", "after", "until", "between", "through", "from", "starting", "beginning", "by"))
+                 r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"))
         dirs = alternation(direction_words("en"))
         codes = "|".join(c.lower() for c in _COMPASS)
         manner = r"light|gentle|moderate|strong|gusty|brisk|steady|breezy|trade"
-        self.add(rf"(?P<dir>{word_alternation(direction_words('en'))})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
+        self.add(rf"(?P<dir>{word_alternation(direction_words('en'))})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction)
         self.add(rf"\bwinds?\s+(?:will be\s+|becoming\s+)?(?:(?:{manner}|mainly|mostly|generally)\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b",
-                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction, needles=('becoming',))
+                 self._direction)
+        self.add(rf"\bwinds?\b[^.]{{0,40}}?\bbecoming\s+(?P<dir>{dirs})\b", self._direction)
         erly = alternation([w for w in direction_words("en") if w.endswith("erly")])
-        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:(?:mainly|mostly|generally|light)\s+)?(?P<dir>{erly})\b", self._direction, needles=('erly',))
+        self.add(rf"\bwinds?\s+(?:will be\s+)?(?:(?:mainly|mostly|generally|light)\s+)?(?P<dir>{erly})\b", self._direction)
         # after the speed, which the speed rules read: the lookbehind leaves the unit unconsumed
-        self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction,
-                 needles=('mph from', 'mph out of', 'km/h from', 'km/h out of', 'knots from', 'knots out of'))
-        self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+        self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction)
+        self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction)
+        self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
+        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
 
     def _spanish(self) -> None:
         kinds = {"nieve": "snow", "lluvia": "rain", "lluvias": "rain", "hielo": "ice", "precipitacion": "rain"}
-        self.add(r"\b(?:nuevas? )?(?:acumulacion(?:es)?|acumulados?) de (?P<k>nieve|lluvias?|hielo|precipitacion)[^.]*", self._amount(kinds), needles=('acumul',))
-        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:pulgadas?|cm|centimetros|mm|milimetros) de (?P<k>nieve|lluvias?|hielo)\b", self._amount(kinds), needles=('cm', 'mm', 'pulgada', 'polegada', 'centimet', 'milimet'))
-        self.add(r"\balgunas (?:de las )?tormentas podrian [^.,]*", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
-        self.add(rf"\bindice de calor (?:de hasta |de |hasta |cercano a |alrededor de )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
-        self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
+        self.add(r"\b(?:nuevas? )?(?:acumulacion(?:es)?|acumulados?) de (?P<k>nieve|lluvias?|hielo|precipitacion)[^.]*", self._amount(kinds))
+        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:pulgadas?|cm|centimetros|mm|milimetros) de (?P<k>nieve|lluvias?|hielo)\b", self._amount(kinds))
+        self.add(r"\balgunas (?:de las )?tormentas podrian [^.,]*", self._text_of("hazard"))
+        self.add(rf"\bindice de calor (?:de hasta |de |hasta |cercano a |alrededor de )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bsensacion termica (?:minima )?(?:de hasta |de |hasta |cercana a |alrededor de )?(?P<n>{NUM})", self._number_of("wind_chill"))
         precip = self._precip_list(r"precipitaciones|precipitacion", r"algo de|algunas|algunos|alguna|algun", r"y|o")
         self.add(rf"\b(?:probabilidad|posibilidad)(?:es)? de {precip}\s*(?:es\s+)?(?:del|de|de un|es del|es de|en torno al|de alrededor del|alrededor del|cercana al|:)?\s*"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance, needles=_PERCENT_NEEDLES)
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance)
         self.add(rf"{_PERCENT_N}\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
-                 self._chance_at_number, needles=_PERCENT_NEEDLES)
+                 self._chance_at_number)
         self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
-                 self._gust, needles=('rachead',))  # "vientos racheados de hasta 50 km/h": gusts
+                 self._gust)  # "vientos racheados de hasta 50 km/h": gusts
         self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
-                 rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")), needles=('temperat', 'temps'))
+                 rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")))
         fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
                    r"rondando|rondara|rondaran|los|las|de hasta|hasta|sera de|sera|seran de|llegara a|llegaran a|entre|en|es de|"
                    r"estara en|estaran en|se situara en|se situaran en|ira|iran|que|alcanzara|alcanzaran|bajara|bajaran|"
@@ -346,73 +338,70 @@ class Grammar:
         # "máximas en los 40": the 40s ("alrededor de los 40" stays the point 40)
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?\s+(?:(?:estaran|estara|seran|sera|andaran|andara|se situaran|se situara)\s+)?"
                  rf"en (?:los|la franja de los|la banda de los)\s+(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
-                 self._decade_temperature, needles=('en los', 'de los'))
+                 self._decade_temperature)
         self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
+                 self._temperature(_high_or_low))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|mediodia|medianoche|la manana|la tarde|la noche)"
         self.add(rf"\b(?:antes de las|despues de las|hasta las|entre las|a partir de las|desde las|antes de la|despues de la|"
                  rf"antes del|despues del|hasta el|hasta la|a partir del|a partir de la)\s+{time}(?:\s+y\s+(?:las\s+|el\s+)?{time})?",
-                 self._text_of("timing"), needles=("antes", "despues", "hasta", "entre", "partir", "desde"))
+                 self._text_of("timing"))
         dirs = alternation(direction_words("es"))
         manner = r"suaves?|moderados?|fuertes?|ligeros?|flojos?|debil|debiles|racheados?"
         # "viento del norte", "viento norte"; without a preposition not "este", also "this" ("vientos este fin de semana")
         self.add(rf"\bvientos?\s+(?:(?:{manner})\s+)?(?:(?:del|de|procedentes del|procedentes de|provenientes del|del sector|de componente|"
                  rf"de direccion|soplando del)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('es'))}))\b",
-                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction,
-                 needles=('mph del', 'km/h del', 'mph proceden', 'km/h proceden', 'mph provenien', 'km/h provenien'))
-        self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+                 self._direction)
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction)
+        self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
 
     def _portuguese(self) -> None:
         kinds = {"neve": "snow", "chuva": "rain", "chuvas": "rain", "gelo": "ice", "precipitacao": "rain"}
-        self.add(r"\b(?:novas? )?(?:acumulacao|acumulacoes|acumulados?|acumulo) de (?P<k>neve|chuvas?|gelo|precipitacao)[^.]*", self._amount(kinds), needles=('acumul',))
-        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:polegadas?|cm|centimetros|mm|milimetros) de (?P<k>neve|chuvas?|gelo)\b", self._amount(kinds), needles=('cm', 'mm', 'pulgada', 'polegada', 'centimet', 'milimet'))
-        self.add(r"\balgumas (?:das )?tempestades podem [^.,]*", self._text_of("hazard"), needles=('could', 'podrian', 'podem'))
-        self.add(rf"\bindice de calor (?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("heat_index"), needles=('indice de calor', 'heat index'))
-        self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"), needles=('chill', 'sensac'))
+        self.add(r"\b(?:novas? )?(?:acumulacao|acumulacoes|acumulados?|acumulo) de (?P<k>neve|chuvas?|gelo|precipitacao)[^.]*", self._amount(kinds))
+        self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:polegadas?|cm|centimetros|mm|milimetros) de (?P<k>neve|chuvas?|gelo)\b", self._amount(kinds))
+        self.add(r"\balgumas (?:das )?tempestades podem [^.,]*", self._text_of("hazard"))
+        self.add(rf"\bindice de calor (?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("heat_index"))
+        self.add(rf"\bsensacao termica (?:minima )?(?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("wind_chill"))
         precip = self._precip_list(r"precipitacao|precipitacoes", r"alguma|algumas|um pouco de", r"e|ou")
         self.add(rf"\b(?:probabilidade|chance|possibilidade)s? de {precip}\s*(?:e\s+)?(?:de|da|em torno de|de cerca de|cerca de|:)?\s*"
-                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance, needles=_PERCENT_NEEDLES)
+                 rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por cento)", self._chance)
         self.add(rf"{_PERCENT_N}\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
-                 self._chance_at_number, needles=_PERCENT_NEEDLES)
+                 self._chance_at_number)
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust, needles=('gust', 'rafaga', 'racha', 'rajada'))
+                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
                  rf"(?:\s+(?:para|ate|a)\s+(?:cerca de |em torno de |por volta de )?{_TEMP_VALUE})?",
-                 self._trend(("elev", "sub", "sob", "vao s", "alta")), needles=('temperat', 'temps'))
+                 self._trend(("elev", "sub", "sob", "vao s", "alta")))
         fillers = (r"de|da|em torno de|por volta de|perto de|proxima de|proxima a|ao redor de|cerca de|de cerca de|chegando a|"
                    r"chega a|chegara a|sera de|ficara em|ficando em|entre|e|deve ficar em|deve chegar a|devera ser de|"
                    r"que|deve|devera|atingir|atingira|chegar a|chegar aos|aos|prevista de|prevista|esperada de|esperada")
         self.add(rf"\b(?:temperaturas? )?(?P<kind>maximas?|minimas?)(?: temperaturas?)?(?:\s+(?:{fillers})\b)*\s+(?:na|em) (?:casa|faixa) dos\s+"
                  rf"(?P<dec>\d)0(?!\d){_DEGREES}(?:(?P<unit>{_UNIT_NAMES})\b)?",
-                 self._decade_temperature, needles=('casa dos', 'faixa dos'))
+                 self._decade_temperature)
         self.add(rf"{_MAX_OR_MIN}(?: temperaturas?)?(?:\s+(?:{fillers})\b)*[\s:,]*{_TEMP_VALUE}",
-                 self._temperature(_high_or_low), needles=('high', 'low', 'max', 'min'))
+                 self._temperature(_high_or_low))
         time = r"(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.\s?m\.|p\.\s?m\.|h|horas))?|meio[\s-]dia|meia[\s-]noite|a manha|a tarde|a noite)"
         self.add(rf"\b(?:antes das|depois das|apos as|apos o|apos a|ate as|entre as|a partir das|desde as|antes do|depois do|antes da|depois da|"
-                 rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"),
-                 needles=("antes", "depois", "apos", "ate ", "entre", "partir", "desde"))
+                 rf"ate o|ate a|a partir do|a partir da)\s+{time}(?:\s+e\s+(?:as\s+|o\s+|a\s+)?{time})?", self._text_of("timing"))
         dirs = alternation(direction_words("pt"))
         manner = r"fracos?|moderados?|fortes?|leves?|suaves?"
         self.add(rf"\bventos?\s+(?:(?:{manner})\s+)?(?:(?:de|do|da|vindos? do|vindos? de|vindo do|soprando de|"
                  rf"soprando do|de direcao|do quadrante)\s+(?P<dir>{dirs})|(?P<bare>{_without_this(direction_words('pt'))}))\b",
-                 self._direction, needles=('wind', 'breeze', 'viento', 'vento'))
-        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction,
-                 needles=('mph do', 'km/h do', 'mph de', 'km/h de', 'mph vindo', 'km/h vindo', 'mph soprando', 'km/h soprando'))
-        self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])], needles=('calm',))
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed, needles=('mph', 'km', 'kph', 'knot', 'kt', 'nudo', 'nos', 'mil'))
+                 self._direction)
+        self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction)
+        self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])])
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
 
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
         humidity = {"en": "humidity", "es": "humedad", "pt": "umidade"}[self.language]
         self.add(rf"(?P<n>\d(?<![\d.,]\d)(?<!{humidity} \d)(?<!{humidity} of \d)\d{{0,2}})\s*{_PERCENT_WORD}",
-                 self._stray_percent, needles=_PERCENT_NEEDLES)
+                 self._stray_percent)
         skies = _normalized(sky_words(self.language))
         # sky words in other senses: "a fair chance of showers", "it is not clear when", "cubierto de nieve"
-        self.add(_NOT_SKY[self.language], lambda m: [], needles={"en": ("fair", "clear"), "es": ("cubiert",), "pt": ("encobert",)}[self.language])
+        self.add(_NOT_SKY[self.language], lambda m: [])
         # "mostly clear to partly cloudy", "partly to mostly cloudy": one of two levels, so neither is
         # claimed (one scan: a sky word, or a range that claims nothing)
         levels = [*alternation(skies).split("|"), "partly", "mostly", "mainly", "parcialmente", "mayormente", "predominantemente"]
@@ -420,9 +409,8 @@ class Grammar:
                  lambda m: [] if m.group("other") or (sky := skies.get(_norm(m.group("word")))) is None else [("sky", {}, sky)])
         if self.language in _MIXED_SHOWERS:
             # gated on the mixture itself: showers alone are common, "lluvia y nieve" is not
-            self.add(self.mixed_showers_pattern(), self._mixed_showers,
-                     needles=(" y nieve", " o nieve", " y lluvia", " o lluvia", " e neve", " ou neve", " e chuva", " ou chuva"))
-        self.add(self.condition_pattern(), self._conditions, needles=_literal_parts(condition_words(self.language)))
+            self.add(self.mixed_showers_pattern(), self._mixed_showers)
+        self.add(self.condition_pattern(), self._conditions)
 
     def mixed_showers_pattern(self) -> str:
         """es/pt "chubascos (dispersos) de lluvia y nieve", "pancadas de chuva e neve": rain
@@ -491,12 +479,11 @@ class Grammar:
     def read(self, text: str) -> list[Reading]:
         """Readings in rule-priority order; consumed characters are not read twice."""
         folded = fold(text)
-        contains = folded.__contains__
-        opened = [any(map(contains, needles)) for needles in self.gates]
+        opened = self.rules.opened(folded)
         take = SpanMask().take
         readings: list[Reading] = []
         for pattern, rule, gate in self.rules:
-            if gate >= 0 and not opened[gate]:
+            if opened & gate != gate:
                 continue
             for match in pattern.finditer(folded):
                 start, end = span = match.span()

@@ -125,11 +125,8 @@ def _measure(value: Any, where: _Where, field: str) -> float | None:
     return _number(value, where, field)
 
 
-def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
-    """Check one raw period and normalize it; errors name the offending field."""
-    if not isinstance(raw, dict):
-        raise where.error("", f"expected a period object, got {type(raw).__name__}")
-    name = _text(raw.get("name"), where, "name")
+def _temperature_f(raw: dict, where: _Where) -> float | None:
+    """The period's temperature in °F (a °C one converted), within what a forecast gives."""
     temperature = _number(raw.get("temperature"), where, "temperature")
     unit = _text(raw.get("temperatureUnit"), where, "temperatureUnit") or "F"
     if unit not in ("F", "C"):
@@ -140,30 +137,66 @@ def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
         # no forecast on Earth says this; written as a fact it would poison every later score
         raise where.error("temperature", f"{raw.get('temperature')!r} {unit} is not a temperature a forecast gives "
                                          f"(beyond ±{TEMPERATURE_LIMIT_F} °F)")
+    return temperature
+
+
+def _trend(raw: dict, where: _Where) -> str | None:
     trend = raw.get("temperatureTrend") or None  # the API writes null or, in places, ""
     if trend is not None and trend not in ("rising", "falling"):
         raise where.error("temperatureTrend", f"expected 'rising', 'falling' or null, got {trend!r}")
+    return trend
+
+
+def _is_daytime(raw: dict, where: _Where) -> bool | None:
     is_daytime = raw.get("isDaytime")
     if is_daytime is not None and not isinstance(is_daytime, bool):
         raise where.error("isDaytime", f"expected true, false or null, got {is_daytime!r}")
+    return is_daytime
+
+
+def _wind_speed(raw: dict, where: _Where) -> tuple[float, float] | None:
     speed_text = _text(raw.get("windSpeed"), where, "windSpeed")
     wind_speed = parse_wind_speed(speed_text) if speed_text.strip() else None
     if speed_text.strip() and wind_speed is None:
         raise where.error("windSpeed", f"expected '10 mph' or '5 to 10 mph', got {speed_text!r}")
+    return wind_speed
+
+
+def _wind_direction(raw: dict, where: _Where) -> str | None:
     direction = _text(raw.get("windDirection"), where, "windDirection").strip().upper() or None
     if direction is not None and direction not in _COMPASS_SET:
         raise where.error("windDirection", f"expected a 16-point direction such as 'NNE', got {direction!r}")
+    return direction
+
+
+def _wind_gust(raw: dict, where: _Where) -> float | None:
+    """The gust in mph: "30 mph" (the upper end of a range) or a measure ({"value": ...})."""
     gust = raw.get("windGust")
-    gust_mph = None
     if isinstance(gust, str) and gust.strip():
         parsed = parse_wind_speed(gust)
         if parsed is None:
             raise where.error("windGust", f"expected '30 mph', got {gust!r}")
-        gust_mph = parsed[1]
-    elif gust is not None and not isinstance(gust, str):
-        gust_mph = _measure(gust, where, "windGust")
-        if gust_mph is not None and not 0 <= gust_mph <= WIND_LIMIT_MPH:
-            raise where.error("windGust", f"expected a gust of 0-{WIND_LIMIT_MPH} mph, got {gust_mph!r}")
+        return parsed[1]
+    if gust is None or isinstance(gust, str):
+        return None
+    gust_mph = _measure(gust, where, "windGust")
+    if gust_mph is not None and not 0 <= gust_mph <= WIND_LIMIT_MPH:
+        raise where.error("windGust", f"expected a gust of 0-{WIND_LIMIT_MPH} mph, got {gust_mph!r}")
+    return gust_mph
+
+
+def make_period(raw: Any, source: str, number: int, where: _Where) -> Period:
+    """Check one raw period and normalize it; errors name the offending field (checked in
+    the order of the fields below, so the first bad one is the one named)."""
+    if not isinstance(raw, dict):
+        raise where.error("", f"expected a period object, got {type(raw).__name__}")
+    name = _text(raw.get("name"), where, "name")
+    temperature = _temperature_f(raw, where)
+    trend = _trend(raw, where)
+    is_daytime = _is_daytime(raw, where)
+    wind_speed = _wind_speed(raw, where)
+    direction = _wind_direction(raw, where)
+    gust_mph = _wind_gust(raw, where)
     pop = _measure(raw.get("probabilityOfPrecipitation"), where, "probabilityOfPrecipitation")
     if pop is not None and not 0 <= pop <= 100:
         raise where.error("probabilityOfPrecipitation.value", f"expected a percentage 0-100, got {pop!r}")

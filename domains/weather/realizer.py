@@ -55,15 +55,28 @@ def realize(facts: Sequence[Fact], language: str, night: bool = False) -> str:
     by_type: dict[str, list[Fact]] = {}
     for fact in facts:
         by_type.setdefault(fact.type, []).append(fact)
-    sentences: list[str] = []
+    sentences = _condition_sentences(by_type.get("condition", []), language)
+    sentences += _sky_and_temperature(by_type, language, night)
+    sentences += _wind_sentence(by_type, language)
+    for fact in by_type.get("precip_chance", []):
+        sentences.append(_PRECIP[language].format(v=_num(fact.value)))
+    return " ".join(sentences)
 
+
+def _condition_sentences(conditions: list[Fact], language: str) -> list[str]:
+    """One sentence per qualifier, its conditions listed ("Chance of rain and snow.")."""
     groups: dict[str, list[str]] = {}
-    for fact in by_type.get("condition", []):
+    for fact in conditions:
         groups.setdefault(fact.key["qualifier"], []).append(SPOKEN_CONDITION[language][fact.value])
+    sentences = []
     for qualifier, names in groups.items():
         listed = CONDITION_JOINER[language].join(names)
         sentences.append(SPOKEN_QUALIFIER[language][qualifier].format(c=listed, C=_sentence(listed)))
+    return sentences
 
+
+def _sky_and_temperature(by_type: dict[str, list[Fact]], language: str, night: bool) -> list[str]:
+    """Sky, temperature and trend in one sentence (a low temperature makes the sky's night words)."""
     temperature = by_type.get("temperature", [])
     if temperature:
         night = temperature[0].key.get("kind") == "low"
@@ -76,25 +89,24 @@ def realize(facts: Sequence[Fact], language: str, night: bool = False) -> str:
         parts.append(f"{_WITH[language]} {phrase}" if parts else phrase)
     for fact in by_type.get("temperature_trend", []):
         parts.append(_TREND[language][fact.value])
-    if parts:
-        sentences.append(_sentence(", ".join(parts)) + ".")
+    return [_sentence(", ".join(parts)) + "."] if parts else []
 
+
+def _wind_sentence(by_type: dict[str, list[Fact]], language: str) -> list[str]:
+    """Direction, speed and gusts in one sentence, or none."""
     wind = _WIND[language]
     direction = by_type.get("wind_direction", [])
     speeds = by_type.get("wind_speed", [])
     gusts = by_type.get("wind_gust", [])
-    if direction or speeds or gusts:
-        head = [wind["dir"].format(d=spoken_direction(f.value, language)) for f in direction] or ([wind["none"]] if speeds else [])
-        for fact in speeds:
-            low, high = fact.value
-            form = wind["single"] if low == high else wind["speed"]
-            head.append(form.format(a=_num(low), b=_num(high)))
-        text = " ".join(head)
-        for fact in gusts:
-            gust = wind["gust"].format(g=_num(fact.value))
-            text = f"{text}{wind['with']}{gust}" if text else _sentence(gust)
-        sentences.append(_sentence(text) + ".")
-
-    for fact in by_type.get("precip_chance", []):
-        sentences.append(_PRECIP[language].format(v=_num(fact.value)))
-    return " ".join(sentences)
+    if not (direction or speeds or gusts):
+        return []
+    head = [wind["dir"].format(d=spoken_direction(f.value, language)) for f in direction] or ([wind["none"]] if speeds else [])
+    for fact in speeds:
+        low, high = fact.value
+        form = wind["single"] if low == high else wind["speed"]
+        head.append(form.format(a=_num(low), b=_num(high)))
+    text = " ".join(head)
+    for fact in gusts:
+        gust = wind["gust"].format(g=_num(fact.value))
+        text = f"{text}{wind['with']}{gust}" if text else _sentence(gust)
+    return [_sentence(text) + "."]
