@@ -38,6 +38,7 @@ from factcov.outputs import (
 from factcov.parallel import forked_scorer, joined, piece_size, pieces
 from factcov.plugins import get_domain
 from factcov.progress import progress as console_progress
+from factcov.provenance import watch_provenance
 from factcov.scoring import Counts, ScoringPolicy
 
 
@@ -121,6 +122,7 @@ def score_run(
     generations call this, so every domain's run writes the same files.
     """
     evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
+    pairs, provenance = watch_provenance(pairs)  # generate's meta: prompt variant, truncated answers
     policy = evaluator.policy
     outdir = Path(outdir)
     extras = tuple(domain.metrics)
@@ -155,7 +157,7 @@ def score_run(
             raise InputError("no generations to score", path=empty_input)
         table = totals.table(policy)
         summary = {
-            "signature": evaluator.signature(),
+            **provenance.summary(evaluator.signature()),
             "factcov_version": __version__,
             "domain": domain.name,
             "domain_version": domain.version,

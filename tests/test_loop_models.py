@@ -3,13 +3,16 @@ answers, reasoning models' thinking, prompt variants, servers that compute one r
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from factcov.cli.app import run
+from tests.browser import require_browser
 from tests.chat_server import ChatServer, ModelBehaviour
 from tests.test_loop import chat_args, instances_file, read_lines
+from tests.test_report import _browser, _embedded, open_report
 
 
 def generate(tmp_path: Path, model: ModelBehaviour, instances: Path, out: str, *extra: str) -> int:
@@ -134,3 +137,73 @@ def test_compare_shows_the_two_prompt_variants_side_by_side(tmp_path: Path, caps
     assert run(["compare", str(tmp_path / "scored"), "--json"]) == 0
     shown = capsys.readouterr().out
     assert "m-neutral" in shown and "m-cover-all" in shown
+
+
+def scored(tmp_path: Path, instances: Path, gens: str, outdir: str, *extra: str) -> dict:
+    assert run(["score", "-d", "weather", "-i", str(instances), "-g", str(tmp_path / gens), "-o",
+                str(tmp_path / outdir), "-q", *extra]) == 0
+    return json.loads((tmp_path / outdir / "summary.json").read_text(encoding="utf-8"))
+
+
+def test_the_prompt_variant_is_in_the_run_signature_and_compare_pools_the_two_runs(tmp_path: Path, capsys) -> None:
+    """The paper's Table 3 as two runs of one model: each run's signature names its prompt
+    variant, and compare sets the runs side by side, one system per variant."""
+    instances, chosen = instances_file(tmp_path, "weather", 4)
+    model = ModelBehaviour(chosen)
+    assert generate(tmp_path, model, instances, "neutral.jsonl", "--system", "m") == 0
+    assert generate(tmp_path, model, instances, "cover.jsonl", "--system", "m", "--prompt", "cover-all") == 0
+    neutral = scored(tmp_path, instances, "neutral.jsonl", "neutral", "--no-report")
+    cover = scored(tmp_path, instances, "cover.jsonl", "cover-all", "--no-report")
+    assert neutral["signature"].endswith("|prompt:neutral") and cover["signature"].endswith("|prompt:cover-all")
+    assert neutral["signature"].rsplit("|prompt:", 1)[0] == cover["signature"].rsplit("|prompt:", 1)[0]
+    assert neutral["generations"] == {"m": {"prompt": ["neutral"], "truncated": 0, "with_meta": 4}}
+    capsys.readouterr()
+    assert run(["compare", str(tmp_path / "neutral"), str(tmp_path / "cover-all"), "--json"]) == 0
+    (domain,) = json.loads(capsys.readouterr().out)["domains"]
+    assert {s["system"]: s["prompt"] for s in domain["systems"]} == {"m [neutral]": "neutral",
+                                                                     "m [cover-all]": "cover-all"}
+    assert domain["signature"].endswith("|prompt:cover-all,neutral")
+    assert run(["compare", str(tmp_path / "neutral"), str(tmp_path / "cover-all")]) == 0
+    table = capsys.readouterr().out
+    assert "m [neutral]" in table and "m [cover-all]" in table
+
+
+def test_generations_without_generate_meta_keep_the_signature(tmp_path: Path) -> None:
+    instances, chosen = instances_file(tmp_path, "weather", 2)
+    (tmp_path / "plain.jsonl").write_text("".join(json.dumps({"instance_id": i.id, "system": "s", "text": "Rain.",
+                                                              "meta": {"note": "mine"}}) + "\n" for i in chosen))
+    summary = scored(tmp_path, instances, "plain.jsonl", "plain", "--no-report")
+    assert "|prompt:" not in summary["signature"] and "generations" not in summary
+
+
+def test_the_report_shows_truncated_answers(tmp_path: Path) -> None:
+    from factcov.report import build_payload
+
+    instances, chosen = instances_file(tmp_path, "weather", 4)
+    model = ModelBehaviour(chosen)
+    model.faults = {chosen[1].id: "length", chosen[3].id: "length"}
+    assert generate(tmp_path, model, instances, "g.jsonl", "--system", "m") == 0
+    summary = scored(tmp_path, instances, "g.jsonl", "scored")
+    assert summary["generations"]["m"]["truncated"] == 2
+    payload = build_payload([tmp_path / "scored"])
+    assert payload["runs"][0]["generated"] == {"m": {"prompt": ["neutral"], "truncated": 2}}
+    html = (tmp_path / "scored" / "report.html").read_text(encoding="utf-8")
+    assert _embedded(html)["runs"][0]["generated"]["m"]["truncated"] == 2
+
+
+@pytest.mark.browser
+def test_the_report_page_says_how_many_answers_were_cut_off(tmp_path: Path) -> None:
+    require_browser()
+    instances, chosen = instances_file(tmp_path, "weather", 3)
+    model = ModelBehaviour(chosen)
+    model.faults = {chosen[0].id: "length"}
+    assert generate(tmp_path, model, instances, "g.jsonl", "--system", "m", "--prompt", "cover-all") == 0
+    scored(tmp_path, instances, "g.jsonl", "scored")
+    driver = _browser(tmp_path)
+    try:
+        open_report(driver, tmp_path / "scored" / "report.html")
+        shown = driver.find_element("id", "run-meta").text
+    finally:
+        driver.quit()
+    assert "Prompt: m cover-all." in shown
+    assert "Answers cut off at --max-tokens (finish_reason 'length', scored as written): m 1." in shown
