@@ -3,6 +3,7 @@ answers, reasoning models' thinking, prompt variants, servers that compute one r
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -216,3 +217,25 @@ def test_the_report_page_says_how_many_answers_were_cut_off(tmp_path: Path) -> N
         driver.quit()
     assert "Prompt: m cover-all." in shown
     assert "Answers cut off at --max-tokens (finish_reason 'length', scored as written): m 1." in shown
+
+
+def test_refine_counts_the_answers_cut_off_in_each_round(tmp_path: Path) -> None:
+    """A revision cut off at max_tokens is flagged like generate's answers: in the round's
+    generations, rounds.csv and the report's systems (SYSTEM@rK)."""
+    from factcov.report import build_payload
+
+    instances, chosen = instances_file(tmp_path, "weather", 3)
+    model = ModelBehaviour(chosen)
+    model.faults = {chosen[0].id: "length"}
+    assert generate(tmp_path, model, instances, "g.jsonl", "--system", "m") == 0
+    with ChatServer(model) as server:
+        assert run(["refine", "-d", "weather", "-i", str(instances), "-g", str(tmp_path / "g.jsonl"),
+                    "-o", str(tmp_path / "refined"), "--rounds", "1", *chat_args(server)]) == 0
+    last = {line["instance_id"]: line for line in read_lines(tmp_path / "refined" / "round-1" / "generations.jsonl")}
+    assert last[chosen[0].id]["revised"] and last[chosen[0].id]["meta"] == {
+        "prompt": "neutral", "finish_reason": "length", "truncated": True}
+    assert all(last[i.id]["meta"]["truncated"] is False for i in chosen[1:])
+    with (tmp_path / "refined" / "rounds.csv").open(encoding="utf-8") as handle:
+        assert [row["truncated"] for row in csv.DictReader(handle)] == ["1", "1"]
+    generated = build_payload([tmp_path / "refined" / "report"])["runs"][0]["generated"]
+    assert {system: seen["truncated"] for system, seen in generated.items()} == {"m@r0": 1, "m@r1": 1}

@@ -190,13 +190,15 @@
     section.hidden = !r.rounds;
     if (!r.rounds) return;
     var head = el("tr");
-    ["system", "round", "texts", "revised", "in play", "failed", "precision", "recall", "F1", "ΔF1"]
+    ["system", "round", "texts", "revised", "in play", "failed", "cut off", "precision", "recall", "F1", "ΔF1"]
       .forEach(function (h) { head.appendChild(el("th", null, h)); });
     table.appendChild(el("thead")).appendChild(head);
     var body = table.appendChild(el("tbody")), previous = {};
     r.rounds.forEach(function (row) {
       var line = el("tr"), before = previous[row.system];
-      [row.system, row.round, row.n, row.revised, row.in_play, row.failed, fmt(row.precision), fmt(row.recall),
+      // "cut off": texts that are answers stopped at max_tokens (absent from tables before issue 30)
+      [row.system, row.round, row.n, row.revised, row.in_play, row.failed,
+       row.truncated === undefined ? "" : row.truncated, fmt(row.precision), fmt(row.recall),
        fmt(row.f1)].forEach(function (v) { line.appendChild(el("td", null, v)); });
       var delta = before === undefined || before === null || row.f1 === null ? null : row.f1 - before;
       line.appendChild(el("td", { class: delta > 0 ? "up" : delta < 0 ? "down" : "" },
