@@ -181,8 +181,9 @@ def markdown(rows: list[dict], model: str, command: str, machine: str) -> str:
                    f"{fmt(row['prompt_mean'], 0)} / {row['prompt_max'] or '—'} | {fmt(row['tokens_per_s'], 1)} | "
                    f"{row['generate_s']:.0f} s | {row['score_s']:.1f} s | {row['refine_s']:.0f} s | {row['export_s']:.1f} s |")
     if any(row.get("generate_server") for row in rows):
-        out += ["", "llama.cpp's own log: chat requests it answered (one per text asked: none wasted on timeouts "
-                "when equal to answered + revised) and its generation speed without prompt processing:", "",
+        out += ["", "llama.cpp's own log: chat requests it answered (none wasted on timeouts when they equal the "
+                "texts asked: every text in generate, each text given feedback in refine) and its generation speed "
+                "without prompt processing:", "",
                 "| domain | requests, generate | requests, refine | completion tokens per answer | server eval tokens/s, "
                 "generate / refine |", "|---|---|---|---|---|"]
         for row in rows:
