@@ -3,7 +3,10 @@ across domains, the coverage penalty (precision − F1) against the facts per in
 
 A run is an OUTDIR written by ``factcov score`` (see ``factcov.outputs``). Runs of the
 same domain are pooled into one system table (they must share a scoring signature);
-runs of different domains are compared side by side.
+runs of different domains are compared side by side. Runs that differ only in the prompt
+variant their generations were asked with (``factcov generate --prompt``, the part
+``|prompt:...`` of the run signature) are pooled too: that is the paper's prompt study
+(Table 3), one system per variant, named ``SYSTEM [VARIANT]`` when a system is in both.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pandas as pd
 from factcov.aggregate import ranking_summary, system_table
 from factcov.errors import InputError, UnknownNameError
 from factcov.outdir import verify
+from factcov.provenance import PROMPT_PART, split_signature
 from factcov.scoring import ScoringPolicy
 from factcov.statistics import spearman
 
@@ -39,6 +43,11 @@ class Run:
     @property
     def signature(self) -> str:
         return str(self.summary.get("signature", ""))
+
+    def prompts_of(self, system: str) -> list[str]:
+        """The prompt variants ``system``'s generations were asked with (generate's meta), or []."""
+        seen = (self.summary.get("generations") or {}).get(system) or {}
+        return [str(p) for p in seen.get("prompt", [])]
 
     @property
     def metrics(self) -> list[str]:
@@ -110,9 +119,9 @@ def load_run(outdir: str | Path) -> Run:
     return Run(outdir, summary, scores)
 
 
-def _domain_scores(runs: list[Run]) -> pd.DataFrame:
+def _domain_scores(runs: list[Run]) -> tuple[pd.DataFrame, dict[str, str | None]]:
     """Pool the scores of runs of one domain; a system present in two runs is named by run."""
-    signatures = sorted({run.signature for run in runs})
+    signatures = sorted({split_signature(run.signature)[0] for run in runs})  # prompt variants may differ
     if len(signatures) > 1:
         raise InputError(
             f"runs of domain '{runs[0].domain}' were scored differently and cannot be pooled "
@@ -124,12 +133,30 @@ def _domain_scores(runs: list[Run]) -> pd.DataFrame:
         for system in run.scores["system"].unique():
             seen[system] = seen.get(system, 0) + 1
     frames = []
+    prompts: dict[str, str | None] = {}  # pooled system name -> its generations' prompt variant(s)
     for run in runs:
         frame = run.scores.copy()
-        clash = frame["system"].map(lambda s: seen[s] > 1)
-        frame.loc[clash, "system"] = frame.loc[clash, "system"] + "@" + run.path.name
+        names = {s: _pooled_name(s, run, runs) if seen[s] > 1 else s for s in frame["system"].unique()}
+        frame["system"] = frame["system"].map(names)
+        prompts.update({name: ",".join(run.prompts_of(s)) or None for s, name in names.items()})
         frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True), prompts
+
+
+def _pooled_name(system: str, run: Run, runs: list[Run]) -> str:
+    """A system found in several runs: named by its prompt variant when that tells the runs
+    apart (the prompt study), else by the run's folder."""
+    prompts = run.prompts_of(system)
+    others = [other.prompts_of(system) for other in runs if other is not run and system in set(other.scores["system"])]
+    if len(prompts) == 1 and all(prompts != other for other in others):
+        return f"{system} [{prompts[0]}]"
+    return f"{system}@{run.path.name}"
+
+
+def _pooled_signature(runs: list[Run]) -> str:
+    scoring = split_signature(runs[0].signature)[0]
+    prompts = sorted({p for run in runs for p in split_signature(run.signature)[1]})
+    return scoring + (PROMPT_PART + ",".join(prompts) if prompts else "")
 
 
 def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: int | None = None) -> dict[str, Any]:
@@ -145,7 +172,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
     for domain, group in sorted(by_domain.items()):
         updates = {k: v for k, v in (("bootstrap_samples", bootstrap), ("seed", seed)) if v is not None}
         policy = group[0].policy().model_copy(update=updates)
-        scores = _domain_scores(group)
+        scores, prompts = _domain_scores(group)
         metrics = [m for m in group[0].metrics if all(m in run.metrics for run in group)]
         graded = all(run.summary.get("graded_scores", False) for run in group)  # ``Domain.graded_scores``
         table = system_table(scores, policy, metrics, graded)
@@ -155,6 +182,8 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
         for _, row in table.sort_values(["rank_f1", "system"]).iterrows():
             record = {
                 "system": row["system"],
+                # generate's prompt variant, when the generations recorded one (other runs' JSON is unchanged)
+                **({"prompt": prompts[row["system"]]} if prompts.get(row["system"]) else {}),
                 "n": int(row["n"]),
                 **{m: _num(row[m]) for m in ("precision", "recall", "f1")},
                 **{
@@ -183,7 +212,7 @@ def compare_runs(outdirs: list[str | Path], bootstrap: int | None = None, seed: 
             {
                 "domain": domain,
                 "runs": [str(run.path) for run in group],
-                "signature": group[0].signature,
+                "signature": _pooled_signature(group),
                 "average": "macro" if graded else policy.average,
                 "metrics": metrics,
                 "n_generations": len(scores),

@@ -31,11 +31,12 @@ from factcov.jsonl import atomic_path, write_jsonl_atomic, write_text_atomic
 from factcov.model import Fact, Generation, Instance
 from factcov.plugins import get_domain
 from factcov.progress import progress
-from factcov.prompts import NEUTRAL, PromptTemplate, phrases, prompt_messages
+from factcov.prompts import NEUTRAL, PromptTemplate, phrases, prompt_messages, variant_name
 from factcov.reasoning import split_reasoning
 from factcov.scoring import ScoringPolicy
 
-ROUND_COLUMNS = ("system", "round", "n", "revised", "in_play", "failed", "precision", "recall", "f1")
+# truncated: the round's texts that are answers cut off at max_tokens (finish_reason "length")
+ROUND_COLUMNS = ("system", "round", "n", "revised", "in_play", "failed", "truncated", "precision", "recall", "f1")
 
 
 def say(domain: Domain, fact: Fact, instance: Instance) -> str:
@@ -85,6 +86,12 @@ class Track:
     text: str
     result: Result | None = None
     status: str = "in play"
+    # how the current text was made (generate's meta: prompt, finish_reason, truncated), if known
+    made: dict[str, Any] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.made and self.made.get("truncated") is True)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -98,6 +105,14 @@ class RefineOutcome:
     failed: int = 0
     # Why the loop stopped before its last round (the server answered no request of a round), else None.
     unanswered: str | None = None
+
+
+def _made(meta: Any) -> dict[str, Any] | None:
+    """generate's part of a generation's meta (the rest is the user's own and stays out of the rounds)."""
+    if not isinstance(meta, dict):
+        return None
+    made = {k: meta[k] for k in ("prompt", "finish_reason", "truncated") if k in meta}
+    return made or None
 
 
 def _metrics(result: Result, policy: ScoringPolicy) -> dict[str, Any]:
@@ -127,7 +142,8 @@ def refine_files(
     evaluator = Evaluator(domain, extractor=extractor)
     policy = evaluator.policy
     instances = load_instances(instances_path, domain)
-    tracks = [Track(instance, g.system, g.text) for instance, g in iter_generations(generations_path, instances, domain)]
+    tracks = [Track(instance, g.system, g.text, made=_made(g.meta))
+              for instance, g in iter_generations(generations_path, instances, domain)]
     outdir = Path(outdir)
     table: list[dict[str, Any]] = []
     failed_total = 0
@@ -205,6 +221,8 @@ def _revise(domain: Domain, tracks: list[Track], client: ChatClient, number: int
                 track.status = "unchanged"
                 continue
             track.text = text
+            track.made = {"prompt": variant_name(prompt), "finish_reason": answer.finish_reason,
+                          "truncated": answer.finish_reason == "length"}
             revised.add(key)
     return revised, failures, notes
 
@@ -230,7 +248,8 @@ def _write_round(directory: Path, number: int, tracks: list[Track], revised: set
     for track in tracks:
         metrics = _metrics(track.result, policy)
         generations.append({"instance_id": track.instance.id, "system": track.system, "language": track.result.language,
-                            "text": track.text, "round": number, "revised": track.key in revised})
+                            "text": track.text, "round": number, "revised": track.key in revised,
+                            **({"meta": track.made} if track.made else {})})
         status = f"failed: {failures[track.key]}" if track.key in failures else track.status
         scores.append({"instance_id": track.instance.id, "system": track.system, "status": status, **metrics})
     write_jsonl_atomic(directory / "generations.jsonl", generations)
@@ -248,6 +267,7 @@ def _write_round(directory: Path, number: int, tracks: list[Track], revised: set
             "revised": sum(t.key in revised for t in mine),
             "in_play": sum(t.status == "in play" for t in mine),
             "failed": sum(t.key in failures for t in mine),
+            "truncated": sum(t.truncated for t in mine),
             **{m: _mean([s[m] for s in own]) for m in ("precision", "recall", "f1")},
         })
     return rows
@@ -280,7 +300,8 @@ def _score_rounds(domain_name: str, instances_path: str | Path, outdir: Path, ex
             for line in handle:
                 row = json.loads(line)
                 rows.append({"instance_id": row["instance_id"], "system": f"{row['system']}@r{number}",
-                             "text": row["text"], "language": row["language"]})
+                             "text": row["text"], "language": row["language"],
+                             **({"meta": row["meta"]} if "meta" in row else {})})  # prompt, truncated: the report's
     write_jsonl_atomic(combined, rows)
     report = outdir / "report"
     score_files(domain_name, instances_path, combined, report, extractor=extractor, policy=policy, report=False)

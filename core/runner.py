@@ -38,6 +38,7 @@ from factcov.outputs import (
 from factcov.parallel import forked_scorer, joined, piece_size, pieces
 from factcov.plugins import get_domain
 from factcov.progress import progress as console_progress
+from factcov.provenance import watch_provenance
 from factcov.scoring import Counts, ScoringPolicy
 
 
@@ -123,6 +124,7 @@ def score_run(
     if dask is not None and not dask.strip():  # an empty address would score here, in silence
         raise InputError("--dask is empty: give a scheduler address such as tcp://host:8786, or 'local'")
     evaluator = Evaluator(domain, extractor=extractor, policy=policy, extractor_options=extractor_options)
+    pairs, provenance = watch_provenance(pairs)  # generate's meta: prompt variant, truncated answers
     policy = evaluator.policy
     outdir = Path(outdir)
     extras = tuple(domain.metrics)
@@ -160,7 +162,7 @@ def score_run(
             raise InputError("no generations to score", path=empty_input)
         table = totals.table(policy)
         summary = {
-            "signature": evaluator.signature(),
+            **provenance.summary(evaluator.signature()),
             "factcov_version": __version__,
             "domain": domain.name,
             "domain_version": domain.version,

@@ -75,6 +75,17 @@ def _systems(run: Run) -> list[dict[str, Any]]:
     return rows
 
 
+def _generated(run: Run) -> dict[str, Any]:
+    """Per system, how ``factcov generate`` made its texts (prompt variant, answers cut off at
+    --max-tokens), when the generations recorded it; else nothing (the page stays as it was)."""
+    made = run.summary.get("generations")
+    if not isinstance(made, dict) or not made:
+        return {}
+    return {"generated": {str(system): {"prompt": [str(p) for p in seen.get("prompt", [])],
+                                        "truncated": int(seen.get("truncated", 0))}
+                          for system, seen in sorted(made.items()) if isinstance(seen, dict)}}
+
+
 def _pair(lo: Any, hi: Any) -> list[float] | None:
     lo, hi = _clean(lo), _clean(hi)
     return None if lo is None or hi is None else [lo, hi]
@@ -287,6 +298,7 @@ def _run_payload(run: Run, per_system: int, max_generations: int) -> dict[str, A
         "mean_coverage_penalty": sum(penalties) / len(penalties) if penalties else None,
         "systems": _systems(run),
         "rounds": _rounds(run.path),
+        **_generated(run),
         "ranking": run.summary.get("rankings", {}),
         "by_type": _by_type(run, scores),
         "explorer": {

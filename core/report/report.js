@@ -50,9 +50,24 @@
     var r = run();
     document.getElementById("run-meta").textContent =
       r.domain + " — " + r.n_generations + " generations of " + r.n_instances + " instances; extractor " +
-      (r.extractor || "?") + "; " + r.average + " averages with 95% bootstrap intervals." + outOfScope(r);
+      (r.extractor || "?") + "; " + r.average + " averages with 95% bootstrap intervals." + outOfScope(r) +
+      generated(r);
     document.getElementById("footer").textContent = "factcov " + DATA.factcov_version + " · " + r.signature +
       " · " + r.path;
+  }
+
+  // How `factcov generate` made the texts, when they say: the prompt variant, and the answers
+  // cut off at --max-tokens (scored as written, so a low recall may be the budget's, not the model's).
+  function generated(r) {
+    if (!r.generated) return "";
+    var names = Object.keys(r.generated).sort();
+    var prompts = names.filter(function (s) { return r.generated[s].prompt.length; })
+      .map(function (s) { return s + " " + r.generated[s].prompt.join("+"); });
+    var cut = names.filter(function (s) { return r.generated[s].truncated > 0; })
+      .map(function (s) { return s + " " + r.generated[s].truncated; });
+    return (prompts.length ? " Prompt: " + prompts.join(", ") + "." : "") +
+      " Answers cut off at --max-tokens (finish_reason 'length', scored as written): " +
+      (cut.length ? cut.join(", ") : "none") + ".";
   }
 
   // Claims the extractor marked outside the oracle's scope: counted, left out of P/R/F1.
@@ -175,13 +190,15 @@
     section.hidden = !r.rounds;
     if (!r.rounds) return;
     var head = el("tr");
-    ["system", "round", "texts", "revised", "in play", "failed", "precision", "recall", "F1", "ΔF1"]
+    ["system", "round", "texts", "revised", "in play", "failed", "cut off", "precision", "recall", "F1", "ΔF1"]
       .forEach(function (h) { head.appendChild(el("th", null, h)); });
     table.appendChild(el("thead")).appendChild(head);
     var body = table.appendChild(el("tbody")), previous = {};
     r.rounds.forEach(function (row) {
       var line = el("tr"), before = previous[row.system];
-      [row.system, row.round, row.n, row.revised, row.in_play, row.failed, fmt(row.precision), fmt(row.recall),
+      // "cut off": texts that are answers stopped at max_tokens (absent from tables before issue 30)
+      [row.system, row.round, row.n, row.revised, row.in_play, row.failed,
+       row.truncated === undefined ? "" : row.truncated, fmt(row.precision), fmt(row.recall),
        fmt(row.f1)].forEach(function (v) { line.appendChild(el("td", null, v)); });
       var delta = before === undefined || before === null || row.f1 === null ? null : row.f1 - before;
       line.appendChild(el("td", { class: delta > 0 ? "up" : delta < 0 ? "down" : "" },
