@@ -411,19 +411,7 @@ class StrategyRules(TextReader):
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
-                ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None and self.holds_anchor(lex.stop_ordinal, sentence):  # the stretch lies inside it
-                    owned = None  # worked out at the first stop named before the change
-                    for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
-                                                          match.start()):
-                        if owned is None:
-                            owned = self.stops_owned_by_compounds(sentence, match.start(), found)
-                        if not any(s <= stop.start() < e for s, e in owned):
-                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
-                if ordinal is None:
-                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
-                    if after:
-                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
+                ordinal = self.change_stop(sentence, match, driver, found)
                 if ordinal is not None:
                     key["stop"] = ordinal
                 used.append((match.start(), match.end()))
@@ -438,6 +426,27 @@ class StrategyRules(TextReader):
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         return used
+
+    def change_stop(self, sentence: Sentence, match: re.Match[str], driver: str,
+                    found: list[re.Match[str]]) -> int | None:
+        """The stop a change (``match``) is said of: 'at his first stop' right after it, the
+        last stop ordinal before it in its clause that no earlier compound owns, or one
+        just after it ('..., the second stop')."""
+        lex = self.lex
+        ordinal = self.stop_said_at(sentence, match.end(), driver)
+        if ordinal is None and self.holds_anchor(lex.stop_ordinal, sentence):  # the stretch lies inside it
+            owned = None  # worked out at the first stop named before the change
+            for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
+                                                  match.start()):
+                if owned is None:
+                    owned = self.stops_owned_by_compounds(sentence, match.start(), found)
+                if not any(s <= stop.start() < e for s, e in owned):
+                    ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+        if ordinal is None:
+            after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
+            if after:
+                ordinal = self.ordinal(after.group(1), driver, "pit_stops")
+        return ordinal
 
     def listed_sequences(self, sentence: Sentence,
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
