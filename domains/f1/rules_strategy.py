@@ -153,31 +153,14 @@ class StrategyRules(TextReader):
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
         neutral_here = self.holds_anchor(lex.neutralization, sentence)
-        scope_here = self.holds_anchor(lex.scope_break, sentence)
-        clause_here = self.holds_anchor(lex.clause_break, sentence)
-        ordinals_here = self.holds_anchor(lex.stop_ordinal, sentence)
+        here = (neutral_here, self.holds_anchor(lex.scope_break, sentence),
+                self.holds_anchor(lex.clause_break, sentence), self.holds_anchor(lex.stop_ordinal, sentence))
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
-            stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
-            if cut:
-                stop = cut.start()
-            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
-            if cut:
-                stop = cut.start()
-            laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
-            if not laps:  # "On lap 13 Hamilton pitted"
-                previous_verb = verbs[index - 1].end() if index else clause
-                since = previous_verb if previous_verb > clause else clause
-                until = verb_start
-                # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
-                if neutral:
-                    until = neutral.start()
-                laps = self.lap_numbers(since, until)
-                if not laps:
-                    continue  # no lap said: nothing to read, whoever stopped
+            laps = self.verb_laps(sentence, verbs, index, clause, here)
+            if not laps:
+                continue  # no lap said: nothing to read, whoever stopped
             if neutral_here:
                 owner = self.previous_mention(sentence, verb_start)
                 since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
@@ -188,35 +171,74 @@ class StrategyRules(TextReader):
             for mention in sentence.mentions:
                 if verb_start <= mention.start and mention.end <= verb_end:
                     subject = mention.code
-            consumed = self._consumed
-            for lap, start, end in laps:
-                if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
-                    continue
-                driver = subject
-                for mention in sentence.mentions:  # the last one acting between verb and lap, not
-                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
-                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
-                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
-                    for mention in sentence.mentions:
-                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
-                                folded[mention.end: start]):
-                            driver = mention.code
-                            break
-                if driver is None:
-                    continue
-                key: dict[str, Any] = {"driver": driver}
-                if len(laps) == 1:
-                    ordinal = None
-                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
-                        ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-                    if ordinal is None:
-                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
-                        if numbered is not None:
-                            ordinal = int(numbered.group(1))
-                    if ordinal is not None:
-                        key["stop"] = ordinal
-                consumed.take((start, end))
-                self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
+            self.pit_lap_claims(sentence, verb, laps, subject, clause, apostrophe, here[3])
+
+    def verb_laps(self, sentence: Sentence, verbs: list[re.Match[str]], index: int, clause: int,
+                  here: tuple[bool, bool, bool, bool]) -> list[tuple[int, int, int]]:
+        """The laps pit verb ``verbs[index]`` is said of: after it, up to the next verb or a
+        break of its scope or clause ("pitted on lap 13"); else before it, since its clause
+        or the verb before ("On lap 13 Hamilton pitted"), up to a safety car's words (``here``:
+        whether the sentence holds the safety car's, the scope breaks', the clause breaks'
+        and the stop ordinals' anchors)."""
+        lex = self.lex
+        neutral_here, scope_here, clause_here, _ = here
+        verb_start, verb_end = verbs[index].span()
+        stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
+        cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
+        if cut:
+            stop = cut.start()
+        cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
+        if cut:
+            stop = cut.start()
+        laps = self.lap_numbers(verb_end, stop)
+        if laps:
+            return laps
+        previous_verb = verbs[index - 1].end() if index else clause
+        since = previous_verb if previous_verb > clause else clause
+        until = verb_start
+        # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
+        neutral = self.search(lex.neutralization, since, until) if neutral_here else None
+        if neutral:
+            until = neutral.start()
+        return self.lap_numbers(since, until)
+
+    def pit_lap_claims(self, sentence: Sentence, verb: re.Match[str], laps: list[tuple[int, int, int]],
+                       subject: str | None, clause: int, apostrophe: bool, ordinals_here: bool) -> None:
+        """A pit lap claim for each of ``laps`` not read already, of the driver acting
+        between the verb and the lap (else ``subject``), or of the one whose lap it is
+        ("Sargeant's lap 12"); with one lap, the stop said in the clause. ``apostrophe``,
+        ``ordinals_here``: whether the sentence holds one, and a stop ordinal's anchors."""
+        folded, lex = self.folded, self.lex
+        verb_start, verb_end = verb.span()
+        consumed = self._consumed
+        for lap, start, end in laps:
+            if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
+                continue
+            driver = subject
+            for mention in sentence.mentions:  # the last one acting between verb and lap, not
+                if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
+                    driver = mention.code  # "uma volta antes de Ricciardo, na 12"
+            if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
+                for mention in sentence.mentions:
+                    if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                            folded[mention.end: start]):
+                        driver = mention.code
+                        break
+            if driver is None:
+                continue
+            key: dict[str, Any] = {"driver": driver}
+            if len(laps) == 1:
+                ordinal = None
+                for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
+                    ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+                if ordinal is None:
+                    numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
+                    if numbered is not None:
+                        ordinal = int(numbered.group(1))
+                if ordinal is not None:
+                    key["stop"] = ordinal
+            consumed.take((start, end))
+            self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
 
     @rule(order=80, triggers=("stay_out",), scans=("neutralization",))
     def stay_outs(self, sentence: Sentence) -> None:
