@@ -18,7 +18,6 @@ LIMIT = 20
 EXEMPT: set[str] = set()  # files not counted (none: mentions.py, restructured by issue 27, is now under the limit)
 OVER_TODAY = {
     "domains/f1/oracle.py task_facts": 21,
-    "domains/f1/rules_strategy.py StrategyRules.compounds": 39,
     "domains/rag/checker.py judged": 24,  # rag-io's, merged after this list was made
     "domains/rag/triple_coverage.py find": 27,
     "domains/rag/triple_coverage.py _verdict": 31,
@@ -47,7 +46,7 @@ def complexities() -> dict[str, int]:
 
 def test_the_count_sees_functions_methods_and_their_branches():
     found = complexities()
-    assert found["domains/f1/rules_strategy.py StrategyRules.compounds"] > LIMIT
+    assert found["domains/f1/rules_strategy.py StrategyRules.compounds"] > 10  # counted, now under the limit
     assert found["extractors/fast_regex.py compile_fast"] == 4  # one if with an or, one or
     assert found["domains/f1/mentions.py DriverIndex.find"] > 10  # counted, now under the limit
 

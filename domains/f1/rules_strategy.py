@@ -36,6 +36,18 @@ _SEQUENCE_CUE = compile_fast(re.compile(
 ))
 
 
+_Token = tuple[int, int, str]  # a compound word read: (start, end, the set it names)
+
+
+def _with_sequences(groups: list[list[_Token]], listed: list[list[_Token]]) -> list[list[_Token]]:
+    """The groups of compound words with the sequences listed after a cue (``listed``)
+    in place of the groups inside them, in text order."""
+    inside = [(g[0][0], g[-1][1]) for g in listed]
+    joined = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+    joined.sort(key=lambda g: g[0][0])
+    return joined
+
+
 def _changes(lex: Lexicon, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
     """The change patterns that may match in a sentence whose compound words are ``found``
     (``lex.compound``'s matches there): a change from one set to another ("from the medium
@@ -342,10 +354,43 @@ class StrategyRules(TextReader):
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
         used = self.compound_changes(sentence, found, changes) if changes else []
-        tokens: list[tuple[int, int, str]] = []
-        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
         # a list of sets (``listed_sequences``) has three words or more, and a comma
         listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
+        tokens, words, groups = self.compound_groups(found, used, listing)
+        if not tokens and not listing:
+            return
+        listed = self.listed_sequences(sentence, words) if listing else None
+        if listed:
+            groups = _with_sequences(groups, listed)
+        for group in groups:
+            driver = self.subject(sentence, group[0][0])
+            if driver is None:
+                continue
+            if len(group) == 2 and self.one_stop_line(sentence, group):
+                continue
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
+                self.sequence_claims(driver, group)
+                continue
+            start, end, value = group[0]
+            key: dict[str, Any] = {"driver": driver}
+            stop = self.stop_said_at(sentence, end, driver)
+            if stop is not None:  # "switched to hards at his first stop": what he took there
+                self.change_at_stop(driver, stop, value, start, end)
+                continue
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
+            if stint is not None:
+                key["stint"] = stint
+            self.emit("stint_compound", key, value, start, end)
+
+    def compound_groups(self, found: list[re.Match[str]], used: list[tuple[int, int]], listing: bool
+                        ) -> tuple[list[_Token], list[_Token], list[list[_Token]]]:
+        """The compound words ``found`` outside the changes read (``used``) as (start, end,
+        set): those read as a set, every one when ``listing`` (for lists), and the sets
+        joined by arrows or dashes ("soft-soft-hard"), one group each."""
+        tokens: list[_Token] = []
+        words: list[_Token] = []  # every compound word outside a change, for lists
         values = self.lex.compound_values
         for m in found:
             start = m.start()
@@ -362,50 +407,29 @@ class StrategyRules(TextReader):
                 words.append((start, m.end(), value))
             if self.compound_at(m, word, value) is not None:
                 tokens.append((start, m.end(), value))
-        if not tokens and not listing:
-            return
-        groups: list[list[tuple[int, int, str]]] = []
+        groups: list[list[_Token]] = []
+        folded = self.folded
         for token in tokens:
-            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
-                self.folded[groups[-1][-1][1]: token[0]]
+            if groups and _SEPARATOR.match(folded[groups[-1][-1][1]: token[0]]) and "," not in (
+                folded[groups[-1][-1][1]: token[0]]
             ):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words) if listing else None
-        if listed:
-            inside = [(g[0][0], g[-1][1]) for g in listed]
-            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
-            groups.sort(key=lambda g: g[0][0])
-        for group in groups:
-            driver = self.subject(sentence, group[0][0])
-            if driver is None:
-                continue
-            if len(group) == 2 and self.one_stop_line(sentence, group):
-                continue
+        return tokens, words, groups
 
-            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
-                for stint, (_start, end, value) in enumerate(group, start=1):
-                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
-                record = self.driver_record(driver)
-                if record is not None and record.get("red_flag_tyre_changes"):
-                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
-                for stop in range(1, len(group)):
-                    self.emit("compound_change", {"driver": driver, "stop": stop},
-                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
-                continue
-            start, end, value = group[0]
-            key: dict[str, Any] = {"driver": driver}
-            stop = self.stop_said_at(sentence, end, driver)
-            if stop is not None:  # "switched to hards at his first stop": what he took there
-                self.change_at_stop(driver, stop, value, start, end)
-                continue
-            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
-                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
-            stint = self.stint_of(sentence, driver, start, end, previous)
-            if stint is not None:
-                key["stint"] = stint
-            self.emit("stint_compound", key, value, start, end)
+    def sequence_claims(self, driver: str, group: list[_Token]) -> int:
+        """'soft-soft-hard': the stints' compounds 1..n and the changes at stops 1..n-1 (none
+        for a driver with a red-flag tyre change, whose stints and stops differ); the claims read."""
+        for stint, (_start, end, value) in enumerate(group, start=1):
+            self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+        record = self.driver_record(driver)
+        if record is not None and record.get("red_flag_tyre_changes"):
+            return len(group)  # a red-flag tyre change is a stint without a stop: numbering differs
+        for stop in range(1, len(group)):
+            self.emit("compound_change", {"driver": driver, "stop": stop},
+                      [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
+        return 2 * len(group) - 1
 
     def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
                          changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
