@@ -217,7 +217,7 @@ class TextReader(DeclaredRules):
         self._unresolved_here: list[tuple[int, int]] = []
         # lap numbers read as some claim's: one mask for the text, as the rules take only
         # spans of the sentence they read (a later sentence's spans never overlap an earlier's)
-        self._consumed = SpanMask()
+        self.consumed = SpanMask()
         self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
         self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
@@ -302,14 +302,16 @@ class TextReader(DeclaredRules):
             return bool(here[4] & bit)
         return self.hits.present_bit(bit, start, end)
 
-    def holds_anchor(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
-        """Whether ``sentence`` holds one of ``pattern``'s anchors as ``finditer`` and
-        ``search`` count them (at word starts where the pattern wants a ``\\b`` there);
-        always True for a pattern never skipped and when reading ungated. Their gate for a
-        stretch inside the sentence, asked once by a rule that then scans the pattern itself
-        (in several stretches, or with its own loop)."""
+    def any(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
+        """False when ``pattern`` cannot match anywhere in ``sentence`` as ``finditer`` and
+        ``search`` scan it (none of its anchors stands there: at word starts where the
+        pattern wants a ``\\b`` there); always True for a pattern never skipped and when
+        reading ungated. Asked once by a rule that then scans the pattern in several
+        stretches of the sentence, or with its own loop (the test of a bit, not a call per scan)."""
         bit = self._bits.get(id(pattern))
-        return bit is None or bool(sentence[4] & bit)
+        return bit is None or bool(sentence.mask & bit)
+
+    holds_anchor = any  # its former name
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""

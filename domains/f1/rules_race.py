@@ -79,41 +79,29 @@ class RaceRules(TextReader):
     @rule(order=50, triggers=("win", "finish", "copula_place", "podium_third", "podium_list"), sliced=("podium_list",))
     def winners_and_positions(self, sentence: Sentence) -> None:
         """'Hamilton won', 'finished second', 'completing the podium', 'the podium was X, Y
-        and Z', then 'Bottas (3rd)' in a sentence that said any of them."""
-        wins = self.wins(sentence)
-        finishes = self.finishes(sentence)
+        and Z', then 'Bottas (3rd)' in a sentence that said any of them. The win words and
+        the finishes are gathered here, not by helpers: the rule runs in most texts, and a
+        call of Python costs ~1k instructions (benchmarks/rest_instructions.py)."""
+        lex, folded, start, end = self.lex, self.folded, sentence.start, sentence.end
+        wins = []  # not negated ('failed to win') nor followed by what makes them no win
+        # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
+        for m in self.finditer(lex.win, start, end):
+            if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
+                    folded[max(start, m.start() - 25): m.start()]):
+                wins.append(m)
+        finishes = list(self.finditer(lex.finish, start, end))
+        for m in self.finditer(lex.copula_place, start, end):  # none inside a finish
+            if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
+                finishes.append(m)
         for match in wins:
             self.winner(sentence, match)
         for match in finishes:
             self.finish_position(sentence, match)
-        self.podium_thirds(sentence)
+        if self.any(lex.podium_third, sentence):
+            self.podium_thirds(sentence)
         podium = self.podium_list(sentence)
         if wins or finishes or podium:
             self.positions_after_mentions(sentence, sentence.mentions)
-
-    def wins(self, sentence: Sentence) -> list[re.Match[str]]:
-        """The win words of the sentence not negated ('failed to win') nor followed by what
-        makes them no win ('won the start'): scanned only where one of their anchors stands."""
-        lex, folded, start = self.lex, self.folded, sentence.start
-        wins = []
-        # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
-        if self.holds_anchor(lex.win, sentence):
-            for m in lex.win.finditer(folded, start, sentence.end):
-                if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
-                        folded[max(start, m.start() - 25): m.start()]):
-                    wins.append(m)
-        return wins
-
-    def finishes(self, sentence: Sentence) -> list[re.Match[str]]:
-        """'finished second', 'crossed the line in 4th' and the copula's 'was third' (none
-        inside a finish)."""
-        lex, folded, start, end = self.lex, self.folded, sentence.start, sentence.end
-        finishes = list(lex.finish.finditer(folded, start, end)) if self.holds_anchor(lex.finish, sentence) else []
-        if self.holds_anchor(lex.copula_place, sentence):
-            for m in lex.copula_place.finditer(folded, start, end):  # none inside a finish
-                if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
-                    finishes.append(m)
-        return finishes
 
     def winner(self, sentence: Sentence, match: re.Match[str]) -> None:
         """'Hamilton won' (or 'won by Hamilton'): the winner, his position and the
@@ -147,11 +135,9 @@ class RaceRules(TextReader):
 
     def podium_thirds(self, sentence: Sentence) -> int:
         """'with Carlos Sainz completing the podium', 'completing the podium was Bottas': third
-        (how many read)."""
+        (how many read; asked where the sentence holds the words' anchors, ``any``)."""
         lex = self.lex
         read = 0
-        if not self.holds_anchor(lex.podium_third, sentence):
-            return read
         for match in lex.podium_third.finditer(self.folded, sentence.start, sentence.end):
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())

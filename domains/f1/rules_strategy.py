@@ -157,22 +157,31 @@ class StrategyRules(TextReader):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         # the verbs, the safety car's words, the breaks of a verb's scope and the stop
         # ordinals, looked for only in a sentence holding one of their anchors
-        # (``holds_anchor``): every stretch scanned below lies inside it
-        verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
-            self.holds_anchor(lex.pit_verb, sentence)) else []
+        # (``any``): every stretch scanned below lies inside it
+        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        neutral_here = self.holds_anchor(lex.neutralization, sentence)
-        here = (neutral_here, self.holds_anchor(lex.scope_break, sentence),
-                self.holds_anchor(lex.clause_break, sentence), self.holds_anchor(lex.stop_ordinal, sentence))
+        neutral_here = self.any(lex.neutralization, sentence)
+        here = (neutral_here, self.any(lex.scope_break, sentence),
+                self.any(lex.clause_break, sentence), self.any(lex.stop_ordinal, sentence))
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
+            # the laps after the verb, up to the next verb or a break of its scope or clause
+            stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
+            cut = self.search(lex.scope_break, verb_end, stop) if here[1] else None
+            if cut:
+                stop = cut.start()
+            cut = self.search(lex.clause_break, verb_end, stop) if here[2] else None
+            if cut:
+                stop = cut.start()
+            laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
-            laps = self.verb_laps(sentence, verbs, index, clause, here)
-            if not laps:
-                continue  # no lap said: nothing to read, whoever stopped
+            if not laps:  # "On lap 13 Hamilton pitted"
+                laps = self.laps_before_verb(verbs, index, clause, neutral_here)
+                if not laps:
+                    continue  # no lap said: nothing to read, whoever stopped
             if neutral_here:
                 owner = self.previous_mention(sentence, verb_start)
                 since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
@@ -185,31 +194,16 @@ class StrategyRules(TextReader):
                     subject = mention.code
             self.pit_lap_claims(sentence, verb, laps, subject, clause, apostrophe, here[3])
 
-    def verb_laps(self, sentence: Sentence, verbs: list[re.Match[str]], index: int, clause: int,
-                  here: tuple[bool, bool, bool, bool]) -> list[tuple[int, int, int]]:
-        """The laps pit verb ``verbs[index]`` is said of: after it, up to the next verb or a
-        break of its scope or clause ("pitted on lap 13"); else before it, since its clause
-        or the verb before ("On lap 13 Hamilton pitted"), up to a safety car's words (``here``:
-        whether the sentence holds the safety car's, the scope breaks', the clause breaks'
-        and the stop ordinals' anchors)."""
-        lex = self.lex
-        neutral_here, scope_here, clause_here, _ = here
-        verb_start, verb_end = verbs[index].span()
-        stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-        cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
-        if cut:
-            stop = cut.start()
-        cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
-        if cut:
-            stop = cut.start()
-        laps = self.lap_numbers(verb_end, stop)
-        if laps:
-            return laps
+    def laps_before_verb(self, verbs: list[re.Match[str]], index: int, clause: int,
+                         neutral_here: bool) -> list[tuple[int, int, int]]:
+        """The laps said before pit verb ``verbs[index]`` when none is said after it ("On lap
+        13 Hamilton pitted"): since its clause or the verb before, up to a safety car's words
+        (``neutral_here``: whether the sentence holds their anchors)."""
         previous_verb = verbs[index - 1].end() if index else clause
         since = previous_verb if previous_verb > clause else clause
-        until = verb_start
+        until = verbs[index].start()
         # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-        neutral = self.search(lex.neutralization, since, until) if neutral_here else None
+        neutral = self.search(self.lex.neutralization, since, until) if neutral_here else None
         if neutral:
             until = neutral.start()
         return self.lap_numbers(since, until)
@@ -222,7 +216,7 @@ class StrategyRules(TextReader):
         ``ordinals_here``: whether the sentence holds one, and a stop ordinal's anchors."""
         folded, lex = self.folded, self.lex
         verb_start, verb_end = verb.span()
-        consumed = self._consumed
+        consumed = self.consumed
         for lap, start, end in laps:
             if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
                 continue
@@ -275,7 +269,7 @@ class StrategyRules(TextReader):
             number = "w" if match.group("w") else "n"
             # the first lap this sentence reads (stay-outs come before pit laps and compounds,
             # and two stay-outs' numbers never overlap): taken, never refused
-            self._consumed.take((match.start(number), match.end(number)))
+            self.consumed.take((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     @rule(order=70, triggers=("stop_count",), sliced=("stop_count",))
@@ -348,8 +342,7 @@ class StrategyRules(TextReader):
     def compounds(self, sentence: Sentence) -> None:
         # the rule runs where the compound words or the changes' words stand (most sentences
         # it reads name a set)
-        found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
-            self.holds_anchor(self.lex.compound, sentence)) else []
+        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
@@ -468,7 +461,7 @@ class StrategyRules(TextReader):
                     continue  # no lap word or digit after it ("... to the hard tyres.")
                 cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
+                    if self.consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         return used
@@ -480,7 +473,7 @@ class StrategyRules(TextReader):
         just after it ('..., the second stop')."""
         lex = self.lex
         ordinal = self.stop_said_at(sentence, match.end(), driver)
-        if ordinal is None and self.holds_anchor(lex.stop_ordinal, sentence):  # the stretch lies inside it
+        if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
             owned = None  # worked out at the first stop named before the change
             for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
                                                   match.start()):
@@ -571,7 +564,7 @@ class StrategyRules(TextReader):
         self.emit("compound_change", key, [first, second], start, end)
         if len(laps) == 1 and not self.search(self.lex.pit_verb, clause, start):
             lap, lap_start, lap_end = laps[0]
-            if self._consumed.take((lap_start, lap_end)):
+            if self.consumed.take((lap_start, lap_end)):
                 self.emit("pit_lap", key, lap, lap_start, end)
         return True
 
@@ -594,9 +587,9 @@ class StrategyRules(TextReader):
         if previous > window_start:
             window_start = previous
         # the stretches below lie inside the sentence: each pattern is scanned only where one
-        # of its anchors stands there (the stint ordinal's at word starts, ``holds_anchor``;
+        # of its anchors stands there (the stint ordinal's at word starts, ``any``;
         # the start and end words', searched in a slice, anywhere: ``may_match``)
-        if self.holds_anchor(lex.stint_ordinal, sentence):
+        if self.any(lex.stint_ordinal, sentence):
             near = list(lex.stint_ordinal.finditer(self.folded, window_start,
                                                    end + 30 if end + 30 < sentence.end else sentence.end))
             if near:
