@@ -18,6 +18,11 @@ LIMIT = 20
 EXEMPT: set[str] = set()  # files not counted (none: mentions.py, restructured by issue 27, is now under the limit)
 OVER_TODAY = {
     "domains/f1/oracle.py task_facts": 21,
+    # f1-regex's hottest rules: split into helpers they cost ~1.2k instructions per call,
+    # +0.5% of the extractor's per-text instructions together (issue 28's report)
+    "domains/f1/rules_strategy.py StrategyRules.pit_laps": 42,
+    "domains/f1/rules_strategy.py StrategyRules.compounds": 39,
+    "domains/f1/rules_strategy.py StrategyRules.compound_changes": 25,
     "domains/rag/checker.py judged": 24,  # rag-io's, merged after this list was made
     "domains/rag/triple_coverage.py find": 27,
     "domains/rag/triple_coverage.py _verdict": 31,
@@ -46,7 +51,7 @@ def complexities() -> dict[str, int]:
 
 def test_the_count_sees_functions_methods_and_their_branches():
     found = complexities()
-    assert found["domains/f1/rules_strategy.py StrategyRules.compounds"] > 10  # counted, now under the limit
+    assert found["domains/f1/rules_strategy.py StrategyRules.pit_laps"] > LIMIT
     assert found["extractors/fast_regex.py compile_fast"] == 4  # one if with an or, one or
     assert found["domains/f1/mentions.py DriverIndex.find"] > 10  # counted, now under the limit
 

@@ -36,18 +36,6 @@ _SEQUENCE_CUE = compile_fast(re.compile(
 ))
 
 
-_Token = tuple[int, int, str]  # a compound word read: (start, end, the set it names)
-
-
-def _with_sequences(groups: list[list[_Token]], listed: list[list[_Token]]) -> list[list[_Token]]:
-    """The groups of compound words with the sequences listed after a cue (``listed``)
-    in place of the groups inside them, in text order."""
-    inside = [(g[0][0], g[-1][1]) for g in listed]
-    joined = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
-    joined.sort(key=lambda g: g[0][0])
-    return joined
-
-
 def _changes(lex: Lexicon, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
     """The change patterns that may match in a sentence whose compound words are ``found``
     (``lex.compound``'s matches there): a change from one set to another ("from the medium
@@ -158,28 +146,36 @@ class StrategyRules(TextReader):
         # the verbs, the safety car's words, the breaks of a verb's scope and the stop
         # ordinals, looked for only in a sentence holding one of their anchors
         # (``any``): every stretch scanned below lies inside it
-        verbs = list(self.finditer(lex.pit_verb, sentence.start, sentence.end))
+        verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
+            self.any(lex.pit_verb, sentence)) else []
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
         neutral_here = self.any(lex.neutralization, sentence)
-        here = (neutral_here, self.any(lex.scope_break, sentence),
-                self.any(lex.clause_break, sentence), self.any(lex.stop_ordinal, sentence))
+        scope_here = self.any(lex.scope_break, sentence)
+        clause_here = self.any(lex.clause_break, sentence)
+        ordinals_here = self.any(lex.stop_ordinal, sentence)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
-            # the laps after the verb, up to the next verb or a break of its scope or clause
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(lex.scope_break, verb_end, stop) if here[1] else None
+            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
             if cut:
                 stop = cut.start()
-            cut = self.search(lex.clause_break, verb_end, stop) if here[2] else None
+            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
             if cut:
                 stop = cut.start()
             laps = self.lap_numbers(verb_end, stop)
             clause = self.clause_start(sentence, verb_start)
             if not laps:  # "On lap 13 Hamilton pitted"
-                laps = self.laps_before_verb(verbs, index, clause, neutral_here)
+                previous_verb = verbs[index - 1].end() if index else clause
+                since = previous_verb if previous_verb > clause else clause
+                until = verb_start
+                # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
+                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
+                if neutral:
+                    until = neutral.start()
+                laps = self.lap_numbers(since, until)
                 if not laps:
                     continue  # no lap said: nothing to read, whoever stopped
             if neutral_here:
@@ -192,59 +188,35 @@ class StrategyRules(TextReader):
             for mention in sentence.mentions:
                 if verb_start <= mention.start and mention.end <= verb_end:
                     subject = mention.code
-            self.pit_lap_claims(sentence, verb, laps, subject, clause, apostrophe, here[3])
-
-    def laps_before_verb(self, verbs: list[re.Match[str]], index: int, clause: int,
-                         neutral_here: bool) -> list[tuple[int, int, int]]:
-        """The laps said before pit verb ``verbs[index]`` when none is said after it ("On lap
-        13 Hamilton pitted"): since its clause or the verb before, up to a safety car's words
-        (``neutral_here``: whether the sentence holds their anchors)."""
-        previous_verb = verbs[index - 1].end() if index else clause
-        since = previous_verb if previous_verb > clause else clause
-        until = verbs[index].start()
-        # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-        neutral = self.search(self.lex.neutralization, since, until) if neutral_here else None
-        if neutral:
-            until = neutral.start()
-        return self.lap_numbers(since, until)
-
-    def pit_lap_claims(self, sentence: Sentence, verb: re.Match[str], laps: list[tuple[int, int, int]],
-                       subject: str | None, clause: int, apostrophe: bool, ordinals_here: bool) -> None:
-        """A pit lap claim for each of ``laps`` not read already, of the driver acting
-        between the verb and the lap (else ``subject``), or of the one whose lap it is
-        ("Sargeant's lap 12"); with one lap, the stop said in the clause. ``apostrophe``,
-        ``ordinals_here``: whether the sentence holds one, and a stop ordinal's anchors."""
-        folded, lex = self.folded, self.lex
-        verb_start, verb_end = verb.span()
-        consumed = self.consumed
-        for lap, start, end in laps:
-            if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
-                continue
-            driver = subject
-            for mention in sentence.mentions:  # the last one acting between verb and lap, not
-                if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
-                    driver = mention.code  # "uma volta antes de Ricciardo, na 12"
-            if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
-                for mention in sentence.mentions:
-                    if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
-                            folded[mention.end: start]):
-                        driver = mention.code
-                        break
-            if driver is None:
-                continue
-            key: dict[str, Any] = {"driver": driver}
-            if len(laps) == 1:
-                ordinal = None
-                for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
-                    ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-                if ordinal is None:
-                    numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
-                    if numbered is not None:
-                        ordinal = int(numbered.group(1))
-                if ordinal is not None:
-                    key["stop"] = ordinal
-            consumed.take((start, end))
-            self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
+            consumed = self.consumed
+            for lap, start, end in laps:
+                if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
+                    continue
+                driver = subject
+                for mention in sentence.mentions:  # the last one acting between verb and lap, not
+                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
+                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
+                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
+                    for mention in sentence.mentions:
+                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                                folded[mention.end: start]):
+                            driver = mention.code
+                            break
+                if driver is None:
+                    continue
+                key: dict[str, Any] = {"driver": driver}
+                if len(laps) == 1:
+                    ordinal = None
+                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
+                        ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+                    if ordinal is None:
+                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
+                        if numbered is not None:
+                            ordinal = int(numbered.group(1))
+                    if ordinal is not None:
+                        key["stop"] = ordinal
+                consumed.take((start, end))
+                self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
 
     @rule(order=80, triggers=("stay_out",), scans=("neutralization",))
     def stay_outs(self, sentence: Sentence) -> None:
@@ -342,48 +314,16 @@ class StrategyRules(TextReader):
     def compounds(self, sentence: Sentence) -> None:
         # the rule runs where the compound words or the changes' words stand (most sentences
         # it reads name a set)
-        found = list(self.finditer(self.lex.compound, sentence.start, sentence.end))
+        found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
+            self.any(self.lex.compound, sentence)) else []
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
         used = self.compound_changes(sentence, found, changes) if changes else []
+        tokens: list[tuple[int, int, str]] = []
+        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
         # a list of sets (``listed_sequences``) has three words or more, and a comma
         listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
-        tokens, words, groups = self.compound_groups(found, used, listing)
-        if not tokens and not listing:
-            return
-        listed = self.listed_sequences(sentence, words) if listing else None
-        if listed:
-            groups = _with_sequences(groups, listed)
-        for group in groups:
-            driver = self.subject(sentence, group[0][0])
-            if driver is None:
-                continue
-            if len(group) == 2 and self.one_stop_line(sentence, group):
-                continue
-            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
-                self.sequence_claims(driver, group)
-                continue
-            start, end, value = group[0]
-            key: dict[str, Any] = {"driver": driver}
-            stop = self.stop_said_at(sentence, end, driver)
-            if stop is not None:  # "switched to hards at his first stop": what he took there
-                self.change_at_stop(driver, stop, value, start, end)
-                continue
-            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
-                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
-            stint = self.stint_of(sentence, driver, start, end, previous)
-            if stint is not None:
-                key["stint"] = stint
-            self.emit("stint_compound", key, value, start, end)
-
-    def compound_groups(self, found: list[re.Match[str]], used: list[tuple[int, int]], listing: bool
-                        ) -> tuple[list[_Token], list[_Token], list[list[_Token]]]:
-        """The compound words ``found`` outside the changes read (``used``) as (start, end,
-        set): those read as a set, every one when ``listing`` (for lists), and the sets
-        joined by arrows or dashes ("soft-soft-hard"), one group each."""
-        tokens: list[_Token] = []
-        words: list[_Token] = []  # every compound word outside a change, for lists
         values = self.lex.compound_values
         for m in found:
             start = m.start()
@@ -400,29 +340,50 @@ class StrategyRules(TextReader):
                 words.append((start, m.end(), value))
             if self.compound_at(m, word, value) is not None:
                 tokens.append((start, m.end(), value))
-        groups: list[list[_Token]] = []
-        folded = self.folded
+        if not tokens and not listing:
+            return
+        groups: list[list[tuple[int, int, str]]] = []
         for token in tokens:
-            if groups and _SEPARATOR.match(folded[groups[-1][-1][1]: token[0]]) and "," not in (
-                folded[groups[-1][-1][1]: token[0]]
+            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
+                self.folded[groups[-1][-1][1]: token[0]]
             ):
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        return tokens, words, groups
+        listed = self.listed_sequences(sentence, words) if listing else None
+        if listed:
+            inside = [(g[0][0], g[-1][1]) for g in listed]
+            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+            groups.sort(key=lambda g: g[0][0])
+        for group in groups:
+            driver = self.subject(sentence, group[0][0])
+            if driver is None:
+                continue
+            if len(group) == 2 and self.one_stop_line(sentence, group):
+                continue
 
-    def sequence_claims(self, driver: str, group: list[_Token]) -> int:
-        """'soft-soft-hard': the stints' compounds 1..n and the changes at stops 1..n-1 (none
-        for a driver with a red-flag tyre change, whose stints and stops differ); the claims read."""
-        for stint, (_start, end, value) in enumerate(group, start=1):
-            self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
-        record = self.driver_record(driver)
-        if record is not None and record.get("red_flag_tyre_changes"):
-            return len(group)  # a red-flag tyre change is a stint without a stop: numbering differs
-        for stop in range(1, len(group)):
-            self.emit("compound_change", {"driver": driver, "stop": stop},
-                      [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
-        return 2 * len(group) - 1
+            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
+                for stint, (_start, end, value) in enumerate(group, start=1):
+                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+                record = self.driver_record(driver)
+                if record is not None and record.get("red_flag_tyre_changes"):
+                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
+                for stop in range(1, len(group)):
+                    self.emit("compound_change", {"driver": driver, "stop": stop},
+                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
+                continue
+            start, end, value = group[0]
+            key: dict[str, Any] = {"driver": driver}
+            stop = self.stop_said_at(sentence, end, driver)
+            if stop is not None:  # "switched to hards at his first stop": what he took there
+                self.change_at_stop(driver, stop, value, start, end)
+                continue
+            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
+            stint = self.stint_of(sentence, driver, start, end, previous)
+            if stint is not None:
+                key["stint"] = stint
+            self.emit("stint_compound", key, value, start, end)
 
     def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
                          changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
@@ -450,7 +411,19 @@ class StrategyRules(TextReader):
                 if driver is None:
                     continue
                 key: dict[str, Any] = {"driver": driver}
-                ordinal = self.change_stop(sentence, match, driver, found)
+                ordinal = self.stop_said_at(sentence, match.end(), driver)
+                if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
+                    owned = None  # worked out at the first stop named before the change
+                    for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
+                                                          match.start()):
+                        if owned is None:
+                            owned = self.stops_owned_by_compounds(sentence, match.start(), found)
+                        if not any(s <= stop.start() < e for s, e in owned):
+                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+                if ordinal is None:
+                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
+                    if after:
+                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
                 if ordinal is not None:
                     key["stop"] = ordinal
                 used.append((match.start(), match.end()))
@@ -465,27 +438,6 @@ class StrategyRules(TextReader):
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         return used
-
-    def change_stop(self, sentence: Sentence, match: re.Match[str], driver: str,
-                    found: list[re.Match[str]]) -> int | None:
-        """The stop a change (``match``) is said of: 'at his first stop' right after it, the
-        last stop ordinal before it in its clause that no earlier compound owns, or one
-        just after it ('..., the second stop')."""
-        lex = self.lex
-        ordinal = self.stop_said_at(sentence, match.end(), driver)
-        if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
-            owned = None  # worked out at the first stop named before the change
-            for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
-                                                  match.start()):
-                if owned is None:
-                    owned = self.stops_owned_by_compounds(sentence, match.start(), found)
-                if not any(s <= stop.start() < e for s, e in owned):
-                    ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
-        if ordinal is None:
-            after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
-            if after:
-                ordinal = self.ordinal(after.group(1), driver, "pit_stops")
-        return ordinal
 
     def listed_sequences(self, sentence: Sentence,
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
