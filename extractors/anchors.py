@@ -260,6 +260,30 @@ def anchors(pattern: re.Pattern[str]) -> frozenset[str] | None:
     return _anchors(pattern.pattern, pattern.flags)
 
 
+def _rule_literals(patterns: Iterable[re.Pattern[str]],
+                   word_start: bool) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """The literals anchoring a rule scanning ``patterns`` (None: it may match without
+    any), and those of them counted only where a word starts (``word_start``: the rule's
+    patterns scan only the whole text, see ``Anchors``)."""
+    literals: set[str] | None = set()
+    boundary: dict[str, bool] | None = {}
+    for pattern in patterns:
+        found = anchors(pattern)
+        if found is None:
+            return None, frozenset()
+        literals |= found  # type: ignore[operator]
+        if boundary is not None and word_start:
+            marked = word_start_anchors(pattern)
+            boundary = None if marked is None else {
+                **boundary, **{t: boundary.get(t, True) and b for t, b in marked.items()}}
+    if boundary and any(boundary.values()):
+        # the literals with their boundaries, when any is required (the two analyses
+        # may choose different sets: each is sound, the one with boundaries is kept;
+        # none is dropped for holding another: "this" holds "is", not "\bis")
+        return frozenset(boundary), frozenset(t for t, b in boundary.items() if b)
+    return _useful(frozenset(literals)), frozenset()  # type: ignore[arg-type]
+
+
 class Anchors:
     """The anchors of named rules, found in a text in one pass.
 
@@ -298,36 +322,12 @@ class Anchors:
         opening: dict[Hashable, frozenset[str]] = {}  # literals counted only where a word starts
         by_literal: dict[str, list[Hashable]] = {}
         for rule, patterns in rules.items():
-            literals: set[str] | None = set()
-            boundary: dict[str, bool] | None = {}
-            for pattern in patterns:
-                found = anchors(pattern)
-                if found is None:
-                    literals = None
-                    break
-                literals |= found  # type: ignore[operator]
-                if boundary is not None and rule in word_start:
-                    marked = word_start_anchors(pattern)
-                    boundary = None if marked is None else {
-                        **boundary, **{t: boundary.get(t, True) and b for t, b in marked.items()}}
-            if literals is not None and boundary and any(boundary.values()):
-                # the literals with their boundaries, when any is required (the two analyses
-                # may choose different sets: each is sound, the one with boundaries is kept;
-                # none is dropped for holding another: "this" holds "is", not "\bis")
-                self.literals[rule] = frozenset(boundary)
-                opening[rule] = frozenset(t for t, b in boundary.items() if b)
-            else:
-                self.literals[rule] = None if literals is None else _useful(frozenset(literals))
+            self.literals[rule], opens = _rule_literals(patterns, rule in word_start)
+            if opens:
+                opening[rule] = opens
             for literal in self.literals[rule] or ():
                 by_literal.setdefault(literal, []).append(rule)
-        for name, strings in (literal_anchors or {}).items():
-            if name in self.literals:
-                raise ValueError(f"{name!r} is named both as a rule and as literals")
-            if "" in strings:
-                raise ValueError(f"{name!r}: an empty literal stands everywhere")
-            self.literals[name] = frozenset(strings)
-            for literal in self.literals[name]:
-                by_literal.setdefault(literal, []).append(name)
+        self._add_literal_anchors(literal_anchors or {}, by_literal)
         self.always = frozenset(rule for rule, literals in self.literals.items() if literals is None)
         self.gated = frozenset(self.literals) - self.always
         self.bits: dict[Hashable, int] = {
@@ -348,35 +348,46 @@ class Anchors:
         # would report each inside most words ("is" in "his", "e" in "parada")
         self._short_words: list[tuple[bytes, bytes, int, tuple[object, ...]]] = []  # see ``_find_short_words``
         for literal, owners in by_literal.items():
-            mask = at_word = 0
-            for rule in owners:
-                if literal in opening.get(rule, ()):
-                    at_word |= self.bits[rule]
-                else:
-                    mask |= self.bits[rule]
-            # a fourth column: the literal when its hits are listed apart (``Hits.apart``), else ""
-            value = (len(literal), mask, at_word & ~mask, "" if self.apart.isdisjoint(owners) else literal)
-            if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
-                word = literal.encode("ascii")
-                self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
-                                          (value[0], at_word, 0, value[3])))
-            else:
-                self._automaton.add_word(literal, value)
+            self._add_literal(literal, owners, opening)
         if len(self._automaton):
             self._automaton.make_automaton()
         self.longest = max(map(len, by_literal), default=0)  # the longest anchor
+
+    def _add_literal_anchors(self, literal_anchors: Mapping[Hashable, Collection[str]],
+                             by_literal: dict[str, list[Hashable]]) -> None:
+        """The names whose anchors are given as strings (``literal_anchors`` of ``__init__``)."""
+        for name, strings in literal_anchors.items():
+            if name in self.literals:
+                raise ValueError(f"{name!r} is named both as a rule and as literals")
+            if "" in strings:
+                raise ValueError(f"{name!r}: an empty literal stands everywhere")
+            self.literals[name] = frozenset(strings)
+            for literal in self.literals[name]:
+                by_literal.setdefault(literal, []).append(name)
+
+    def _add_literal(self, literal: str, owners: list[Hashable], opening: Mapping[Hashable, frozenset[str]]) -> None:
+        """Put ``literal`` (anchoring the names ``owners``) in the automaton, or, a short
+        word counted only where a word starts, among ``_short_words``."""
+        mask = at_word = 0
+        for rule in owners:
+            if literal in opening.get(rule, ()):
+                at_word |= self.bits[rule]
+            else:
+                mask |= self.bits[rule]
+        # a fourth column: the literal when its hits are listed apart (``Hits.apart``), else ""
+        value = (len(literal), mask, at_word & ~mask, "" if self.apart.isdisjoint(owners) else literal)
+        if not mask and len(literal) <= _SHORT_WORD and _WORD_CHARACTERS(literal) and literal.isascii():
+            word = literal.encode("ascii")
+            self._short_words.append((b" " + word, _PAST_LATIN1_BYTE + word, len(word) - 1,
+                                      (value[0], at_word, 0, value[3])))
+        else:
+            self._automaton.add_word(literal, value)
 
     def find(self, text: str, ends: Sequence[int] | None = None) -> Hits:
         """The hits of every name's anchors in ``text``. ``ends``: where the text is cut
         into stretches (increasing, the last one the text's length, as ``Hits.masks``
         takes them): their masks are then worked out in the same pass over the hits."""
-        found = list(self._automaton.iter(text)) if len(self._automaton) else []
-        marks = _word_marks(text) if self._short_words or (self._word_start and self._opens_words) else None
-        if self._short_words:
-            before = len(found)
-            self._find_short_words(text, marks, found)  # type: ignore[arg-type]
-            if len(found) > before:
-                found.sort(key=_LAST)  # among the automaton's, by their last characters
+        found, marks = self._raw_hits(text)
         if ends is not None and (ends[-1] if ends else 0) != len(text):
             raise ValueError(f"the stretches end at {ends[-1] if ends else None}, not at the text's end ({len(text)})")
         cut = ends if ends else (len(text),)  # one stretch, the whole text: its mask is ``everywhere``
@@ -413,6 +424,18 @@ class Anchors:
                 listed_bits |= mask
         masks[index] = here
         return Hits(self, found, (listed, listed_bits), ends if ends else None, masks)
+
+    def _raw_hits(self, text: str) -> tuple[list[tuple[int, tuple[Any, ...]]], bytes | None]:
+        """The hits of the automaton and of the short words in ``text``, by last character,
+        and the text's word marks (None when no literal needs them, see ``_word_marks``)."""
+        found = list(self._automaton.iter(text)) if len(self._automaton) else []
+        marks = _word_marks(text) if self._short_words or (self._word_start and self._opens_words) else None
+        if self._short_words:
+            before = len(found)
+            self._find_short_words(text, marks, found)  # type: ignore[arg-type]
+            if len(found) > before:
+                found.sort(key=_LAST)  # among the automaton's, by their last characters
+        return found, marks
 
     def _find_short_words(self, text: str, marks: bytes, found: list[tuple[int, tuple[object, ...]]]) -> None:
         """Add to ``found`` the hits of the short words, where a word starts."""

@@ -178,38 +178,54 @@ def _owners(parsed: ParsedText, noun: Token, previous: Token | None) -> list[Tok
 
 def _clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: bool, labels: dict,
             previous: Token | None = None):
+    """The (subject, predicate, object) of one clause headed by ``head``: a UD copula, a
+    copula "be", or any other verb (its objects, agents and prepositional objects)."""
     lemma = head.lemma.lower()
     particle = parsed.kids(head.i, *labels["prt"])
     if particle:
         lemma = f"{lemma} {particle[0].lemma.lower()}"
     if parsed.scheme == "ud" and parsed.kids(head.i, "cop"):
-        # UD copula: the predicate nominal is the head ("capital" in "X is the capital of
-        # Y"); its own case marker makes "X is in Y" a prepositional copula.
-        own_case = parsed.kids(head.i, "case")
-        for subject in subjects:
-            yield subject, f"be {own_case[0].lemma.lower()}" if own_case else "be", head
-            for prep, obj in _prep_objects(parsed, head, "ud"):
-                yield subject, f"be {lemma} {prep}", obj
-        return
-    if lemma == "be":
-        for subject in subjects:
-            owners = _owners(parsed, subject, previous)
-            for attribute in _expand(parsed, parsed.kids(head.i, "attr", "acomp")):
-                # "His genre is post-metal" / "The genre of X is Y": (owner, have genre, Y);
-                # the bare (genre, be, Y) would say the same thing about no one.
-                for owner in owners:
-                    yield owner, f"have {subject.lemma.lower()}", attribute
-                if not owners:
-                    yield subject, "be", attribute
-                for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
-                    yield subject, f"be {attribute.lemma.lower()} {prep}", obj
-            for prep, obj in _prep_objects(parsed, head, parsed.scheme):
-                yield subject, f"be {prep}", obj
-                # "X is in the city of Y": (X, "be in city of", Y), a relational noun.
-                for inner_prep, inner in _prep_objects(parsed, obj, parsed.scheme):
-                    if obj.pos == "NOUN" and inner_prep == "of":
-                        yield subject, f"be {prep} {obj.lemma.lower()} of", inner
-        return
+        yield from _ud_copula_clause(parsed, head, subjects, lemma)
+    elif lemma == "be":
+        yield from _be_clause(parsed, head, subjects, previous)
+    else:
+        yield from _verb_clause(parsed, head, subjects, passive, labels, lemma)
+
+
+def _ud_copula_clause(parsed: ParsedText, head: Token, subjects: list[Token], lemma: str):
+    """UD copula: the predicate nominal is the head ("capital" in "X is the capital of
+    Y"); its own case marker makes "X is in Y" a prepositional copula."""
+    own_case = parsed.kids(head.i, "case")
+    for subject in subjects:
+        yield subject, f"be {own_case[0].lemma.lower()}" if own_case else "be", head
+        for prep, obj in _prep_objects(parsed, head, "ud"):
+            yield subject, f"be {lemma} {prep}", obj
+
+
+def _be_clause(parsed: ParsedText, head: Token, subjects: list[Token], previous: Token | None):
+    """"X is Y", "His genre is Y", "X is in Y" (ClearNLP's copula, a verb)."""
+    for subject in subjects:
+        owners = _owners(parsed, subject, previous)
+        for attribute in _expand(parsed, parsed.kids(head.i, "attr", "acomp")):
+            # "His genre is post-metal" / "The genre of X is Y": (owner, have genre, Y);
+            # the bare (genre, be, Y) would say the same thing about no one.
+            for owner in owners:
+                yield owner, f"have {subject.lemma.lower()}", attribute
+            if not owners:
+                yield subject, "be", attribute
+            for prep, obj in _prep_objects(parsed, attribute, parsed.scheme):
+                yield subject, f"be {attribute.lemma.lower()} {prep}", obj
+        for prep, obj in _prep_objects(parsed, head, parsed.scheme):
+            yield subject, f"be {prep}", obj
+            # "X is in the city of Y": (X, "be in city of", Y), a relational noun.
+            for inner_prep, inner in _prep_objects(parsed, obj, parsed.scheme):
+                if obj.pos == "NOUN" and inner_prep == "of":
+                    yield subject, f"be {prep} {obj.lemma.lower()} of", inner
+
+
+def _verb_clause(parsed: ParsedText, head: Token, subjects: list[Token], passive: bool, labels: dict,
+                 lemma: str):
+    """Any other verb: its objects, a passive's agents, its prepositional objects."""
     preps = _prep_objects(parsed, head, parsed.scheme)
     agents = [obj for prep, obj in preps if prep == "by"] if passive else []
     objects = _expand(parsed, parsed.kids(head.i, *labels["obj"]))

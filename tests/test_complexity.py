@@ -17,12 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
 LIMIT = 20
 EXEMPT: set[str] = set()  # files not counted (none: mentions.py, restructured by issue 27, is now under the limit)
 OVER_TODAY = {
-    "extractors/anchors.py Anchors.__init__": 41,
-    "extractors/anchors.py Anchors.find": 25,
-    "extractors/relations.py _clause": 32,
-    "domains/f1/reading.py TextReader.subject": 40,
-    "domains/f1/rules_race.py RaceRules.winners_and_positions": 36,
-    "domains/f1/rules_race.py RaceRules.moves": 32,
+    # f1-regex's hottest rules: split into helpers they cost ~1.2k instructions per call,
+    # ~+0.9% of the extractor's per-text instructions together (1,082.5 against 1,072.8 kIr per
+    # realized en text, benchmarks/rest_instructions.py), so they stay whole for now (issue 28)
     "domains/f1/rules_strategy.py StrategyRules.pit_laps": 42,
     "domains/f1/rules_strategy.py StrategyRules.compounds": 39,
     "domains/f1/rules_strategy.py StrategyRules.compound_changes": 25,
@@ -49,7 +46,7 @@ def complexities() -> dict[str, int]:
 
 def test_the_count_sees_functions_methods_and_their_branches():
     found = complexities()
-    assert found["extractors/anchors.py Anchors.__init__"] > LIMIT
+    assert found["domains/f1/rules_strategy.py StrategyRules.pit_laps"] > LIMIT
     assert found["extractors/fast_regex.py compile_fast"] == 4  # one if with an or, one or
     assert found["domains/f1/mentions.py DriverIndex.find"] > 10  # counted, now under the limit
 

@@ -1,6 +1,6 @@
 """Every lexicon pattern the f1 rules hand to the reader's gated calls is declared.
 
-``TextReader.finditer``, ``search`` and ``holds_anchor`` skip a pattern where none of its
+``TextReader.finditer``, ``search`` and ``any`` skip a pattern where none of its
 anchors stands only if a rule's declaration (``@rule(triggers=..., scans=...)``, or the
 reader's ``reader_scans``) names it; ``may_match`` and ``scans`` (which may search a slice)
 only if a rule also names it in ``sliced``. A pattern left out is never skipped: the claims
@@ -19,7 +19,7 @@ from factcov.domains.f1.lexicon import lexicon
 
 REPO = Path(__file__).resolve().parents[1]
 RULE_FILES = ("domains/f1/reading.py", "domains/f1/rules_race.py", "domains/f1/rules_strategy.py")
-GATED = {"finditer", "search", "holds_anchor"}  # gated by the anchors at word starts
+GATED = {"finditer", "search", "any"}  # gated by the anchors at word starts
 ASKED = {"may_match", "scans"}  # gated by the anchors anywhere: the pattern must be asked
 
 
@@ -42,7 +42,7 @@ def gated_calls() -> list[tuple[str, int, str, str]]:
 
 def test_the_source_is_read_for_the_calls_it_should():
     calls = {(call, field) for _, _, call, field in gated_calls()}
-    assert ("holds_anchor", "pit_verb") in calls and ("finditer", "move") in calls
+    assert ("any", "stop_ordinal") in calls and ("finditer", "move") in calls
     assert ("may_match", "podium_list") in calls and ("scans", "stop_count") in calls
     assert len(calls) > 30
 

@@ -150,7 +150,7 @@ def test_the_laps_of_a_lap_reference_are_those_the_number_pattern_reads(texts: l
 
 
 def test_the_rules_take_only_spans_of_the_sentence_they_read(texts: list[tuple[object, str]]) -> None:
-    """The lap numbers the rules mark read (``_consumed``, one mask for a text) lie in the
+    """The lap numbers the rules mark read (``consumed``, one mask for a text) lie in the
     sentence being read, in real, damaged and glued texts: a span an earlier sentence took
     never overlaps them, so one mask a text answers what one a sentence would."""
     from factcov.extractors.patterns import SpanMask
@@ -173,7 +173,7 @@ def test_the_rules_take_only_spans_of_the_sentence_they_read(texts: list[tuple[o
     for instance, text in texts + [(i, _damaged(rng, t)) for i, t in texts[::3]]:
         extractor = extractors[instance.language]
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
-        reader._consumed = Checked()
+        reader.consumed = Checked()
         reader.read()
     assert len(taken) > 1000
 

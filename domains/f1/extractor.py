@@ -61,7 +61,7 @@ class F1Reader(StrategyRules, RaceRules):
         cls = type(self)
         plans = _plans(cls, self.lex.language) if gated else None
         for sentence in self.sentences():  # each sets ``_here``, the sentence ``may_match`` asks about
-            mask = sentence[4]  # ``sentence.mask``
+            mask = sentence.mask
             plan = plans.get(mask) if plans is not None else _every_rule(cls)
             if plan is None:
                 plan = plans[mask] = _plan_functions(cls, self.lex.language, mask)  # type: ignore[index]

@@ -218,7 +218,7 @@ class TextReader(DeclaredRules):
         self._unresolved_here: list[tuple[int, int]] = []
         # lap numbers read as some claim's: one mask for the text, as the rules take only
         # spans of the sentence they read (a later sentence's spans never overlap an earlier's)
-        self._consumed = SpanMask()
+        self.consumed = SpanMask()
         self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
         self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
@@ -303,14 +303,16 @@ class TextReader(DeclaredRules):
             return bool(here[4] & bit)
         return self.hits.present_bit(bit, start, end)
 
-    def holds_anchor(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
-        """Whether ``sentence`` holds one of ``pattern``'s anchors as ``finditer`` and
-        ``search`` count them (at word starts where the pattern wants a ``\\b`` there);
-        always True for a pattern never skipped and when reading ungated. Their gate for a
-        stretch inside the sentence, asked once by a rule that then scans the pattern itself
-        (in several stretches, or with its own loop)."""
+    def any(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
+        """False when ``pattern`` cannot match anywhere in ``sentence`` as ``finditer`` and
+        ``search`` scan it (none of its anchors stands there: at word starts where the
+        pattern wants a ``\\b`` there); always True for a pattern never skipped and when
+        reading ungated. Asked once by a rule that then scans the pattern in several
+        stretches of the sentence, or with its own loop (the test of a bit, not a call per scan)."""
         bit = self._bits.get(id(pattern))
-        return bit is None or bool(sentence[4] & bit)
+        return bit is None or bool(sentence.mask & bit)
+
+    holds_anchor = any  # its former name
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
@@ -364,19 +366,18 @@ class TextReader(DeclaredRules):
             before = [m for m in mentions if m.end <= position]
         unresolved = self._unresolved_here
         if not before:
-            if unresolved and any(sentence.start <= s and e <= position for s, e in unresolved):
+            if unresolved and self._names_unresolved(sentence.start, position):
                 return None
             return self.subject_after(sentence, position)
         last = before[-1]
-        if unresolved and any(last.end <= s and e <= position for s, e in unresolved):
+        if unresolved and self._names_unresolved(last.end, position):
             return None  # "... and the Finn finished sixth" with two Finns in the race
         folded = self.folded
         between = folded[last.end: position]
         has_comma = "," in between  # _PRONOUN_RELATIVE and _APPOSITION match only across a comma
         if has_comma and _PRONOUN_RELATIVE.search(folded, last.end, position):
             # "Bottas segurou Gasly ... logo atrás dele, que foi 18º": "dele" is not the subject
-            acting = [m for m in before if not self.is_object(m, sentence)]
-            return self.other_driver(acting[0].code if acting else sentence.topic)
+            return self._pronoun_relative_subject(sentence, before)
         if len(before) == 1:  # ``is_object(last, sentence)``, its table looked up first (asked already, mostly)
             known = self._objects.get((last[0], sentence[0]))
             if not (self.is_object(last, sentence) if known is None else known):
@@ -387,6 +388,26 @@ class TextReader(DeclaredRules):
                         has_comma and _APPOSITION.match(between)):
                     return self._reset_subject(sentence, position, before)
                 return last.code
+        return self._subject_among(sentence, position, before, between, has_comma)
+
+    def _names_unresolved(self, start: int, end: int) -> bool:
+        """Whether a name of the sentence being read that tells no driver apart ("the Finn"
+        with two Finns in the race) lies inside ``[start, end)`` (asked only when it has one)."""
+        return any(start <= s and e <= end for s, e in self._unresolved_here)
+
+    def _pronoun_relative_subject(self, sentence: Sentence, before: list[Mention]) -> str | None:
+        """'... behind him, who was 18th': the other driver of the pair than the first one
+        acting (or the topic)."""
+        acting = [m for m in before if not self.is_object(m, sentence)]
+        return self.other_driver(acting[0].code if acting else sentence.topic)
+
+    def _subject_among(self, sentence: Sentence, position: int, before: list[Mention], between: str,
+                       has_comma: bool) -> str | None:
+        """``subject`` past its usual case (one driver acting before ``position``): several
+        drivers named before, or one named as an object; ``between``: the words from the
+        last one to ``position``."""
+        folded = self.folded
+        last = before[-1]
         if _RELATIVE_OPEN.match(between):
             return last.code  # "..., who came in on lap 17"
         if not between.strip() and not _GERUND.match(folded, position):

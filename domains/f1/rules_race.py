@@ -82,48 +82,67 @@ class RaceRules(TextReader):
 
     @rule(order=50, triggers=("win", "finish", "copula_place", "podium_third", "podium_list"), sliced=("podium_list",))
     def winners_and_positions(self, sentence: Sentence) -> None:
-        lex = self.lex
-        folded, start, end = self.folded, sentence.start, sentence.end
-        # each pattern scanned only where one of its anchors stands in the sentence (``holds_anchor``)
+        """'Hamilton won', 'finished second', 'completing the podium', 'the podium was X, Y
+        and Z', then 'Bottas (3rd)' in a sentence that said any of them. The win words and
+        the finishes are gathered here, not by helpers: the rule runs in most texts, and a
+        call of Python costs ~1k instructions (benchmarks/rest_instructions.py)."""
+        lex, folded, start, end = self.lex, self.folded, sentence.start, sentence.end
+        wins = []  # not negated ('failed to win') nor followed by what makes them no win
         # loops, not comprehensions: Python 3.11 builds a function for each, mostly for no match
-        wins = []
-        if self.holds_anchor(lex.win, sentence):
-            for m in lex.win.finditer(folded, start, end):
-                if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
-                        folded[max(start, m.start() - 25): m.start()]):
-                    wins.append(m)
-        finishes = list(lex.finish.finditer(folded, start, end)) if self.holds_anchor(lex.finish, sentence) else []
-        if self.holds_anchor(lex.copula_place, sentence):
-            for m in lex.copula_place.finditer(folded, start, end):  # none inside a finish
-                if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
-                    finishes.append(m)
+        for m in self.finditer(lex.win, start, end):
+            if not lex.win_not_followed.match(folded, m.end()) and not _NEGATED_WIN.search(
+                    folded[max(start, m.start() - 25): m.start()]):
+                wins.append(m)
+        finishes = list(self.finditer(lex.finish, start, end))
+        for m in self.finditer(lex.copula_place, start, end):  # none inside a finish
+            if not any(f.start() <= m.start() < f.end() for f in finishes):  # (nor in another: never overlap)
+                finishes.append(m)
         for match in wins:
-            following = self.next_mention(sentence, match.end())
-            if following is not None and lex.win_by.match(self.folded[match.end(): following.start]):
-                winner = following.code
-            else:
-                winner = self.subject(sentence, match.start())
-            if winner is None:
-                continue
-            self.emit("winner", {}, winner, match.start(), match.end())
-            # "Hamilton won" also says where he finished
-            self.emit("final_position", {"driver": winner}, 1, match.start(), match.end())
-            self.finishing_list(sentence, match.end(), 2)
+            self.winner(sentence, match)
         for match in finishes:
-            after = self.folded[match.end(): match.end() + 12]
-            if _NOT_A_POSITION.match(after):
-                continue
-            ordinal = match.group("ord")
-            value = parse_ordinal(ordinal, lex.language) if ordinal else int(
-                next(filter(None, match.groups()[1:]))  # the position's digits: the first group set
-            )
-            if value is None or not 1 <= value <= 30:
-                continue
-            driver = self.subject(sentence, match.start())
-            if driver is None:
-                continue
+            self.finish_position(sentence, match)
+        if self.any(lex.podium_third, sentence):
+            self.podium_thirds(sentence)
+        podium = self.podium_list(sentence)
+        if wins or finishes or podium:
+            self.positions_after_mentions(sentence, sentence.mentions)
+
+    def winner(self, sentence: Sentence, match: re.Match[str]) -> None:
+        """'Hamilton won' (or 'won by Hamilton'): the winner, his position and the
+        finishing list after ('ahead of X and Y')."""
+        following = self.next_mention(sentence, match.end())
+        if following is not None and self.lex.win_by.match(self.folded[match.end(): following.start]):
+            winner = following.code
+        else:
+            winner = self.subject(sentence, match.start())
+        if winner is None:
+            return
+        self.emit("winner", {}, winner, match.start(), match.end())
+        # "Hamilton won" also says where he finished
+        self.emit("final_position", {"driver": winner}, 1, match.start(), match.end())
+        self.finishing_list(sentence, match.end(), 2)
+
+    def finish_position(self, sentence: Sentence, match: re.Match[str]) -> None:
+        """'finished second': the subject's final position (not 'second stint')."""
+        after = self.folded[match.end(): match.end() + 12]
+        if _NOT_A_POSITION.match(after):
+            return
+        ordinal = match.group("ord")
+        value = parse_ordinal(ordinal, self.lex.language) if ordinal else int(
+            next(filter(None, match.groups()[1:]))  # the position's digits: the first group set
+        )
+        if value is None or not 1 <= value <= 30:
+            return
+        driver = self.subject(sentence, match.start())
+        if driver is not None:
             self.emit("final_position", {"driver": driver}, value, match.start(), match.end())
-        for match in lex.podium_third.finditer(folded, start, end) if self.holds_anchor(lex.podium_third, sentence) else ():
+
+    def podium_thirds(self, sentence: Sentence) -> int:
+        """'with Carlos Sainz completing the podium', 'completing the podium was Bottas': third
+        (how many read; asked where the sentence holds the words' anchors, ``any``)."""
+        lex = self.lex
+        read = 0
+        for match in lex.podium_third.finditer(self.folded, sentence.start, sentence.end):
             following = self.next_mention(sentence, match.end())
             previous = self.previous_mention(sentence, match.start())
             driver = self.subject(sentence, match.start())
@@ -133,17 +152,22 @@ class RaceRules(TextReader):
                 driver = following.code  # "completing the podium was Bottas"
             if driver is not None:
                 self.emit("final_position", {"driver": driver}, 3, match.start(), match.end())
-        podium = self.podium_list(sentence)
-        if wins or finishes or podium:
-            for mention in sentence.mentions:
-                tail = self.folded[mention.end: mention.end + 20 if mention.end + 20 < sentence.end else sentence.end]
-                found = lex.position_after_mention.match(tail)
-                if not found or _NOT_A_POSITION.match(self.folded, mention.end + found.end()):
-                    continue
-                value = parse_ordinal(found.group("ord"), lex.language)
-                if value is not None and 1 <= value <= 30:
-                    self.emit("final_position", {"driver": mention.code}, value, mention.start,
-                              mention.end + found.end())
+                read += 1
+        return read
+
+    def positions_after_mentions(self, sentence: Sentence, mentions: list[Mention]) -> None:
+        """'Bottas (3rd)', 'Sainz in fourth': a position right after a driver, read in a
+        sentence about results (``mentions``: the sentence's)."""
+        lex = self.lex
+        for mention in mentions:
+            tail = self.folded[mention.end: mention.end + 20 if mention.end + 20 < sentence.end else sentence.end]
+            found = lex.position_after_mention.match(tail)
+            if not found or _NOT_A_POSITION.match(self.folded, mention.end + found.end()):
+                continue
+            value = parse_ordinal(found.group("ord"), lex.language)
+            if value is not None and 1 <= value <= 30:
+                self.emit("final_position", {"driver": mention.code}, value, mention.start,
+                          mention.end + found.end())
 
     def podium_list(self, sentence: Sentence) -> bool:
         """'The podium was Verstappen, Pérez and Alonso': first, second and third."""
@@ -191,51 +215,66 @@ class RaceRules(TextReader):
     @rule(order=20, triggers=("move",), otherwise="move_verdict_after",
               scans=("move_attempt", "move_done", "move_hypothetical", "move_fail", "move_success", "move_behind", "move_ahead"))
     def moves(self, sentence: Sentence) -> None:
-        lex = self.lex
         found = False
-        for match in self.finditer(lex.move, sentence.start, sentence.end):
+        for match in self.finditer(self.lex.move, sentence.start, sentence.end):
             if not found:
                 self._pending_move = None  # a new move: an older one's outcome is no longer awaited
             found = True
-            kind = "undercut" if match.group(1).startswith("undercut") else "overcut"
-            before = self.previous_mention(sentence, match.start())
-            after = self.next_mention(sentence, match.end())
-            between_after = self.folded[match.end(): after.start] if after else ""
-            driver = self.subject(sentence, match.start())
-            rival = None
-            rival_mention: Mention | None = None
-            passive = before is not None and lex.move_passive.search(
-                self.folded, max(sentence.start, match.start() - 40), match.end() + 5
-            )
-            done = self.search(lex.move_done, max(sentence.start, match.start() - 30), match.start())
-            if after is not None and (passive or self.lex.by.match(between_after)):
-                driver, rival = after.code, before.code if before else None
-            elif after is not None and self.lex.possessive.match(between_after):
-                driver = after.code
-                second = self.next_mention(sentence, after.end)
-                if second is not None and lex.move_rival.match(self.folded[after.end: second.start]):
-                    rival, rival_mention = second.code, second
-            elif after is not None and lex.move_rival.match(between_after):
-                rival, rival_mention = after.code, after
-            if driver is None:
-                continue
-            clause = self.clause_start(sentence, match.start())
-            worked = self.move_outcome(sentence, clause, driver, rival or self.other_driver(driver), rival_mention)
-            if worked is None and self.search(lex.move_attempt, clause, sentence.end):
-                self._pending_move = (kind, driver, rival)  # "It did not pay off." may follow
-                continue
-            if worked is None and not self.hypothetical(clause, sentence.end):
-                # "Hamilton undercut Verstappen", "le hizo el undercut a": it worked
-                worked = True if rival is not None and (between_after.strip() == "" or done) else None
-            if worked is None:
-                if self.hypothetical(clause, sentence.end):
-                    self._pending_move = (kind, driver, rival)
-                continue
-            key = {"driver": driver} | ({"rival": rival} if rival and rival != driver else {})
-            end = after.end if after is not None and rival == after.code else match.end()
-            self.emit(kind, key, worked, match.start(), end)
+            self.move(sentence, match)
         if not found:
             self.move_verdict_after(sentence)
+
+    def move_parties(self, sentence: Sentence, match: re.Match[str]
+                     ) -> tuple[str | None, str | None, Mention | None, Mention | None, str]:
+        """Who made the move and on whom: (driver, rival, the rival's mention when named
+        after the move, the mention after the move, the words between them)."""
+        lex = self.lex
+        before = self.previous_mention(sentence, match.start())
+        after = self.next_mention(sentence, match.end())
+        between_after = self.folded[match.end(): after.start] if after else ""
+        driver = self.subject(sentence, match.start())
+        rival = None
+        rival_mention: Mention | None = None
+        if after is None:
+            return driver, rival, rival_mention, after, between_after
+        passive = before is not None and lex.move_passive.search(
+            self.folded, max(sentence.start, match.start() - 40), match.end() + 5
+        )
+        if passive or lex.by.match(between_after):
+            driver, rival = after.code, before.code if before else None
+        elif lex.possessive.match(between_after):
+            driver = after.code
+            second = self.next_mention(sentence, after.end)
+            if second is not None and lex.move_rival.match(self.folded[after.end: second.start]):
+                rival, rival_mention = second.code, second
+        elif lex.move_rival.match(between_after):
+            rival, rival_mention = after.code, after
+        return driver, rival, rival_mention, after, between_after
+
+    def move(self, sentence: Sentence, match: re.Match[str]) -> None:
+        """One undercut or overcut word: the move, whether it worked (said in its clause,
+        or awaited in the next sentence: ``_pending_move``)."""
+        lex = self.lex
+        kind = "undercut" if match.group(1).startswith("undercut") else "overcut"
+        done = self.search(lex.move_done, max(sentence.start, match.start() - 30), match.start())
+        driver, rival, rival_mention, after, between_after = self.move_parties(sentence, match)
+        if driver is None:
+            return
+        clause = self.clause_start(sentence, match.start())
+        worked = self.move_outcome(sentence, clause, driver, rival or self.other_driver(driver), rival_mention)
+        if worked is None and self.search(lex.move_attempt, clause, sentence.end):
+            self._pending_move = (kind, driver, rival)  # "It did not pay off." may follow
+            return
+        if worked is None and not self.hypothetical(clause, sentence.end):
+            # "Hamilton undercut Verstappen", "le hizo el undercut a": it worked
+            worked = True if rival is not None and (between_after.strip() == "" or done) else None
+        if worked is None:
+            if self.hypothetical(clause, sentence.end):
+                self._pending_move = (kind, driver, rival)
+            return
+        key = {"driver": driver} | ({"rival": rival} if rival and rival != driver else {})
+        end = after.end if after is not None and rival == after.code else match.end()
+        self.emit(kind, key, worked, match.start(), end)
 
     def hypothetical(self, start: int, end: int) -> bool:
         return bool(self.search(self.lex.move_hypothetical, start, end))

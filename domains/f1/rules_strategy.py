@@ -145,17 +145,17 @@ class StrategyRules(TextReader):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
         # the verbs, the safety car's words, the breaks of a verb's scope and the stop
         # ordinals, looked for only in a sentence holding one of their anchors
-        # (``holds_anchor``): every stretch scanned below lies inside it
+        # (``any``): every stretch scanned below lies inside it
         verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
-            self.holds_anchor(lex.pit_verb, sentence)) else []
+            self.any(lex.pit_verb, sentence)) else []
         # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
         # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
         said = folded[sentence.start: sentence.end]
         apostrophe = "'" in said or "’" in said
-        neutral_here = self.holds_anchor(lex.neutralization, sentence)
-        scope_here = self.holds_anchor(lex.scope_break, sentence)
-        clause_here = self.holds_anchor(lex.clause_break, sentence)
-        ordinals_here = self.holds_anchor(lex.stop_ordinal, sentence)
+        neutral_here = self.any(lex.neutralization, sentence)
+        scope_here = self.any(lex.scope_break, sentence)
+        clause_here = self.any(lex.clause_break, sentence)
+        ordinals_here = self.any(lex.stop_ordinal, sentence)
         for index, verb in enumerate(verbs):
             verb_start, verb_end = verb.span()
             stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
@@ -188,7 +188,7 @@ class StrategyRules(TextReader):
             for mention in sentence.mentions:
                 if verb_start <= mention.start and mention.end <= verb_end:
                     subject = mention.code
-            consumed = self._consumed
+            consumed = self.consumed
             for lap, start, end in laps:
                 if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
                     continue
@@ -241,7 +241,7 @@ class StrategyRules(TextReader):
             number = "w" if match.group("w") else "n"
             # the first lap this sentence reads (stay-outs come before pit laps and compounds,
             # and two stay-outs' numbers never overlap): taken, never refused
-            self._consumed.take((match.start(number), match.end(number)))
+            self.consumed.take((match.start(number), match.end(number)))
             self.emit("pit_lap", {"driver": driver}, lap, match.start(), match.end())
 
     @rule(order=70, triggers=("stop_count",), sliced=("stop_count",))
@@ -315,7 +315,7 @@ class StrategyRules(TextReader):
         # the rule runs where the compound words or the changes' words stand (most sentences
         # it reads name a set)
         found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
-            self.holds_anchor(self.lex.compound, sentence)) else []
+            self.any(self.lex.compound, sentence)) else []
         if not found:
             return  # no compound word, so no change either (each names one: ``_changes``)
         changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
@@ -412,7 +412,7 @@ class StrategyRules(TextReader):
                     continue
                 key: dict[str, Any] = {"driver": driver}
                 ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None and self.holds_anchor(lex.stop_ordinal, sentence):  # the stretch lies inside it
+                if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
                     owned = None  # worked out at the first stop named before the change
                     for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
                                                           match.start()):
@@ -434,7 +434,7 @@ class StrategyRules(TextReader):
                     continue  # no lap word or digit after it ("... to the hard tyres.")
                 cut = self.search(self.lex.clause_break, match.end(), window_end)
                 for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if self._consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
+                    if self.consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
                         self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
                                   lap, match.start(), lap_end)
         return used
@@ -516,7 +516,7 @@ class StrategyRules(TextReader):
         self.emit("compound_change", key, [first, second], start, end)
         if len(laps) == 1 and not self.search(self.lex.pit_verb, clause, start):
             lap, lap_start, lap_end = laps[0]
-            if self._consumed.take((lap_start, lap_end)):
+            if self.consumed.take((lap_start, lap_end)):
                 self.emit("pit_lap", key, lap, lap_start, end)
         return True
 
@@ -539,9 +539,9 @@ class StrategyRules(TextReader):
         if previous > window_start:
             window_start = previous
         # the stretches below lie inside the sentence: each pattern is scanned only where one
-        # of its anchors stands there (the stint ordinal's at word starts, ``holds_anchor``;
+        # of its anchors stands there (the stint ordinal's at word starts, ``any``;
         # the start and end words', searched in a slice, anywhere: ``may_match``)
-        if self.holds_anchor(lex.stint_ordinal, sentence):
+        if self.any(lex.stint_ordinal, sentence):
             near = list(lex.stint_ordinal.finditer(self.folded, window_start,
                                                    end + 30 if end + 30 < sentence.end else sentence.end))
             if near:
