@@ -34,13 +34,13 @@ from factcov.language import fold, parse_number
 NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?(?![.,]\d)"
 # a number where a match starts: its first digit is not inside a number ("Winds 1,000 mph"
 # is no speed of "000 mph"), asserted after that digit so that ``re`` searches for a digit
-_FIRST_DIGIT = r"\d(?<!\d\d)(?<!\d[.,]\d)"
+_FIRST_DIGIT = r"\d(?<![\d.,]\d)"  # nor after a bare separator: ".5 mph" is no 5 mph
 # a number after words (or after a ``_FIRST_DIGIT``): one decimal or thousands separator
 _DIGITS = r"\d+(?:[.,]\d+)?(?![.,]\d)"
 # a speed's number where its match starts
 _SPEED_N = rf"{_FIRST_DIGIT}\d*(?:[.,]\d+)?(?![.,]\d)"
 # an amount's text runs to the end of its sentence, over decimal points ("0.5 inches")
-_TO_SENTENCE_END = r"(?:[^.]|\.(?=\d))*"
+_TO_SENTENCE_END = r"[^.]*(?:\.\d[^.]*)*"  # unrolled: runs of [^.] scanned in C
 _DEGREES = r"(?:\s*(?:°|º|(?:degrees?|grados?|graus?|deg)\b)\s*)?"
 _UNIT_NAMES = r"fahrenheit|celsius|centigrados?|f|c"
 _SPEED_UNIT = (
