@@ -76,3 +76,13 @@ def test_every_language_and_separator_is_covered():
         texts = " ".join(t for lang, t, _ in CASES if lang == language)
         decimal, group = (".", ",") if language == "en" else (",", ".")
         assert f"1{group}000" in texts and f"0{decimal}5" in texts
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("en", "Winds 1,000,000 mph."), ("en", "Winds around .5 mph."), ("en", "Winds 2,500,000 to 3,000,000 mph."),
+    ("es", "Vientos de 1.000.000 km/h."), ("pt", "Ventos de 1.000.000 km/h."),
+])
+def test_no_part_of_a_number_is_read_as_a_speed(language, text):
+    # a number the grammar does not read whole ("1,000,000") is not read in part ("000 mph" = 0,
+    # "1,000" = 1000), nor the digits after a bare decimal point (".5 mph" = 5)
+    assert [r.value for r in read_claims(text, language) if r.type == "wind_speed"] == []
