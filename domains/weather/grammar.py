@@ -27,9 +27,20 @@ from factcov.domains.weather.vocabulary import (
 )
 from factcov.extractors.patterns import SpanMask, negated_right_before
 from factcov.extractors.rules import PatternRules
-from factcov.language import fold
+from factcov.language import fold, parse_number
 
-NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?"
+# a number ends where no separator and digit follow: "1,000,000" is not read as "1,000"
+# (its separators are read as its language writes them, ``_number``)
+NUM = r"(?:minus\s+|menos\s+|-|−)?\d+(?:[.,]\d+)?(?![.,]\d)"
+# a number where a match starts: its first digit is not inside a number ("Winds 1,000 mph"
+# is no speed of "000 mph"), asserted after that digit so that ``re`` searches for a digit
+_FIRST_DIGIT = r"\d(?<![\d.,]\d)"  # nor after a bare separator: ".5 mph" is no 5 mph
+# a number after words (or after a ``_FIRST_DIGIT``): one decimal or thousands separator
+_DIGITS = r"\d+(?:[.,]\d+)?(?![.,]\d)"
+# a speed's number where its match starts
+_SPEED_N = rf"{_FIRST_DIGIT}\d*(?:[.,]\d+)?(?![.,]\d)"
+# an amount's text runs to the end of its sentence, over decimal points ("0.5 inches")
+_TO_SENTENCE_END = r"[^.]*(?:\.\d[^.]*)*"  # unrolled: runs of [^.] scanned in C
 _DEGREES = r"(?:\s*(?:°|º|(?:degrees?|grados?|graus?|deg)\b)\s*)?"
 _UNIT_NAMES = r"fahrenheit|celsius|centigrados?|f|c"
 _SPEED_UNIT = (
@@ -89,12 +100,18 @@ _SIGN = re.compile(r"^(?:minus|menos|-)\s*")
 Rule = Callable[[re.Match[str]], list[tuple[str, dict, object]]]
 
 
-def _number(text: str) -> float:
+def _number(text: str, language: str) -> float:
+    """'1,000' -> 1000 in English, '1.000' -> 1000 and '10,5' -> 10.5 in Spanish and
+    Portuguese: separators as the language writes them (``parse_number``)."""
     if text.isdecimal() and len(text) < 16:  # most numbers: digits a float holds exactly
         return int(text)
-    text = text.replace("−", "-").replace(",", ".")
-    value = -float(_SIGN.sub("", text)) if text.startswith(("minus", "menos", "-")) else float(text)
-    return int(value) if value.is_integer() else value
+    text = text.replace("−", "-")
+    digits = _SIGN.sub("", text)
+    value = parse_number(digits, language)
+    if value is None:  # not a form parse_number knows: the old reading, a decimal point or comma
+        value = float(digits.replace(",", "."))
+    value = -value if text.startswith(("minus", "menos", "-")) else value
+    return int(value) if float(value).is_integer() else value
 
 
 def _high_or_low(kind: str) -> str:
@@ -122,8 +139,9 @@ def _f_from_c(celsius: float) -> float:
     return round(celsius * 9 / 5 + 32, 1)
 
 
-def temperature_value(match: re.Match[str]) -> object:
-    """A point (°F), or an interval for decades, ranges and converted °C values."""
+def temperature_value(match: re.Match[str], language: str) -> object:
+    """A point (°F), or an interval for decades, ranges and converted °C values; numbers
+    are read as ``language`` writes them."""
     part, dec, tpart, teens, a, b, unit, n, unit2, below = match.group(*_TEMP_GROUPS)
     if dec is not None or teens is not None:
         base = 10 if teens else int(dec) * 10
@@ -137,9 +155,9 @@ def temperature_value(match: re.Match[str]) -> object:
         return [base, base + 9]
     celsius = (unit or unit2 or "").startswith("c")
     if a is not None:
-        low, high = _number(a), _number(b)
+        low, high = _number(a, language), _number(b, language)
         return [_f_from_c(low - 0.5), _f_from_c(high + 0.5)] if celsius else [low, high]
-    value = _number(n)
+    value = _number(n, language)
     if below:
         value = -abs(value)  # "10 below zero"
     return [_f_from_c(value - 0.5), _f_from_c(value + 0.5)] if celsius else value
@@ -176,9 +194,9 @@ class Grammar:
         self.sources.append(pattern)
         self.rules.add(re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule)
 
-    @staticmethod
-    def _temperature(kind_of: Callable[[str], str]) -> Rule:
-        return lambda m: [("temperature", {"kind": kind_of(m.group("kind"))}, temperature_value(m))]
+    def _temperature(self, kind_of: Callable[[str], str]) -> Rule:
+        language = self.language
+        return lambda m: [("temperature", {"kind": kind_of(m.group("kind"))}, temperature_value(m, language))]
 
     @staticmethod
     def _amount(kinds: dict[str, str]) -> Rule:
@@ -188,18 +206,19 @@ class Grammar:
     def _text_of(type_: str) -> Rule:
         return lambda m: [(type_, {}, " ".join(m.group(0).split()))]
 
-    @staticmethod
-    def _number_of(type_: str) -> Rule:
-        return lambda m: [(type_, {}, _number(m.group("n")))]
+    def _number_of(self, type_: str) -> Rule:
+        language = self.language
+        return lambda m: [(type_, {}, _number(m.group("n"), language))]
 
-    @staticmethod
-    def _trend(rising: tuple[str, ...]) -> Rule:
+    def _trend(self, rising: tuple[str, ...]) -> Rule:
+        language = self.language
+
         def rule(m: re.Match[str]) -> list[tuple[str, dict, object]]:
             word = m.group("dir")
             out = [("temperature_trend", {}, "rising" if word.startswith(rising) else "falling")]
             groups = m.groupdict()
             if groups.get("n") or groups.get("a") or groups.get("dec") or groups.get("teens"):
-                out.append(("trend_temperature", {}, str(temperature_value(m))))
+                out.append(("trend_temperature", {}, str(temperature_value(m, language))))
             return out
         return rule
 
@@ -222,13 +241,13 @@ class Grammar:
         return self._chance_claims(m, before.group(1) if before else None)
 
     def _chance_claims(self, m: re.Match[str], low_end: str | None) -> list[tuple[str, dict, object]]:
-        percent = _number(m.group("n"))
+        percent = _number(m.group("n"), self.language)
         value: object = percent
         qualifier = qualifier_for_percent(percent)
         if low_end:
             # "30 to 40 percent" is the interval [30, 40] (the comparator's ±5 then accepts a
             # record of 25..45, as for each end); a range wider than 20 points claims nothing
-            low = _number(low_end)
+            low = _number(low_end, self.language)
             if not 0 < percent - low <= 20:
                 return []
             value = [low, percent]
@@ -259,10 +278,10 @@ class Grammar:
     # -- languages ----------------------------------------------------------------------
     def _english(self) -> None:
         kinds = {"rainfall": "rain", "rain": "rain", "snow": "snow", "ice": "ice", "sleet": "ice", "accumulation": "unspecified"}
-        self.add(r"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b[^.]*", self._amount(kinds))
-        self.add(r"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation[^.]*", self._amount(kinds))
-        self.add(r"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b[^.]*", self._amount(kinds))
-        self.add(r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|a quarter of an?|a tenth of an?)(?: to (?:\d+(?:\.\d+)?|one|two|three))?"
+        self.add(rf"\bnew (?P<k>rainfall|snow|ice|sleet) (?:amounts?|accumulations?)\b{_TO_SENTENCE_END}", self._amount(kinds))
+        self.add(rf"\blittle or no (?P<k>rainfall|snow|ice|sleet) accumulation{_TO_SENTENCE_END}", self._amount(kinds))
+        self.add(rf"\b(?:total )?(?P<k>snow|rain|ice|rainfall) (?:accumulations?|totals?|amounts?)\b{_TO_SENTENCE_END}", self._amount(kinds))
+        self.add(r"\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|half an?|a quarter of an?|a tenth of an?)(?: to (?:\d+(?:[.,]\d+)?|one|two|three))?"
                  r"\s+inch(?:es)? of (?:new )?(?P<k>rain|snow|ice|accumulation)\b", self._amount(kinds))
         self.add(r"\b(?:some of the )?(?:storms|thunderstorms) could (?:be severe|produce [^.,]*)", self._text_of("hazard"))
         self.add(rf"\bheat index (?:values? )?(?:as high as |up to |near |around |of |reaching )?(?P<n>{NUM})", self._number_of("heat_index"))
@@ -276,10 +295,10 @@ class Grammar:
         self.add(r"\b(?P<list>precipitation|rain|snow) (?:chances?|probability)\s*(?:is|are|of|at|near|around|about|:)?\s*(?:near |around |about )?"
                  r"(?:between\s+)?"
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|per[\s-]?cent)", self._chance)
-        self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
+        self.add(rf"\bgusty winds?\s+(?:of\s+)?(?:up to|as high as|reaching|near|around)\s+(?P<n>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust)  # "gusty winds up to 30 mph" are gusts, not the wind speed
         self.add(rf"\bgust(?:s|ing)?\s+(?:as high as |up to |of up to |to |near |around |of |reaching |at |over |in excess of )?"
-                 rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+                 rf"(?P<n>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:with )?(?:temperatures?|temps) (?:will )?(?P<dir>rising|rise|climbing|climb|warming|increasing|falling|fall|dropping|drop|cooling|decreasing)"
                  rf"(?:\s+(?:to|into)\s+(?:around |near |about |the )?{_TEMP_VALUE})?", self._trend(("ris", "climb", "warm", "incr")))
         self.add(r"\b(?P<dir>rising|falling|warming|cooling) temperatures\b", self._trend(("ris", "warm")))
@@ -310,12 +329,12 @@ class Grammar:
         self.add(rf"(?:(?<=mph )|(?<=km/h )|(?<=knots ))(?:from|out of) the (?P<dir>{dirs})\b", self._direction)
         self.add(rf"\bwinds?\s*:?\s+(?P<dir>{codes})\b", self._direction)
         self.add(r"\bcalm winds?\b|\bwinds? (?:will be )?calm\b", lambda m: [("wind_speed", {}, [0, 0])])
-        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?:to|-|–|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
-        self.add(rf"(?P<a>\d\d*(?:\.\d+)?)\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?:to|-|–|and)\s*(?P<b>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?P<u>{_SPEED_UNIT})\b", self._speed)
 
     def _spanish(self) -> None:
         kinds = {"nieve": "snow", "lluvia": "rain", "lluvias": "rain", "hielo": "ice", "precipitacion": "rain"}
-        self.add(r"\b(?:nuevas? )?(?:acumulacion(?:es)?|acumulados?) de (?P<k>nieve|lluvias?|hielo|precipitacion)[^.]*", self._amount(kinds))
+        self.add(rf"\b(?:nuevas? )?(?:acumulacion(?:es)?|acumulados?) de (?P<k>nieve|lluvias?|hielo|precipitacion){_TO_SENTENCE_END}", self._amount(kinds))
         self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:pulgadas?|cm|centimetros|mm|milimetros) de (?P<k>nieve|lluvias?|hielo)\b", self._amount(kinds))
         self.add(r"\balgunas (?:de las )?tormentas podrian [^.,]*", self._text_of("hazard"))
         self.add(rf"\bindice de calor (?:de hasta |de |hasta |cercano a |alrededor de )?(?P<n>{NUM})", self._number_of("heat_index"))
@@ -325,10 +344,10 @@ class Grammar:
                  rf"{_PERCENT_FROM}(?P<n>\d{{1,3}})\s*(?:%|por ciento)", self._chance)
         self.add(rf"{_PERCENT_N}\s*(?:%|por ciento)\s+de\s+(?:probabilidad|posibilidad)(?:\s+de\s+{precip})?",
                  self._chance_at_number)
-        self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?",
+        self.add(rf"\bvientos?\s+racheados?\s+(?:de\s+)?hasta\s+(?P<n>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})?",
                  self._gust)  # "vientos racheados de hasta 50 km/h": gusts
         self.add(rf"\b(?:rafagas?|rachas?)\s+(?:de hasta |de |hasta |que alcanzan |que alcanzaran |que podrian alcanzar |de mas de |superiores a |de unos |cercanas a )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+                 rf"(?P<n>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:con )?temperaturas? (?:en |que )?(?P<dir>ascenso|aumento|subiendo|suben|subiran|descenso|bajando|bajan|bajaran|descendiendo)"
                  rf"(?:\s+(?:hasta|a)\s+(?:cerca de |alrededor de |unos |los )?{_TEMP_VALUE})?", self._trend(("asc", "aum", "sub")))
         fillers = (r"de|del|cerca de|cercana a|cercano a|cercanas a|alrededor de|en torno a|en torno de|de unos|unos|de alrededor de|de cerca de|proxima a|"
@@ -353,12 +372,12 @@ class Grammar:
                  self._direction)
         self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:del|procedentes del|provenientes del) (?P<dir>{dirs})\b", self._direction)
         self.add(r"\b(?:viento en )?calma\b", lambda m: [("wind_speed", {}, [0, 0])])
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|y)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?:a|-|–|y)\s*(?P<b>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?P<u>{_SPEED_UNIT})", self._speed)
 
     def _portuguese(self) -> None:
         kinds = {"neve": "snow", "chuva": "rain", "chuvas": "rain", "gelo": "ice", "precipitacao": "rain"}
-        self.add(r"\b(?:novas? )?(?:acumulacao|acumulacoes|acumulados?|acumulo) de (?P<k>neve|chuvas?|gelo|precipitacao)[^.]*", self._amount(kinds))
+        self.add(rf"\b(?:novas? )?(?:acumulacao|acumulacoes|acumulados?|acumulo) de (?P<k>neve|chuvas?|gelo|precipitacao){_TO_SENTENCE_END}", self._amount(kinds))
         self.add(r"\b\d+(?:[.,]\d+)?(?: a \d+(?:[.,]\d+)?)? (?:polegadas?|cm|centimetros|mm|milimetros) de (?P<k>neve|chuvas?|gelo)\b", self._amount(kinds))
         self.add(r"\balgumas (?:das )?tempestades podem [^.,]*", self._text_of("hazard"))
         self.add(rf"\bindice de calor (?:de ate |de |ate |perto de |em torno de )?(?P<n>{NUM})", self._number_of("heat_index"))
@@ -369,7 +388,7 @@ class Grammar:
         self.add(rf"{_PERCENT_N}\s*(?:%|por cento)\s+de\s+(?:probabilidade|chance|possibilidade)(?:\s+de\s+{precip})?",
                  self._chance_at_number)
         self.add(rf"\brajadas?\s+(?:de ate |de |ate |que podem chegar a |que podem atingir |chegando a |de cerca de |de mais de |acima de )?"
-                 rf"(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})?", self._gust)
+                 rf"(?P<n>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})?", self._gust)
         self.add(rf"\b(?:com )?temperaturas? (?:em |a )?(?P<dir>elevacao|subida|subindo|sobem|vao subir|alta|queda|caindo|caem|vao cair|baixa|declinio)"
                  rf"(?:\s+(?:para|ate|a)\s+(?:cerca de |em torno de |por volta de )?{_TEMP_VALUE})?",
                  self._trend(("elev", "sub", "sob", "vao s", "alta")))
@@ -391,8 +410,8 @@ class Grammar:
                  self._direction)
         self.add(rf"(?:(?<=mph )|(?<=km/h ))(?:do|vindos? do|vindos? de|soprando do|soprando de) (?P<dir>{dirs})\b", self._direction)
         self.add(r"\b(?:vento )?calmo\b|\bcalmaria\b", lambda m: [("wind_speed", {}, [0, 0])])
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?:a|-|–|e|ate)\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
-        self.add(rf"(?P<a>\d\d*(?:[.,]\d+)?)\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?:a|-|–|e|ate)\s*(?P<b>{_DIGITS})\s*(?P<u>{_SPEED_UNIT})", self._speed)
+        self.add(rf"(?P<a>{_SPEED_N})\s*(?P<u>{_SPEED_UNIT})", self._speed)
 
     def _shared_rules(self) -> None:
         """Rules whose shape is the same in every language: stray percentages, sky, conditions."""
@@ -461,19 +480,17 @@ class Grammar:
     def _direction(m: re.Match[str]) -> list[tuple[str, dict, object]]:
         return [("wind_direction", {}, _direction_code(m.group("dir") or m.groupdict()["bare"]))]
 
-    @staticmethod
-    def _speed(m: re.Match[str]) -> list[tuple[str, dict, object]]:
+    def _speed(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
         upper = m.group("b") if "b" in m.re.groupindex else None
         if not upper and _AT_LEAST.search(m.string, max(0, m.start() - 20), m.start()):
             return []  # "winds over 20 mph" bounds the speed from below: no [20, 20] claim
         unit = m.group("u")
-        low = _mph(_number(m.group("a")), unit)
-        high = _mph(_number(upper), unit) if upper else low
+        low = _mph(_number(m.group("a"), self.language), unit)
+        high = _mph(_number(upper, self.language), unit) if upper else low
         return [("wind_speed", {}, [low, high])]
 
-    @staticmethod
-    def _gust(m: re.Match[str]) -> list[tuple[str, dict, object]]:
-        return [("wind_gust", {}, _mph(_number(m.group("n")), m.group("u")))]
+    def _gust(self, m: re.Match[str]) -> list[tuple[str, dict, object]]:
+        return [("wind_gust", {}, _mph(_number(m.group("n"), self.language), m.group("u")))]
 
     # -- reading --------------------------------------------------------------------------
     def read(self, text: str) -> list[Reading]:
