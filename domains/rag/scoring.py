@@ -115,7 +115,7 @@ def answer_extras(
         grounding = Grounding(
             answer=answer,
             knowledge={
-                context.id: Knowledge(facts_of(extract_claims(p, index, extractor.name)), claim_types)
+                context.id: Knowledge(facts_of(extractor.claims_with(p, index)), claim_types)
                 for context, p in zip(answer.contexts, parsed_contexts)
             },
             verifier=verifier,
