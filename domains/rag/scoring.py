@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from factcov.domains.rag.claims import ENTITY, RELATION, extract_claims, facts_of
+from factcov.domains.rag.claims import ENTITY, RELATION, facts_of
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.grounding import unit_scores
 from factcov.domains.rag.inputs import Answer, check_citation_targets
@@ -128,7 +128,7 @@ def answer_extras(
         metrics = rag_metrics(
             answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
             policy=policy, grounding=grounding,
-            required=[extract_claims(p, index, extractor.name) for p in parsed_required],
+            required=[extractor.claims_with(p, index) for p in parsed_required],
             answer_knowledge=Knowledge(facts_of(claims), claim_types), sentence_of_claim=sentence_of_claim,
             grounded=grounded, parsed_answer=parsed_answer,
         )
