@@ -7,6 +7,7 @@ afterwards: each text is parsed once.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from factcov.errors import InputError
 from factcov.extractor import Extractor
 from factcov.extractors.normalize import fold_aliases
 from factcov.extractors.parsed import ParsedText
-from factcov.model import Claim, Instance
+from factcov.model import Claim, Fact, Instance
 
 INDEX_CACHE_SIZE = 4096  # instances whose index is kept (a run's chunk holds fewer)
 
@@ -36,6 +37,8 @@ class RagExtractor(Extractor):
         self.recent_parses: dict[str, ParsedText] = {}
         self.reference_parses: dict[str, ParsedText] = {}  # the references of the last instances built
         self._indexes: dict[int, tuple[Instance, InstanceIndex]] = {}
+        self._by_content: dict[tuple[Any, ...], InstanceIndex] = {}
+        self._claims: OrderedDict[tuple[int, int], tuple[ParsedText, InstanceIndex, list[Claim]]] = OrderedDict()
 
     @property
     def parser(self) -> Any:
@@ -57,7 +60,7 @@ class RagExtractor(Extractor):
 
     def index(self, instance: Instance | None) -> InstanceIndex:
         if instance is None:
-            return InstanceIndex.of((), self.aliases)
+            return self._index_of((), None)
         # Many texts answer one instance (16 systems per WebNLG entry; a reference and
         # passages beside an answer): its index is built once. Keyed by identity, and the
         # entry holds the instance, so an id is never reused while cached.
@@ -66,9 +69,39 @@ class RagExtractor(Extractor):
             return cached[1]
         if len(self._indexes) >= INDEX_CACHE_SIZE:
             self._indexes.clear()
-        index = InstanceIndex.of(instance.facts, self.aliases, instance.context.get("surfaces"))
+        index = self._index_of(instance.facts, instance.context.get("surfaces"))
         self._indexes[id(instance)] = (instance, index)
         return index
+
+    def _index_of(self, facts: Sequence[Fact], surfaces: Mapping[str, str] | None) -> InstanceIndex:
+        """One index per content: instances of equal facts and surfaces (the answers of one
+        reference, each its own instance) share it, so the claims read with it are shared too
+        (``claims_with``). An index is a function of the facts in order (equal facts, equal
+        type and key) and of the surfaces in order; the extractor's aliases are fixed."""
+        key = (tuple(facts), tuple(surfaces.items()) if surfaces else ())
+        index = self._by_content.get(key)
+        if index is None:
+            if len(self._by_content) >= INDEX_CACHE_SIZE:
+                self._by_content.clear()
+            index = self._by_content[key] = InstanceIndex.of(facts, self.aliases, surfaces)
+        return index
+
+    def claims_with(self, parsed: ParsedText, index: InstanceIndex) -> list[Claim]:
+        """``extract_claims`` of a parse with an index, read once per (parse, index): a passage
+        and a reference are read for each of the answers that share them. Keyed by identity
+        (the parser hands out one parse per distinct text; ``_index_of`` one index per
+        content), the entry holding both, so no id is reused while cached. The list is shared:
+        read it, never change it (claims are frozen)."""
+        key = (id(parsed), id(index))
+        held = self._claims.get(key)
+        if held is not None and held[0] is parsed and held[1] is index:
+            self._claims.move_to_end(key)
+            return held[2]
+        claims = extract_claims(parsed, index, self.name)
+        self._claims[key] = (parsed, index, claims)
+        if len(self._claims) > INDEX_CACHE_SIZE:
+            self._claims.popitem(last=False)
+        return claims
 
     def claims(self, parsed: ParsedText, instance: Instance | None) -> list[Claim]:
         return extract_claims(parsed, self.index(instance), self.name)

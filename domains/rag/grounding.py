@@ -30,9 +30,9 @@ from factcov.domains.rag.units import (
     grade_unit,
     kind_product,
     mean_score,
-    read_units,
-    text_units,
+    passage_units,
     triple_units,
+    units_of,
 )
 from factcov.extractors.parsed import ParsedText
 
@@ -77,10 +77,11 @@ def precision_grades(answer: UnitSet, reference: UnitSet | None, passages: UnitS
 def unit_scores(parsed_answer: ParsedText, parsed_reference: ParsedText | None,
                 parsed_retrieved: Sequence[ParsedText], triple_coverage: float | None = None,
                 triples: Sequence[Sequence[str]] = ()) -> UnitScores:
-    answer = read_units(parsed_answer, span=True)
-    reference = read_units(parsed_reference, span=True) if parsed_reference is not None else \
+    # each parse's units are read once (``units_of``): passages and references are shared by answers
+    answer = units_of(parsed_answer, span=True)
+    reference = units_of(parsed_reference, span=True) if parsed_reference is not None else \
         triple_units(triples) if triples else None
-    passages = text_units(parsed_retrieved) if parsed_retrieved else None
+    passages = passage_units(parsed_retrieved) if parsed_retrieved else None
     empty = not parsed_answer.text.strip()
     if parsed_reference is not None and reference is not None and reference.units:
         recall = 0.0 if empty else mean_score(grade(reference.units, answer))

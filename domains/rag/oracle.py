@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from factcov.domains.rag.claims import ENTITY, InstanceIndex, extract_claims, facts_of
+from factcov.domains.rag.claims import ENTITY, facts_of
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.inputs import Answer
 from factcov.jsonl import chunked
@@ -65,9 +65,9 @@ def build_instances(answers: Sequence[Answer], extractor: RagExtractor | None = 
     # The content units of the references are read when the answers are scored: kept, not re-parsed.
     extractor.reference_parses = dict(zip(references, parses))
     parsed = iter(parses)
-    empty = InstanceIndex.of((), extractor.aliases)
+    empty = extractor.index(None)  # references read with no index: one (parse, index) read once
     return [
-        to_instance(a, extract_claims(next(parsed), empty, extractor.name) if a.reference else [])
+        to_instance(a, extractor.claims_with(next(parsed), empty) if a.reference else [])
         for a in answers
     ]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from factcov.domains.rag.claims import ENTITY, RELATION, extract_claims, facts_of
+from factcov.domains.rag.claims import ENTITY, RELATION, facts_of
 from factcov.domains.rag.extractor import RagExtractor
 from factcov.domains.rag.grounding import unit_scores
 from factcov.domains.rag.inputs import Answer, check_citation_targets
@@ -27,7 +27,7 @@ from factcov.domains.rag.oracle import answer_of, build_instances, iter_pairs, t
 from factcov.errors import InputError
 from factcov.extractors.parsed import ParsedText
 from factcov.knowledge import Knowledge
-from factcov.model import ClaimType, Generation, Instance, Verdict
+from factcov.model import Claim, ClaimType, Generation, Instance, Verdict
 from factcov.scoring import GenerationScore, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
 
@@ -107,6 +107,17 @@ def answer_extras(
     answers = [answer_of(instance, generation) for instance, generation, _, _ in scored]
     parses = _AnswerParses(answers, extractor)
     verifier = Verifier()
+    # A passage's claims are read once per index (``claims_with``: one list for the answers
+    # sharing it), and so is its Knowledge built once per list (read, never changed: lookups
+    # only). Keyed by the list's identity, the entry holding the list.
+    built: dict[int, tuple[list[Claim], Knowledge]] = {}
+
+    def knowledge_of(claims: list[Claim]) -> Knowledge:
+        held = built.get(id(claims))
+        if held is None or held[0] is not claims:
+            held = built[id(claims)] = (claims, Knowledge(facts_of(claims), claim_types))
+        return held[1]
+
     out = []
     for answer, (instance, _, verdicts, score) in zip(answers, scored):
         parsed_answer, parsed_contexts, parsed_required, parsed_reference = parses.next(answer)
@@ -115,7 +126,7 @@ def answer_extras(
         grounding = Grounding(
             answer=answer,
             knowledge={
-                context.id: Knowledge(facts_of(extract_claims(p, index, extractor.name)), claim_types)
+                context.id: knowledge_of(extractor.claims_with(p, index))
                 for context, p in zip(answer.contexts, parsed_contexts)
             },
             verifier=verifier,
@@ -128,7 +139,7 @@ def answer_extras(
         metrics = rag_metrics(
             answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
             policy=policy, grounding=grounding,
-            required=[extract_claims(p, index, extractor.name) for p in parsed_required],
+            required=[extractor.claims_with(p, index) for p in parsed_required],
             answer_knowledge=Knowledge(facts_of(claims), claim_types), sentence_of_claim=sentence_of_claim,
             grounded=grounded, parsed_answer=parsed_answer,
         )

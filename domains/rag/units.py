@@ -26,7 +26,8 @@ the negation, or the other way round), *unsupported* otherwise.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -431,6 +432,39 @@ def text_units(parsed: Sequence[ParsedText]) -> UnitSet:
     for p in parsed:
         out = out.merge(read_units(p))
     return out
+
+
+# The units read per parse. A run grades several answers against one passage and one
+# reference (three per HaluEval question; a right answer is often its reference's text):
+# each parse's units are read once. Keyed by the parse's identity (the parser hands out
+# one parse per distinct text, ``SpacyParser``'s cache), the entry holding the parse so an
+# id is never reused while cached; parses and unit sets are read, never changed, once
+# built. Bounded like the parser's cache, least recently used first out.
+UNITS_CACHE_SIZE = 2048
+_UNITS: OrderedDict[tuple[int, ...], tuple[tuple[ParsedText, ...], UnitSet]] = OrderedDict()
+
+
+def _kept(parsed: tuple[ParsedText, ...], key: tuple[int, ...], read: Callable[[], UnitSet]) -> UnitSet:
+    held = _UNITS.get(key)
+    if held is not None and all(a is b for a, b in zip(held[0], parsed)):
+        _UNITS.move_to_end(key)
+        return held[1]
+    units = read()
+    _UNITS[key] = (parsed, units)
+    if len(_UNITS) > UNITS_CACHE_SIZE:
+        _UNITS.popitem(last=False)
+    return units
+
+
+def units_of(parsed: ParsedText, span: bool = False) -> UnitSet:
+    """``read_units``, read once per parse: the same ``UnitSet`` (not to be changed) for every call."""
+    return _kept((parsed,), (int(span), id(parsed)), lambda: read_units(parsed, span))
+
+
+def passage_units(parsed: Sequence[ParsedText]) -> UnitSet:
+    """``text_units``, read once per sequence of parses: the same ``UnitSet`` (not to be changed)."""
+    held = tuple(parsed)
+    return _kept(held, (2, *map(id, held)), lambda: text_units(held))
 
 
 def triple_units(triples: Sequence[Sequence[str]]) -> UnitSet:
