@@ -25,7 +25,7 @@ from factcov.extractors.anchors import Anchors
 from factcov.extractors.rules import RuleBook
 from factcov.model import Claim, Instance
 
-GRAMMAR_VERSION = "3"  # bump when a rule changes what a text reads as (enters score signatures)
+GRAMMAR_VERSION = "4"  # bump when a rule changes what a text reads as (enters score signatures)
 
 
 class F1RegexExtractor(Extractor):
