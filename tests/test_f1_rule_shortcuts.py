@@ -830,7 +830,7 @@ def test_the_patterns_scans_keeps_are_those_may_match_keeps(texts: list[tuple[ob
 
 
 def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: list[tuple[object, str]]) -> None:
-    """``holds_anchor`` (the gate the rules ask once before scanning a pattern inside the
+    """``any`` (the gate the rules ask once before scanning a pattern inside the
     sentence themselves) is ``finditer``'s gate for the whole sentence, for every pattern of
     the grammar, in every sentence of real and damaged texts; and where it says no anchor
     stands, the pattern matches nowhere in the sentence."""
@@ -846,7 +846,7 @@ def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: 
         reader = _Reader(extractor.name, extractor.lex, text, instance.context)
         for sentence in reader.sentences():
             for pattern in patterns:
-                holds = reader.holds_anchor(pattern, sentence)
+                holds = reader.any(pattern, sentence)
                 assert holds == (reader.finditer(pattern, sentence.start, sentence.end) is not _NONE), pattern.pattern
                 if not holds:
                     assert pattern.search(reader.folded, sentence.start, sentence.end) is None, (pattern.pattern, text)

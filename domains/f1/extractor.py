@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from typing import ClassVar
 
 from factcov.domains.f1 import reading
-from factcov.domains.f1.lexicon import Lexicon, lexicon
+from factcov.domains.f1.lexicon import Grammar, lexicon
 from factcov.domains.f1.reading import TextReader, grammar_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
@@ -37,7 +37,7 @@ class F1RegexExtractor(Extractor):
 
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
-        self.lex: Lexicon = lexicon(language)
+        self.lex: Grammar = lexicon(language)
         grammar_anchors(F1Reader.rule_book, language)  # worked out with the grammar, not by the first text read
 
     def signature(self) -> str:

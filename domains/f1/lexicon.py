@@ -772,6 +772,6 @@ def _lexicon(language: str) -> Grammar:
     )
 
 
-# The old name of ``Grammar``, which the f1 reader's modules still import (reading.py,
-# rules_strategy.py, extractor.py): to go once they say ``Grammar``.
+# ``Grammar``'s name until 0.2.0, whose docs ("How to add a rule") subclassed it: kept for
+# plugins written from them; factcov's own code says ``Grammar``.
 Lexicon = Grammar

@@ -10,7 +10,7 @@ from functools import cache, lru_cache, partial, reduce
 from operator import attrgetter, or_
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import Lexicon, lexicon
+from factcov.domains.f1.lexicon import Grammar, lexicon
 from factcov.domains.f1.mentions import MENTION_KINDS, DriverIndex, Mention, driver_index
 from factcov.extractors.anchors import Anchors
 from factcov.extractors.fast_regex import compile_fast
@@ -173,16 +173,16 @@ _NO_SENTENCE = Sentence(-1, -1, [], None, 0)  # ``_here`` before the first sente
 
 class TextReader(DeclaredRules):
     """One text: its folded form, driver mentions and sentences, and the claims read.
-    Its rules (``@rule`` methods of the subclasses) are declared in ``Lexicon``'s fields."""
+    Its rules (``@rule`` methods of the subclasses) are declared in ``Grammar``'s fields."""
 
-    lexicon_type = Lexicon
+    lexicon_type = Grammar
     reader_scans = ("clause_break",)  # ``subject_after``, ``clause_start``
 
     @classmethod
-    def lexicon_for(cls, language: str) -> Lexicon:
+    def lexicon_for(cls, language: str) -> Grammar:
         return lexicon(language)
 
-    def __init__(self, extractor_name: str, lex: Lexicon, text: str, context: dict[str, Any]) -> None:
+    def __init__(self, extractor_name: str, lex: Grammar, text: str, context: dict[str, Any]) -> None:
         self.extractor_name = extractor_name
         self.lex = lex
         self.text = text
@@ -312,7 +312,6 @@ class TextReader(DeclaredRules):
         bit = self._bits.get(id(pattern))
         return bit is None or bool(sentence.mask & bit)
 
-    holds_anchor = any  # its former name
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""

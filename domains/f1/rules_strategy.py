@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, Lexicon, cued_search, holds_any, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, Grammar, cued_search, holds_any, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.anchors import anchors
 from factcov.extractors.fast_regex import compile_fast
@@ -36,7 +36,7 @@ _SEQUENCE_CUE = compile_fast(re.compile(
 ))
 
 
-def _changes(lex: Lexicon, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
+def _changes(lex: Grammar, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
     """The change patterns that may match in a sentence whose compound words are ``found``
     (``lex.compound``'s matches there): a change from one set to another ("from the medium
     to the hard") holds two compound words, and no compound word ("full wets", "de lluvia
