@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from factcov.domains.weather.grammar import read_claims
+from tests.weather_texts import claims_read, counts
 
 # (language, text, {(claim type[:key values], value)})
 CASES = [
@@ -71,27 +71,15 @@ CASES = [
 ]
 
 
-def _read(language: str, text: str) -> set[tuple]:
-    found = set()
-    for reading in read_claims(text, language):
-        value = tuple(reading.value) if isinstance(reading.value, list) else reading.value
-        key = ":".join(str(v) for v in reading.key.values())
-        found.add((reading.type + (f":{key}" if key else ""), value))
-    return found
-
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{c[0]}:{i}" for i, c in enumerate(CASES)])
 def test_a_speed_in_any_unit_spelling_gives_exactly_the_text_s_claims(index):
     language, text, expected = CASES[index]
-    assert _read(language, text) == expected
+    assert claims_read(language, text) == expected
 
 
 def test_precision_and_recall_on_the_speed_unit_texts():
-    correct = read = expected = 0
-    for language, text, claims in CASES:
-        found = _read(language, text)
-        correct, read, expected = correct + len(found & claims), read + len(found), expected + len(claims)
-    assert (correct, read, expected) == (57, 57, 57)  # P 1.000, R 1.000 (before the fix: 50, 50, 57)
+    assert counts(CASES) == (57, 57, 57)  # P 1.000, R 1.000 (before the fix: 50, 50, 57)
 
 
 def test_every_unit_spelling_is_written():
