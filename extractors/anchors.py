@@ -108,24 +108,39 @@ def _class(items: list[tuple[object, object]]) -> _Info:
 def _sequence(items: Iterable[tuple[object, object]], marks: bool = False) -> _Info:
     """A concatenation: exact strings multiply; every maximal run of exact pieces, and
     every piece's own anchors, is a valid anchor set of the whole; the best one is kept."""
-    best: _Set | None = None
+    candidates, run, complete = _runs(items, marks)
+    if complete:
+        return _Info(run, _useful(run))
+    return _Info(None, reduce(_better, [*candidates, run], None))
+
+
+def _runs(items: Iterable[tuple[object, object]], marks: bool = False) -> tuple[list[_Set | None], _Set, bool]:
+    """A concatenation's anchor sets but its last run of exact pieces, in order (each maximal
+    run ended by too many strings or by a piece not exact, and each such piece's own); that
+    last run; whether it is the whole (every piece exact, their product small)."""
+    candidates: list[_Set | None] = []
     run: _Set = frozenset({""})
-    complete = True  # every piece so far exact, and their product small: run is the whole
+    complete = True
     for item in items:
         info = _item(*item, marks)
         if info.exact is not None:
             joined = _join(run, info.exact)
             if joined is None:  # too many strings: the run so far is a candidate, a new one starts
-                best = _better(best, run)
+                candidates.append(run)
                 run, complete = info.exact, False
             else:
                 run = joined
             continue
-        best = _better(_better(best, run), info.required)  # the run ends at a piece not exact
+        candidates += [run, info.required]  # the run ends at a piece not exact
         run, complete = frozenset({""}), False
-    if complete:
-        return _Info(run, _useful(run))
-    return _Info(None, _better(best, run))
+    return candidates, run, complete
+
+
+def piece_anchor_sets(source: str, flags: int) -> list[_Set]:
+    """Every anchor set of a pattern's top-level sequence, not only the best (``anchors``):
+    each maximal run of exact pieces and each other piece's required literals, in order."""
+    candidates, run, _complete = _runs(P.parse(source, flags))
+    return [found for found in map(_useful, [*candidates, run]) if found]
 
 
 def _join(left: _Set, right: _Set) -> _Set | None:

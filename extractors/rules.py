@@ -19,12 +19,10 @@ from collections.abc import Callable, Hashable, Iterator
 from functools import reduce
 from itertools import compress
 from operator import or_
-from re import _parser  # type: ignore[attr-defined]
 from typing import Any, ClassVar, TypeVar
 
 from factcov.errors import PluginError
-from factcov.extractors.anchors import _item as _anchor_item  # the analysis of one piece
-from factcov.extractors.anchors import _join, _useful
+from factcov.extractors.anchors import piece_anchor_sets
 from factcov.language import alternation
 
 Method = TypeVar("Method", bound=Callable[..., None])
@@ -196,9 +194,9 @@ def derived_gates(pattern: re.Pattern[str], common: Callable[[str], int] = lambd
         source = behind.group().replace("(?<=", "(?:") + source[behind.end():]
     if pattern.flags & re.IGNORECASE:
         return ()
-    found_sets = _piece_anchors(_parser.parse(source, pattern.flags))
+    found_sets = piece_anchor_sets(source, pattern.flags)
     if behind is not None:  # what stands before the match, alone: "mph", "km/h"
-        found_sets += _piece_anchors(_parser.parse(behind.group().replace("(?<=", "(?:"), pattern.flags))
+        found_sets += piece_anchor_sets(behind.group().replace("(?<=", "(?:"), pattern.flags)
     sets = sorted({_cover(found, common) for found in found_sets}, key=lambda needles: (len(needles), needles))
     # a set holding a word of one or two letters ("a", "de", "to") is open in nearly every
     # text: its test costs more than it saves, unless it is the pattern's only one
@@ -212,27 +210,6 @@ def derived_gates(pattern: re.Pattern[str], common: Callable[[str], int] = lambd
 
 
 _SMALL_SET = 8
-
-
-def _piece_anchors(items: Any) -> list[frozenset[str]]:
-    """The anchor sets of a sequence: each maximal run of pieces matching exact strings
-    (their product), and each other piece's own required literals."""
-    found: list[frozenset[str] | None] = []
-    run: frozenset[str] = frozenset({""})
-    for item in items:
-        info = _anchor_item(*item)
-        if info.exact is not None:
-            joined = _join(run, info.exact)
-            if joined is not None:
-                run = joined
-                continue
-            found.append(_useful(run))
-            run = info.exact
-            continue
-        found += [_useful(run), _useful(info.required)]
-        run = frozenset({""})
-    found.append(_useful(run))
-    return [anchor_set for anchor_set in found if anchor_set]
 
 
 # a pattern's leading positive look-behinds of plain text, alone or as a group of branches
