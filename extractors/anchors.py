@@ -17,6 +17,12 @@ text, so they do not break a run of literals.
 ``Anchors({rule: patterns})``: the anchors of several rules, found in one pass over a
 text (``Anchors(...).find(text).present(rule, start, end)``).
 
+The analysis of a pattern (``anchors``, ``word_start_anchors``, ``piece_anchor_sets``) is a
+function of its source and flags and of the code that does it: its results are kept on
+disk between runs, as ``compile_fast`` keeps its programs (``extractors/program_cache.py``,
+a file "regex-anchors-<key>" whose key digests this interpreter and the source of this
+module, ``re._parser`` and ``re._constants``; ``FACTCOV_CACHE_DIR=off``: none kept).
+
 ``word_start_anchors(pattern)`` also says which literals the pattern needs a word boundary
 before ("is" of ``\\b(?:was|is)\\s``): for rules that scan the whole text from and to
 offsets (never a slice), ``Anchors(rules, word_start=...)`` counts such a literal only
@@ -26,6 +32,7 @@ where a word starts there, so "is" in "his" wakes none of them.
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +42,8 @@ from operator import and_, ge, itemgetter, or_, sub
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 from typing import Any
+
+from factcov.extractors.program_cache import MISSING, ProgramCache, cache_dir, code_key
 
 __all__ = ["Anchors", "Hits", "anchors", "word_start", "word_start_anchors"]
 
@@ -136,11 +145,37 @@ def _runs(items: Iterable[tuple[object, object]], marks: bool = False) -> tuple[
     return candidates, run, complete
 
 
+@lru_cache(maxsize=1)
+def _store() -> ProgramCache:
+    """The analyses of earlier runs (see the module's docstring), read on first use."""
+    return ProgramCache(code_key(P, C, sys.modules[__name__]), cache_dir(), name="regex-anchors")
+
+
+def _stored(kind: str, source: str, flags: int, marks: bool, analyse: Any) -> Any:
+    """``analyse()``, the analysis ``kind`` of (``source``, ``flags``, ``marks``), read from
+    the disk cache when an earlier run kept it (else worked out and kept)."""
+    store = _store()
+    found = store.get(kind, source, flags, marks)
+    if found is MISSING:
+        found = analyse()
+        store.put(kind, source, flags, marks, found)
+    return found
+
+
 def piece_anchor_sets(source: str, flags: int) -> list[_Set]:
     """Every anchor set of a pattern's top-level sequence, not only the best (``anchors``):
     each maximal run of exact pieces and each other piece's required literals, in order."""
+    return list(_piece_anchor_sets(source, flags))  # a list of the caller's own
+
+
+@lru_cache(maxsize=1024)
+def _piece_anchor_sets(source: str, flags: int) -> tuple[_Set, ...]:
+    return _stored("pieces", source, flags, False, lambda: _analyse_pieces(source, flags))
+
+
+def _analyse_pieces(source: str, flags: int) -> tuple[_Set, ...]:
     candidates, run, _complete = _runs(P.parse(source, flags))
-    return [found for found in map(_useful, [*candidates, run]) if found]
+    return tuple(found for found in map(_useful, [*candidates, run]) if found)
 
 
 def _join(left: _Set, right: _Set) -> _Set | None:
@@ -210,6 +245,10 @@ def _branch(alternatives: list[object], marks: bool = False) -> _Info:
 def _anchors(source: str, flags: int, marks: bool = False) -> _Set | None:
     if flags & re.IGNORECASE:
         return None
+    return _stored("anchors", source, flags, marks, lambda: _analyse(source, flags, marks))
+
+
+def _analyse(source: str, flags: int, marks: bool) -> _Set | None:
     info = _sequence(P.parse(source, flags), marks)
     return _better(_useful(info.exact) if info.exact is not None else None, info.required)
 

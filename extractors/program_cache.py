@@ -61,16 +61,21 @@ def code_key(*modules: ModuleType, extra: str = "") -> str | None:
 
 
 class ProgramCache:
-    """Entries (source, flags) -> a program (marshal-able), loaded from and saved to one file."""
+    """Entries (source, flags) -> a program (marshal-able), loaded from and saved to one file.
 
-    def __init__(self, key: str | None, folder: Path | None) -> None:
+    ``name`` (the file's prefix) lets another analysis of patterns keep its results the same
+    way (``extractors/anchors.py``: "regex-anchors", entries keyed by (kind, source, flags,
+    ...)); an entry's key is any tuple of marshal-able values."""
+
+    def __init__(self, key: str | None, folder: Path | None, name: str = "regex-programs") -> None:
         self.key = key
-        self.path = None if key is None or folder is None else folder / f"regex-programs-{key}.marshal"
-        self.entries: dict[tuple[str, int], Any] = self._load()
-        self.used: dict[tuple[str, int], Any] = {}
+        self.name = name
+        self.path = None if key is None or folder is None else folder / f"{name}-{key}.marshal"
+        self.entries: dict[tuple[Any, ...], Any] = self._load()
+        self.used: dict[tuple[Any, ...], Any] = {}
         self.added = False
 
-    def _load(self) -> dict[tuple[str, int], Any]:
+    def _load(self) -> dict[tuple[Any, ...], Any]:
         if self.path is None:
             return {}
         try:
@@ -82,14 +87,17 @@ class ProgramCache:
         except Exception:  # noqa: BLE001 - any damage: as if there were no file
             return {}
 
-    def get(self, source: str, flags: int) -> Any:
-        entry = self.entries.get((source, flags), MISSING)
+    def get(self, *key: Any) -> Any:
+        """The entry of ``key`` (``MISSING`` when none)."""
+        entry = self.entries.get(key, MISSING)
         if entry is not MISSING:
-            self.used[source, flags] = entry
+            self.used[key] = entry
         return entry
 
-    def put(self, source: str, flags: int, entry: Any) -> None:
-        self.entries[source, flags] = self.used[source, flags] = entry
+    def put(self, *key_and_entry: Any) -> None:
+        """``put(*key, entry)``: keep ``entry`` for ``key`` (written at exit)."""
+        *key, entry = key_and_entry
+        self.entries[tuple(key)] = self.used[tuple(key)] = entry
         if not self.added and self.path is not None:
             self.added = True
             atexit.register(self.save)
@@ -105,7 +113,7 @@ class ProgramCache:
             payload = marshal.dumps(entries)
             data = marshal.dumps((FORMAT, self.key, hashlib.blake2b(payload, digest_size=16).digest(), payload))
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".regex-programs-")
+            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.name}-")
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
             os.replace(temporary, self.path)
