@@ -13,6 +13,7 @@ import difflib
 import importlib
 import os
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Generic, TypeVar
@@ -48,20 +49,42 @@ class PluginInfo:
 class Lazy:
     """A class registered by name and import path (``lazy("f1", "factcov.domains.f1.domain:F1Domain")``),
     imported when the name is first asked for: a run of one domain imports none of the
-    others' code (the built-in plugins register this way). Checked as a class is, then."""
+    others' code (the built-in plugins register this way). Checked as a class is, then.
+
+    ``listing``: what `factcov domains` shows of it (``Registry.listed``), declared beside
+    the registration so that listing the domains imports none of them; checked against the
+    class when it is imported (a listing that says otherwise is a ``PluginError``)."""
 
     name: str
     target: str
+    listing: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def load(self) -> type:
         module, _, attribute = self.target.partition(":")
         return getattr(importlib.import_module(module), attribute)
 
 
-def lazy(name: str, target: str) -> Lazy:
+def lazy(name: str, target: str, listing: Mapping[str, Any] | None = None) -> Lazy:
     """What a ``register_domains``/``register_extractors`` hook may pass to ``register``
-    instead of the class: its name and ``"module:Class"``."""
-    return Lazy(name, target)
+    instead of the class: its name and ``"module:Class"``, and optionally its ``listing``
+    (for a domain: description, version, languages, tasks, claim_types (their names) and
+    default_extractor; for an extractor: domains), which `factcov domains` then reads
+    without importing the class."""
+    return Lazy(name, target, listing)
+
+
+def listing_of(cls: type, fields: Sequence[str]) -> dict[str, Any]:
+    """The ``fields`` of a registered class as a listing shows them: sequences as tuples,
+    claim types by name."""
+    out: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(cls, name, None)
+        if name == "claim_types":
+            value = tuple(claim_type.name for claim_type in value or ())
+        elif isinstance(value, (list, tuple)):
+            value = tuple(value)
+        out[name] = value
+    return out
 
 
 @dataclass
@@ -75,6 +98,8 @@ class Registry(Generic[T]):
     required: tuple[str, ...] = ()
     # The class registered ones derive from, as "module:Class" (imported when checking).
     base: str = ""
+    # What `factcov domains` shows of each (``listing``): class attributes.
+    listed: tuple[str, ...] = ()
 
     def check(self, cls: type[T] | Lazy, plugin: str) -> None:
         if isinstance(cls, Lazy):  # checked when it is imported (``get``)
@@ -132,10 +157,32 @@ class Registry(Generic[T]):
         if getattr(cls, "name", None) != entry.name:
             raise PluginError(f"plugin '{plugin}' registered {self.kind} '{entry.name}' as {entry.target}, "
                               f"whose name is {getattr(cls, 'name', None)!r}")
+        if entry.listing is not None:
+            self._check_listing(entry, cls, plugin)
         return cls
 
+    def _check_listing(self, entry: Lazy, cls: type, plugin: str) -> None:
+        """A declared listing says what the class says, field by field."""
+        real = listing_of(cls, self.listed)
+        declared = {name: tuple(value) if isinstance(value, list) else value
+                    for name, value in entry.listing.items()}  # type: ignore[union-attr]
+        wrong = [name for name in self.listed if declared.get(name) != real[name]]
+        if wrong:
+            raise PluginError(f"plugin '{plugin}' lists {self.kind} '{entry.name}' with {', '.join(wrong)} "
+                              f"other than {entry.target} has: {wrong[0]} = {real[wrong[0]]!r}, listed as "
+                              f"{declared.get(wrong[0])!r}")
+
+    def listing(self, name: str) -> dict[str, Any]:
+        """What `factcov domains` shows of ``name`` (the fields ``listed``): the listing its
+        lazy registration declares, else read off its class (imported for it)."""
+        entry = self.entries.get(name, (None, ""))[0]
+        if isinstance(entry, Lazy) and entry.listing is not None:
+            return {field_name: entry.listing.get(field_name) for field_name in self.listed}
+        return listing_of(self.get(name), self.listed)
+
     def plugin_of(self, name: str) -> str:
-        self.get(name)
+        if name not in self.entries:
+            self.get(name)  # the error naming the known names
         return self.entries[name][1]
 
     def names(self) -> list[str]:
@@ -143,8 +190,10 @@ class Registry(Generic[T]):
 
 
 _state: dict[str, Any] = {"loaded": False, "registered": False}
-domains: Registry[Any] = Registry("domain", required=("default_extractor",), base="factcov.domain:Domain")
-extractors: Registry[Any] = Registry("extractor", base="factcov.extractor:Extractor")
+domains: Registry[Any] = Registry("domain", required=("default_extractor",), base="factcov.domain:Domain",
+                                  listed=("description", "version", "languages", "tasks", "claim_types",
+                                          "default_extractor"))
+extractors: Registry[Any] = Registry("extractor", base="factcov.extractor:Extractor", listed=("domains",))
 _versions: dict[str, str | None] = {}
 # Plugins skipped with a warning, and why: named again when a name they would have
 # registered is asked for.

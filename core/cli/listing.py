@@ -24,21 +24,21 @@ def domains(
     table = Table(title="factcov domains", show_lines=True)
     for column in ("domain", "plugin", "languages", "tasks", "claim types", "extractors"):
         table.add_column(column, no_wrap=column == "extractors")
+    # each domain's and extractor's listing: declared by its plugin beside a lazy
+    # registration (nothing imported), else read off its class
+    listed = {e: extractors.listing(e)["domains"] or () for e in extractors.names()}
     for name in domain_registry.names():
-        domain = domain_registry.get(name)
-        names = [
-            e for e in extractors.names()
-            if name in extractors.get(e).domains or "*" in extractors.get(e).domains
-        ]
-        types = ", ".join(ct.name for ct in domain.claim_types)
+        domain = domain_registry.listing(name)
+        names = [e for e, served in listed.items() if name in served or "*" in served]
+        types = ", ".join(domain["claim_types"])
         extractors_text = ", ".join(
-            f"{e} (default)" if e == getattr(domain, "default_extractor", None) else e for e in names
+            f"{e} (default)" if e == domain["default_extractor"] else e for e in names
         )
         table.add_row(
-            f"{name}\n{domain.description}",
-            f"{domain_registry.plugin_of(name)}\n{domain.version}",
-            ", ".join(domain.languages),
-            ", ".join(domain.tasks),
+            f"{name}\n{domain['description']}",
+            f"{domain_registry.plugin_of(name)}\n{domain['version']}",
+            ", ".join(domain["languages"]),
+            ", ".join(domain["tasks"]),
             types,
             extractors_text,
         )
