@@ -9,14 +9,18 @@ pool: its headline is the macro mean and its ``micro_*`` columns are undefined.
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from factcov.scoring import Counts, ScoringPolicy
 from factcov.statistics import kendall, spearman
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 METRICS = ("precision", "recall", "f1")
 COUNT_COLUMNS = ("n_claims", "supported", "contradicted", "unverifiable", "n_facts", "covered", "out_of_scope")
@@ -113,10 +117,24 @@ def _resamples(size: int, samples: int, seed: int) -> Iterator[np.ndarray]:
         _resample_cache[key] = drawn
 
 
-def average_ranks(values: Sequence[float], descending: bool = True) -> np.ndarray:
-    """Ranks 1..n (1 = best), ties sharing their average rank; undefined values rank last."""
-    series = pd.Series(values, dtype=float)
-    return series.rank(ascending=not descending, method="average", na_option="bottom").to_numpy()
+def average_ranks(values: Sequence[float | None], descending: bool = True) -> np.ndarray:
+    """Ranks 1..n (1 = best), ties sharing their average rank; undefined values (None,
+    NaN) rank last, tied among themselves (pandas' ``rank(method="average",
+    na_option="bottom")``, without pandas)."""
+    data = np.array([math.nan if value is None else value for value in values], dtype=float)
+    ranks = np.empty(len(data))
+    defined = [index for index in range(len(data)) if not math.isnan(data[index])]
+    defined.sort(key=lambda index: -data[index] if descending else data[index])
+    start = 0
+    while start < len(defined):  # a run of equal values shares the mean of its positions
+        end = start
+        while end + 1 < len(defined) and data[defined[end + 1]] == data[defined[start]]:
+            end += 1
+        ranks[defined[start:end + 1]] = (start + 1 + end + 1) / 2
+        start = end + 1
+    undefined = [index for index in range(len(data)) if math.isnan(data[index])]
+    ranks[undefined] = (len(defined) + 1 + len(data)) / 2
+    return ranks
 
 
 class MetricSample:
@@ -256,9 +274,15 @@ class SystemTotals:
             self.systems[system].add(group, len(indices))
         self.n += len(systems)
 
-    def table(self, policy: ScoringPolicy) -> pd.DataFrame:
+    def rows(self, policy: ScoringPolicy) -> list[dict[str, object]]:
+        """The systems table as rows, one per system by name (``table`` is them as a DataFrame)."""
         rows = [self.systems[system].row(system, policy) for system in sorted(self.systems)]
-        return _ranked(pd.DataFrame(rows), policy, self.extra_metrics, self.graded)
+        return ranked_rows(rows, policy, self.extra_metrics, self.graded)
+
+    def table(self, policy: ScoringPolicy) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(policy))
 
 
 def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = (),
@@ -280,20 +304,28 @@ def system_table(scores: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Seq
     return totals.table(policy)
 
 
-def _ranked(table: pd.DataFrame, policy: ScoringPolicy, extra_metrics: Sequence[str] = (),
-            graded: bool = False) -> pd.DataFrame:
-    if table.empty:
-        return table
+def ranked_rows(rows: list[dict[str, object]], policy: ScoringPolicy, extra_metrics: Sequence[str] = (),
+                graded: bool = False) -> list[dict[str, object]]:
+    """The rows with their headline columns (the policy's average, macro when ``graded``)
+    and ranks by precision and by F1 (1 = best, ties averaged), appended in that order."""
+    if not rows:
+        return rows
     average = "macro" if graded else policy.average
-    for metric in METRICS:
-        table[metric] = table[f"{average}_{metric}"]
-    table["weighted_f1"] = table["macro_weighted_f1"]  # per-type weights are defined per text
-    for metric in extra_metrics:
-        table[metric] = table[f"macro_{metric}"]
-    table["rank_precision"] = average_ranks(table["precision"].astype(float))
-    table["rank_f1"] = average_ranks(table["f1"].astype(float))
-    table["rank_change"] = table["rank_precision"] - table["rank_f1"]
-    return table
+    out = []
+    for row in rows:
+        row = dict(row)
+        for metric in METRICS:
+            row[metric] = row[f"{average}_{metric}"]
+        row["weighted_f1"] = row["macro_weighted_f1"]  # per-type weights are defined per text
+        for metric in extra_metrics:
+            row[metric] = row[f"macro_{metric}"]
+        out.append(row)
+    by_precision = average_ranks([row["precision"] for row in out])  # type: ignore[misc]
+    by_f1 = average_ranks([row["f1"] for row in out])  # type: ignore[misc]
+    for row, rank_precision, rank_f1 in zip(out, by_precision.tolist(), by_f1.tolist()):
+        row["rank_precision"], row["rank_f1"] = rank_precision, rank_f1
+        row["rank_change"] = rank_precision - rank_f1
+    return out
 
 
 def headline_average(summary: Mapping[str, object]) -> str:
@@ -323,14 +355,16 @@ def ranking_line(order: Sequence[str], rank: Mapping[str, float]) -> str:
     return " > ".join(" = ".join(group) for group in groups)
 
 
-def ranking_summary(table: pd.DataFrame) -> dict[str, object]:
-    """Systems ordered by precision and by F1, and how much the two orders agree."""
-    if table.empty:
+def ranking_summary(table: pd.DataFrame | list[dict[str, object]]) -> dict[str, object]:
+    """Systems ordered by precision and by F1, and how much the two orders agree (of a
+    systems table or its rows)."""
+    rows = table if isinstance(table, list) else table.to_dict(orient="records")
+    if not rows:
         return {"by_precision": [], "by_f1": [], "spearman": None, "kendall": None}
-    by_precision = table.sort_values(["rank_precision", "system"])["system"].tolist()
-    by_f1 = table.sort_values(["rank_f1", "system"])["system"].tolist()
-    precision = table["precision"].astype(float).to_numpy()
-    f1_values = table["f1"].astype(float).to_numpy()
+    by_precision = [row["system"] for row in sorted(rows, key=lambda row: (row["rank_precision"], row["system"]))]
+    by_f1 = [row["system"] for row in sorted(rows, key=lambda row: (row["rank_f1"], row["system"]))]
+    precision = np.array([math.nan if row["precision"] is None else row["precision"] for row in rows], dtype=float)
+    f1_values = np.array([math.nan if row["f1"] is None else row["f1"] for row in rows], dtype=float)
     return {
         "by_precision": by_precision,
         "by_f1": by_f1,

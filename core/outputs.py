@@ -16,17 +16,20 @@ import math
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from factcov import arrow_columns, system_rows
 from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import canonical_json, key_json
 from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
 from factcov.trusted import fields_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CLAIM_SCHEMA = pa.schema(
     [
@@ -282,7 +285,7 @@ class ParquetStream:
     def write_columns(self, columns: dict[str, list]) -> None:
         """Append one row group from one list per column (``claim_columns``, ``score_columns``)."""
         if columns and len(next(iter(columns.values()))):
-            self._writer.write_table(pa.Table.from_pydict(columns, schema=self.schema))
+            self._writer.write_table(arrow_columns.table(columns, self.schema))  # without pandas
 
     def close(self) -> None:
         self._open = False
@@ -321,14 +324,26 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def write_systems_csv(path: Path, table: pd.DataFrame) -> None:
+def write_systems_csv(path: Path, table: pd.DataFrame | list[dict[str, Any]]) -> None:
+    """systems.csv of a table of systems, or of its rows (``SystemTotals.rows``): written
+    without pandas when ``system_rows.csv_text`` can tell pandas' bytes, else by pandas."""
+    text = system_rows.csv_text(table) if isinstance(table, list) else None
+    if text is not None:
+        write_text_atomic(path, text)
+        return
+    frame = system_rows.frame(table) if isinstance(table, list) else table
     with atomic_path(path) as tmp:
-        table.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
+        frame.to_csv(tmp, index=False, float_format=system_rows.FLOAT_FORMAT, lineterminator="\n")
 
 
 def write_summary(path: Path, summary: dict[str, Any]) -> None:
     write_text_atomic(path, json.dumps(_clean(summary), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def table_records(table: pd.DataFrame) -> list[dict[str, Any]]:
-    return [_clean(row) for row in table.to_dict(orient="records")]
+def table_records(table: pd.DataFrame | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """summary.json's systems: the rows as pandas gives them (``to_dict``), JSON-safe."""
+    records = system_rows.records(table) if isinstance(table, list) else None
+    if records is None:
+        frame = system_rows.frame(table) if isinstance(table, list) else table
+        records = frame.to_dict(orient="records")
+    return [_clean(row) for row in records]

@@ -8,9 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from factcov import __version__
 from factcov.aggregate import SystemTotals, prepare_summary, ranking_summary
@@ -40,13 +38,27 @@ from factcov.plugins import get_domain
 from factcov.progress import progress as console_progress
 from factcov.provenance import watch_provenance
 from factcov.scoring import Counts, ScoringPolicy
+from factcov.system_rows import frame as system_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
 class RunOutcome:
+    """What a run wrote: its folder, its summary and its systems table (``systems``, a
+    DataFrame made from ``system_rows`` when first asked for: pandas is imported then)."""
+
     outdir: Path
     summary: dict[str, Any]
-    systems: pd.DataFrame
+    system_rows: list[dict[str, Any]]
+
+    @property
+    def systems(self) -> pd.DataFrame:
+        frame = self.__dict__.get("_systems")
+        if frame is None:
+            frame = self.__dict__["_systems"] = system_frame(self.system_rows)
+        return frame
 
 
 def score_files(
@@ -160,7 +172,7 @@ def score_run(
                 failures.add(rows.failures)
         if not totals.n:
             raise InputError("no generations to score", path=empty_input)
-        table = totals.table(policy)
+        table = totals.rows(policy)  # rows, written without pandas (``factcov.system_rows``)
         summary = {
             **provenance.summary(evaluator.signature()),
             "factcov_version": __version__,
