@@ -39,9 +39,10 @@ def array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     if type_ == pa.string():
         built = _strings(values)
     elif type_ == pa.int32():
-        built = _numbers(values, np.int32, pa.int32(), _is_int32)
+        built = _numbers(values, np.int32, pa.int32(), frozenset({int, _NONE}), _INT32)
     elif type_ == pa.float64():
-        built = _numbers(values, np.float64, pa.float64(), _is_double)
+        built = _numbers(values, np.float64, pa.float64(), frozenset({int, float, _NONE}),
+                         (-_EXACT_IN_DOUBLE, _EXACT_IN_DOUBLE))
     elif type_ == pa.list_(pa.string()):
         built = _string_lists(values, type_)
     return pa.array(values, type_) if built is None else built
@@ -66,24 +67,24 @@ def _strings(values: Sequence[Any]) -> pa.Array | None:
     return builder.finish()
 
 
-def _is_int32(value: Any) -> bool:
-    return type(value) is int and _INT32[0] <= value <= _INT32[1]
-
-
-def _is_double(value: Any) -> bool:
-    return type(value) is float or (type(value) is int and -_EXACT_IN_DOUBLE <= value <= _EXACT_IN_DOUBLE)
-
-
-def _numbers(values: Sequence[Any], dtype: type, type_: pa.DataType, takes: Any) -> pa.Array | None:
-    if not all(value is None or takes(value) for value in values):
+def _numbers(values: Sequence[Any], dtype: type, type_: pa.DataType, kinds_taken: frozenset[type],
+             bounds: tuple[int, int]) -> pa.Array | None:
+    """A number column, when each value is of ``kinds_taken`` (None: missing) and each int
+    within ``bounds`` (checked at C speed: the types as a set, the ints' min and max)."""
+    kinds = set(map(type, values))
+    if not kinds <= kinds_taken:
         return None
-    validity, nulls = _validity(values)
+    present = [value for value in values if value is not None] if _NONE in kinds else values
+    ints = present if kinds - {_NONE} == {int} else [value for value in present if type(value) is int]
+    if ints and (min(ints) < bounds[0] or max(ints) > bounds[1]):
+        return None
+    validity, nulls = _validity(values) if _NONE in kinds else (None, 0)
     data = np.array([0 if value is None else value for value in values] if nulls else values, dtype=dtype)
     return pa.Array.from_buffers(type_, len(values), [validity, pa.py_buffer(data.tobytes())], null_count=nulls)
 
 
 def _string_lists(values: Sequence[Any], type_: pa.DataType) -> pa.Array | None:
-    if not all(value is None or type(value) in (list, tuple) for value in values):
+    if not set(map(type, values)) <= {list, tuple, _NONE}:
         return None
     flat = list(chain.from_iterable(value for value in values if value is not None))
     child = _strings(flat)

@@ -38,7 +38,7 @@ try:  # CPython's engine; other interpreters may have none (then every pattern s
 except ImportError:  # pragma: no cover - CPython always has it
     _sre = None
 
-__all__ = ["KNOWN_FORMATS", "PLAIN_BECAUSE", "PLAIN_VARIABLE", "compile_fast"]
+__all__ = ["KNOWN_FORMATS", "PLAIN_BECAUSE", "PLAIN_VARIABLE", "compile_cached", "compile_fast"]
 
 # The engine program formats (``re._constants.MAGIC``) the programs below were checked
 # against: CPython 3.11's. CPython changes MAGIC whenever its opcodes or their layout change.
@@ -103,6 +103,30 @@ def _compile_fast(source: str, flags: int) -> re.Pattern[str] | None:
     entry = _program(source, flags)
     _CACHE.put(source, flags, entry)
     return _built(source, entry)
+
+
+def compile_cached(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(source, flags)``: the same program (``re._compiler``'s own, not
+    rewritten), read from the disk cache when an earlier run wrote it, so a grammar of
+    many patterns is not parsed and compiled again in every process. Plain ``re.compile``
+    wherever ``compile_fast`` keeps patterns plain (``PLAIN_BECAUSE``)."""
+    if PLAIN_BECAUSE is not None or not isinstance(source, str):
+        return re.compile(source, flags)
+    return _compile_cached(source, int(flags))
+
+
+@lru_cache(maxsize=2048)
+def _compile_cached(source: str, flags: int) -> re.Pattern[str]:
+    entry = _CACHE.get("plain", source, flags)  # keyed apart from the rewritten programs
+    if entry is not MISSING:
+        try:
+            return _built(source, entry)  # type: ignore[return-value]
+        except (RuntimeError, TypeError, ValueError, IndexError):  # the engine refused it: written anew
+            pass
+    tree = P.parse(source, flags)
+    entry = _compiled(flags, tree, _compiler._code(tree, flags))
+    _CACHE.put("plain", source, flags, entry)
+    return _built(source, entry)  # type: ignore[return-value]
 
 
 # what ``_sre.compile`` takes besides the source (flags, code, groups, groupindex,

@@ -193,3 +193,37 @@ def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
     assert program_cache.cache_dir() == tmp_path / "factcov"
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path / "mine"))
     assert program_cache.cache_dir() == tmp_path / "mine"
+
+
+# --- compile_cached: re.compile's own program, through the same disk cache ----------------
+
+
+def test_compile_cached_is_re_compile_for_every_weather_rule():
+    """The same program (``re.Pattern`` equality compares source, flags and code)."""
+    from factcov.domains.weather.grammar import Grammar
+
+    for language in ("en", "es", "pt"):
+        for pattern, _action, _gate in Grammar(language).rules:
+            plain = re.compile(pattern.pattern, pattern.flags)
+            assert pattern == plain and pattern.groupindex == plain.groupindex, pattern.pattern
+    for source, flags in ((PATTERN, 0), (r"(?i)Max (?P<n>\d+)", 0), (r"\w+", re.ASCII), (r"a.b", re.S | re.M)):
+        assert fast_regex.compile_cached(source, flags) == re.compile(source, flags)
+
+
+def test_compile_cached_reads_the_program_an_earlier_run_wrote(fresh_cache, monkeypatch):
+    first = fresh_cache()
+    fast_regex._compile_cached.cache_clear()
+    written = fast_regex.compile_cached(PATTERN)
+    assert first.entries["plain", PATTERN, 0] is not None
+    first.save()
+    fresh_cache()
+    fast_regex._compile_cached.cache_clear()
+
+    class NoParser:
+        def parse(self, *args):
+            raise AssertionError("parsed again")
+
+    monkeypatch.setattr(fast_regex, "P", NoParser())
+    read = fast_regex.compile_cached(PATTERN)
+    assert read == written == re.compile(PATTERN) and _matches(read) == _matches(re.compile(PATTERN))
+    fast_regex._compile_cached.cache_clear()

@@ -25,6 +25,7 @@ from factcov.domains.weather.vocabulary import (
     sky_words,
     word_alternation,
 )
+from factcov.extractors.fast_regex import compile_cached
 from factcov.extractors.patterns import SpanMask, negated_right_before
 from factcov.extractors.rules import PatternRules
 from factcov.language import fold, parse_number
@@ -192,7 +193,8 @@ class Grammar:
         the rule's scan is skipped on the many texts holding none) is derived from the
         compiled pattern (``PatternRules``), never listed by hand."""
         self.sources.append(pattern)
-        self.rules.add(re.compile(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule)
+        # compiled through the disk cache of programs (the same program as ``re.compile``'s)
+        self.rules.add(compile_cached(_WORD_START.sub(r"\1(?<!\\w.)", pattern, count=1)), rule)
 
     def _temperature(self, kind_of: Callable[[str], str]) -> Rule:
         language = self.language
@@ -574,7 +576,7 @@ def _direction_code(phrase: str) -> str:
 
 @cache
 def _condition_word_re(language: str) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{alternation(condition_words(language))})\b")
+    return compile_cached(rf"\b(?:{alternation(condition_words(language))})\b")
 
 
 @cache
