@@ -4,7 +4,7 @@
 column, whether it was given a pandas object, and imports pandas to know: ~0.3 s of CPU of
 every `factcov score` run, for files whose columns are plain strings, numbers and lists
 of strings. ``table(columns, schema)`` builds those columns' arrays from their buffers
-(strings with pyarrow's ``StringBuilder``, numbers through NumPy, validity bitmaps packed
+(strings from their UTF-8 bytes and offsets, numbers through NumPy, validity bitmaps packed
 by NumPy): the same arrays ``from_pydict`` builds, so the same Parquet bytes
 (``tests/test_arrow_columns.py`` compares them). A column of another type, or holding a
 value of a type the fast path does not take exactly as ``pa.array`` would (a bool among
@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from pyarrow.lib import StringBuilder
 
 _INT32 = (-(2**31), 2**31 - 1)
 _EXACT_IN_DOUBLE = 2**53  # past this an int is no exact double: ``pa.array`` refuses it
@@ -59,12 +58,28 @@ def _validity(values: Sequence[Any]) -> tuple[pa.Buffer | None, int]:
 
 
 def _strings(values: Sequence[Any]) -> pa.Array | None:
+    """A string column from its UTF-8 bytes and their offsets, worked out by C-level calls
+    over the column (an ASCII column, most of them, is encoded in one piece)."""
     kinds = set(map(type, values))
     if not kinds <= {str, _NONE}:
         return None
-    builder = StringBuilder()
-    builder.append_values(values)
-    return builder.finish()
+    validity, nulls = _validity(values) if _NONE in kinds else (None, 0)
+    texts = ["" if value is None else value for value in values] if nulls else values
+    joined = "".join(texts)
+    try:
+        if joined.isascii():  # a character a byte
+            data, lengths = joined.encode("ascii"), map(len, texts)
+        else:
+            encoded = list(map(str.encode, texts))
+            data, lengths = b"".join(encoded), map(len, encoded)
+    except UnicodeEncodeError:  # a lone surrogate: pa.array's own error
+        return None
+    if len(data) >= _INT32[1]:  # past 32-bit offsets: pa.array's own answer
+        return None
+    offsets = np.zeros(len(texts) + 1, dtype=np.int32)
+    np.cumsum(np.fromiter(lengths, dtype=np.int32, count=len(texts)), out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(texts), [validity, pa.py_buffer(offsets.tobytes()),
+                                                           pa.py_buffer(data)], null_count=nulls)
 
 
 def _numbers(values: Sequence[Any], dtype: type, type_: pa.DataType, kinds_taken: frozenset[type],

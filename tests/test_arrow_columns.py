@@ -82,3 +82,11 @@ def test_a_score_run_imports_no_pandas(tmp_path):
                      "-o", str(tmp_path / "out"), "--no-report", "-q")
     assert found["code"] == 0 and (tmp_path / "out" / "systems.csv").is_file()
     assert "pandas" not in found["modules"]
+
+
+def test_a_lone_surrogate_is_refused_as_pa_array_refuses_it():
+    values = ["ok", "\ud800"]
+    with pytest.raises(Exception) as theirs:
+        pa.array(values, pa.string())
+    with pytest.raises(type(theirs.value)):
+        arrow_columns.array(values, pa.string())
