@@ -11,6 +11,7 @@ from factcov.extractors.claims import trusted_claim
 from factcov.model import Claim, Instance
 
 _START = itemgetter(3)  # Reading.start
+READ_CACHE_SIZE = 4096  # distinct texts whose claims are kept
 GRAMMAR_VERSION = "4"  # bump when a rule changes what is read: scores are comparable only within one
 
 
@@ -24,6 +25,10 @@ class WeatherRegexExtractor(Extractor):
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
         self._grammar = grammar(language)  # compiled once per language
+        # text -> its claims: what is read depends on the text and this language's grammar
+        # only (not on the instance), and forecasts repeat (NWS's periods share whole texts,
+        # systems agree on short ones): each distinct text is read once
+        self._read: dict[str, list[Claim]] = {}
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"
@@ -43,6 +48,14 @@ class WeatherRegexExtractor(Extractor):
                 gc.enable()
 
     def _claims(self, text: str) -> list[Claim]:
+        claims = self._read.get(text)
+        if claims is None:
+            if len(self._read) >= READ_CACHE_SIZE:  # the oldest out: memory stays bounded
+                del self._read[next(iter(self._read))]
+            claims = self._read[text] = self._read_claims(text)
+        return list(claims)  # a list of the caller's own (the claims themselves are frozen)
+
+    def _read_claims(self, text: str) -> list[Claim]:
         readings = self._grammar.read(text)
         readings.sort(key=_START)
         # trusted_claim: the grammar builds well-formed claims, and this is the hot path.
