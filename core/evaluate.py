@@ -39,6 +39,24 @@ class ExtractorSpec:
         return get_extractor(self.name, language, **self.options)
 
 
+def _first_of_each(pairs: Sequence[tuple[Instance, Generation]],
+                   indices: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """Of ``indices``, the first pair of each (instance, text) (the instance by identity:
+    another object of the same id may hold another context), and each repeat with the
+    index of its first."""
+    first: dict[tuple[int, str], int] = {}
+    firsts: list[int] = []
+    repeats: list[tuple[int, int]] = []
+    for index in indices:
+        instance, generation = pairs[index]
+        seen = first.setdefault((id(instance), generation.text), index)
+        if seen == index:
+            firsts.append(index)
+        else:
+            repeats.append((index, seen))
+    return firsts, repeats
+
+
 class Evaluator:
     """Scores generations of one domain with one extractor backend and one policy.
 
@@ -152,6 +170,8 @@ class Evaluator:
         verify_all, policy = self.verifier.verify_all, self.policy
         for language, indices in sorted(by_language.items()):
             extractor = self.extractor_for(language)
+            deterministic = getattr(extractor, "deterministic", False)  # a factory may build any object
+            indices, repeats = _first_of_each(pairs, indices) if deterministic else (indices, [])
             instances = [pairs[i][0] for i in indices]
             claims_per_text = extractor.extract_batch([pairs[i][1].text for i in indices], instances)
             for index, claims in zip(indices, claims_per_text):
@@ -162,6 +182,10 @@ class Evaluator:
                     instance, generation, verdicts, score_generation(self._relevant_of(instance), verdicts), policy,
                     getattr(claims, "reason", None),
                 )
+            for index, first in repeats:  # the same instance and text: the same claims, verdicts and score
+                read = results[first]
+                results[index] = Result(pairs[index][0], pairs[index][1], list(read.verdicts),  # type: ignore[union-attr]
+                                        read.score, policy, read.extraction_error)  # type: ignore[union-attr]
         return [r for r in results if r is not None]
 
     def evaluate_text(self, instance: Instance, text: str, system: str = "text") -> Result:

@@ -40,6 +40,10 @@ class Extractor:
     # share it instead of each building its own. Left False, nothing is built that the run
     # may not need (a spaCy or stanza model per language).
     prebuild: ClassVar[bool] = False
+    # True when a text's claims depend only on the text, its instance and the options (no
+    # sampling, no state carried between texts): a run reads each distinct (instance, text)
+    # once and scores the repeats (systems agreeing on a short text) with the same claims.
+    deterministic: ClassVar[bool] = False
     unsigned_options: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod

@@ -1,4 +1,6 @@
-"""``compile_fast``'s programs kept on disk between runs (used by ``extractors/fast_regex.py`` only).
+"""``compile_fast``'s programs kept on disk between runs (``extractors/fast_regex.py``; its
+``compile_cached`` keeps ``re.compile``'s own programs the same way, and ``extractors/anchors.py``
+its analyses of patterns, in a file of its own).
 
 Writing a pattern's program means parsing the pattern again (``re._parser``) and compiling
 the rewritten tree: for the f1 grammar, a few hundred patterns, tens of milliseconds of every

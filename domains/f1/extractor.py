@@ -34,6 +34,7 @@ class F1RegexExtractor(Extractor):
     domains: ClassVar[tuple[str, ...]] = ("f1",)
     languages: ClassVar[tuple[str, ...]] = ("en", "es", "pt")
     prebuild: ClassVar[bool] = True  # a compiled grammar, no model: --jobs builds it once, before forking
+    deterministic: ClassVar[bool] = True  # a text's claims depend on it and its instance only (speed3's one-line hook)
 
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)

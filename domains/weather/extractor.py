@@ -21,6 +21,7 @@ class WeatherRegexExtractor(Extractor):
     domains = ("weather",)
     languages = ("en", "es", "pt")
     prebuild = True  # a compiled grammar, no model: --jobs builds it once, before forking
+    deterministic = True  # a text's claims depend on the text only: its repeats are scored without reading
 
     def __init__(self, language: str = "en", **options: object) -> None:
         super().__init__(language, **options)
