@@ -88,6 +88,9 @@ def init_worker(score_chunk: Callable[[Any, list], Any], evaluator: Any, instanc
     # Ctrl-C reaches the whole process group: the parent stops the run and ends the
     # workers; each worker printing its own KeyboardInterrupt traceback would only be noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from factcov.extractors.program_cache import save_in_worker
+
+    save_in_worker()  # what the worker adds to the disk caches is kept (its exit runs no atexit)
     _worker.update(score_chunk=score_chunk, evaluator=evaluator, instances=instances)
 
 

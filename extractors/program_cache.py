@@ -28,6 +28,7 @@ import marshal
 import os
 import sys
 import tempfile
+import weakref
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -76,6 +77,9 @@ class ProgramCache:
         self.entries: dict[tuple[Any, ...], Any] = self._load()
         self.used: dict[tuple[Any, ...], Any] = {}
         self.added = False
+        self.dirty = False  # entries added since the file was last written by this process
+        if self.path is not None:
+            _OPEN.add(self)
 
     def _load(self) -> dict[tuple[Any, ...], Any]:
         if self.path is None:
@@ -100,6 +104,7 @@ class ProgramCache:
         """``put(*key, entry)``: keep ``entry`` for ``key`` (written at exit)."""
         *key, entry = key_and_entry
         self.entries[tuple(key)] = self.used[tuple(key)] = entry
+        self.dirty = True
         if not self.added and self.path is not None:
             self.added = True
             atexit.register(self.save)
@@ -119,8 +124,32 @@ class ProgramCache:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
             os.replace(temporary, self.path)
+            self.dirty = False
         except (OSError, ValueError):  # a read-only or full disk: the next run compiles again
             try:
                 os.unlink(temporary)  # type: ignore[possibly-undefined]
             except (OSError, NameError):
                 pass
+
+
+# The caches of this process that keep a file (``save_in_worker`` saves those a worker grew).
+_OPEN: weakref.WeakSet[ProgramCache] = weakref.WeakSet()
+
+
+def save_in_worker() -> None:
+    """Called in a forked worker process when it starts (``factcov.parallel``): a worker
+    ends by ``os._exit``, running no ``atexit`` handler, so what it added (a race's driver
+    anchors, worked out where the race is read) would be worked out again in every run.
+    What it inherited is the parent's to write; what it adds is written when it ends
+    (by multiprocessing's finalizers, which a worker's exit does run)."""
+    from multiprocessing import util
+
+    for cache in list(_OPEN):
+        cache.dirty = False
+    util.Finalize(None, _save_dirty, exitpriority=10)
+
+
+def _save_dirty() -> None:
+    for cache in list(_OPEN):
+        if cache.dirty:
+            cache.save()

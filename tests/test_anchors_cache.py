@@ -109,3 +109,33 @@ def test_the_store_turned_off_keeps_nothing(tmp_path):
     env = {**os.environ, CACHE_VARIABLE: "off"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "None"
+
+
+WORKER_RUN = """
+import re, sys
+from types import SimpleNamespace as Piece
+from factcov.extractors import anchors as A
+from factcov.parallel import forked_scorer
+
+class Evaluator:  # what forked_scorer asks of an evaluator
+    def prebuild(self, instances):
+        pass
+
+def score_chunk(evaluator, pairs):  # in a worker: analyses nobody asked for before
+    return [sorted(A.anchors(re.compile(piece.id)) or ()) for piece, _ in pairs]
+
+with forked_scorer(Evaluator(), 2, {}, score_chunk) as scored:
+    print(list(scored([[(Piece(id="\\\\bworker(?:one|two)\\\\b"), None)],
+                       [(Piece(id="\\\\bsecond(?:a|b)\\\\b"), None)]])))
+"""
+
+
+def test_what_a_forked_worker_works_out_is_kept(tmp_path):
+    """A --jobs worker ends by os._exit (no atexit): its new analyses are written when it
+    ends, so the next run reads them instead of working them out again."""
+    env = {**os.environ, CACHE_VARIABLE: str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", WORKER_RUN], env=env, capture_output=True, text=True, check=True)
+    assert "workerone" in done.stdout
+    stored = ProgramCache(A._store().key, tmp_path, name="regex-anchors").entries
+    assert ("anchors", r"\bworker(?:one|two)\b", re.UNICODE, False) in stored
+    assert ("anchors", r"\bsecond(?:a|b)\b", re.UNICODE, False) in stored
