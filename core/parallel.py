@@ -76,6 +76,18 @@ def joined(results: Iterator[R], counts: deque, join: Callable[[list[R]], R]) ->
 # --- --jobs: a pool of forked worker processes --------------------------------------------
 
 _worker: dict[str, Any] = {}
+# Called in each forked worker as it starts (``at_worker_start``).
+_AT_WORKER_START: list[Callable[[], None]] = []
+
+
+def at_worker_start(hook: Callable[[], None]) -> Callable[[], None]:
+    """Have ``hook`` called in each ``--jobs`` worker process as it starts (a forked worker
+    ends by ``os._exit``: what it must do at its end, it arranges here; the disk caches of
+    ``extractors/program_cache.py`` do). Registered from below the engine, so the engine
+    imports none of the layers above it."""
+    if hook not in _AT_WORKER_START:
+        _AT_WORKER_START.append(hook)
+    return hook
 
 
 def init_worker(score_chunk: Callable[[Any, list], Any], evaluator: Any, instances: Mapping[str, Any]) -> None:
@@ -88,9 +100,8 @@ def init_worker(score_chunk: Callable[[Any, list], Any], evaluator: Any, instanc
     # Ctrl-C reaches the whole process group: the parent stops the run and ends the
     # workers; each worker printing its own KeyboardInterrupt traceback would only be noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from factcov.extractors.program_cache import save_in_worker
-
-    save_in_worker()  # what the worker adds to the disk caches is kept (its exit runs no atexit)
+    for hook in _AT_WORKER_START:  # the extractors' disk caches: what the worker adds is kept
+        hook()
     _worker.update(score_chunk=score_chunk, evaluator=evaluator, instances=instances)
 
 

@@ -33,6 +33,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from factcov.parallel import at_worker_start
+
 CACHE_VARIABLE = "FACTCOV_CACHE_DIR"
 FORMAT = 1  # this file's own layout
 MAX_ENTRIES = 20_000  # past this, a file keeps only the entries the last run used
@@ -136,8 +138,9 @@ class ProgramCache:
 _OPEN: weakref.WeakSet[ProgramCache] = weakref.WeakSet()
 
 
+@at_worker_start
 def save_in_worker() -> None:
-    """Called in a forked worker process when it starts (``factcov.parallel``): a worker
+    """Called in a forked worker process as it starts (``factcov.parallel.at_worker_start``): a worker
     ends by ``os._exit``, running no ``atexit`` handler, so what it added (a race's driver
     anchors, worked out where the race is read) would be worked out again in every run.
     What it inherited is the parent's to write; what it adds is written when it ends
