@@ -89,23 +89,54 @@ def test_stop_go_or_repair_with_the_same_tyres_is_no_stop_2018_belgium(f1: Path)
 def test_missed_tyre_change_makes_the_compounds_unknown_2022_monaco(f1: Path) -> None:
     # a wet race started behind the safety car on full wets, yet stints read HARD with the
     # tyre age running on (21 -> 22) across normal 24-27 s stops: 18 stops distrusted,
-    # and no slick compound is claimed for a first stint nor "the same compound again"
+    # and no slick compound is claimed for a first stint nor "the same compound again".
+    # The Stint counter names none of their sides: it reads set 2 from lap 1 (ahead of the
+    # stints), so whether a row's compound is the set before or after cannot be told
     monaco = race(f1, 2022, 7)
     assert len(fired(monaco, "tyre_data_distrusted")) == 18
+    assert fired(monaco, "distrusted_side_kept") == []
     facts = race_facts(race_block(monaco))
     first = [f.value for f in facts if f.type == "stint_compound" and f.key["stint"] == 1]
     assert first and set(first) <= {"WET", "INTERMEDIATE"}
     assert not [f for f in facts if f.type == "compound_change" and f.value[0] == f.value[1]]
 
 
-def test_no_same_compound_again_after_a_missed_tyre_change_2018_china(f1: Path) -> None:
+def test_no_same_compound_again_from_carried_forward_data_2018_china(f1: Path) -> None:
     # 2018 tables often carry the compound and age across real stops (Ergast lists them,
-    # 22-24 s): those stops count, but no [X, X] change is claimed from them
+    # 22-24 s): those stops count, and no [X, X] change is claimed from the carried rows;
+    # the two [MEDIUM, MEDIUM] changes left are sets the Stint counter numbers apart
+    # (Ocon: set 1 MEDIUM from lap 1, set 2 MEDIUM opened on lap 47, set 3 SOFT on lap 48)
     china = race(f1, 2018, 3)
     distrusted = fired(china, "tyre_data_distrusted")
     assert len(distrusted) > 20
     changes = [f for f in race_facts(race_block(china)) if f.type == "compound_change"]
-    assert not [f for f in changes if f.value[0] == f.value[1]]
+    same = sorted((f.key["driver"], f.key["stop"]) for f in changes if f.value[0] == f.value[1])
+    assert same == [("OCO", 1), ("PER", 2)]
+    for driver, stop in same:
+        stints = china.stints[china.stints["driver"] == driver].set_index("stint")
+        assert {int(stints.at[s, "first_lap"]) for s in (stop, stop + 1)} <= set(
+            fired(china, "distrusted_side_kept", driver))
+
+
+def test_stint_counter_names_the_sides_of_a_missed_tyre_change_2019_bahrain_bottas(f1: Path) -> None:
+    # lap 37: a normal stop (Ergast 37), MEDIUM age 25 running on to lap 39, then Stint 3,
+    # SOFT, on lap 40 with no pit entry: the new set was opened two laps late under its own
+    # number, so the rows of laps 38-39 are the old set carried forward. Both sides are known
+    bahrain = race(f1, 2019, 2)
+    assert fired(bahrain, "tyre_data_distrusted", "BOT") == [37]
+    bot = bahrain.stints[bahrain.stints["driver"] == "BOT"]
+    assert bot[["compound", "first_lap", "last_lap"]].values.tolist() == [
+        ["SOFT", 1, 12], ["MEDIUM", 13, 37], ["SOFT", 38, 57]]
+    assert [f.value for f in facts_of(bahrain, "compound_change", "BOT")] == [["SOFT", "MEDIUM"], ["MEDIUM", "SOFT"]]
+
+
+def test_stint_counter_leaves_a_set_it_never_shows_unknown_2018_china_ricciardo(f1: Path) -> None:
+    # stops on laps 17 and 31 (Ergast), SOFT age 4 running on from lap 2 to lap 47; set 3,
+    # MEDIUM, opened on lap 48 and set 2 never: stints 1 and 3 are named, stint 2 is not
+    china = race(f1, 2018, 3)
+    ric = china.stints[china.stints["driver"] == "RIC"]
+    assert ric["compound"].tolist() == ["SOFT", "UNKNOWN", "MEDIUM"]
+    assert [f.value for f in facts_of(china, "compound_change", "RIC")] == []
 
 
 def test_real_stop_then_retirement_on_the_out_lap_2025_dutch_leclerc(f1: Path) -> None:
