@@ -445,7 +445,7 @@ class _CounterRun:
     first: int  # stint id i
     k: int  # distrusted stops in the run
     start_label: int  # the counter's number on stint i
-    labels: pd.DataFrame  # the run's rows with a Stint number: LapNumber, Stint, stint_id
+    labels: pd.DataFrame  # the run's rows with a Stint number (LapNumber, Stint, Compound, TyreLife)
     stop_laps: list[int]  # the run's distrusted stops, in order
 
 
@@ -489,6 +489,27 @@ def _counter_run(rows: pd.DataFrame, labelled: pd.DataFrame, by_stint: pd.Series
     return _CounterRun(first, k, own[0], run, sorted(int(lap) for lap in stops))
 
 
+def _opened_after(labels: pd.DataFrame, label: int, stop_lap: int) -> int | None:
+    """The lap the counter's set ``label`` first shows, when that is after the stop and the
+    tyre columns show a new set there too (another compound, or the age not running on). A
+    new number with the compound and age of the set before (2020 Bahrain, Bottas lap 39:
+    MEDIUM 15 -> 16 as set 5) is the feed opening a stint without a set of its own: whether
+    the tyres were changed and to what stays contradictory."""
+    shown = labels[labels["Stint"] == label]
+    if shown.empty or int(shown["LapNumber"].iloc[0]) <= stop_lap:
+        return None
+    lap = int(shown["LapNumber"].iloc[0])
+    before = labels[labels["LapNumber"] < lap]
+    if before.empty:
+        return lap
+    new, old = shown.iloc[0], before.iloc[-1]
+    # one lap older, or as old when that is over one lap (a fresh set shows age 1 each time:
+    # 2018 China, Perez's sets 2 and 3, MEDIUM age 1 on laps 47 and 48)
+    age, old_age = new["TyreLife"], old["TyreLife"]
+    runs_on = new["Compound"] == old["Compound"] and (age == old_age + 1 or (age == old_age and age > 1))
+    return None if runs_on else lap
+
+
 def _run_sides(run: _CounterRun, compounds: pd.Series, after: list[int]) -> dict[int, tuple[str, str]]:
     """The stints of a run the counter names. A set m after the run's first is named by the
     counter's number start+m when that number first shows after the m-th stop; the first
@@ -505,9 +526,9 @@ def _run_sides(run: _CounterRun, compounds: pd.Series, after: list[int]) -> dict
                             "started on; the set after the stop has a number of its own")
     for m in range(1, run.k + 1):
         label = run.start_label + m
-        shown = run.labels.loc[numbers == label, "LapNumber"]
-        if label in one and len(shown) and int(shown.min()) > run.stop_laps[m - 1]:
-            late = int(shown.min()) - run.stop_laps[m - 1] - 1
-            when = "opened on the out-lap" if late == 0 else f"opened {late} lap(s) late, on lap {int(shown.min())}"
+        opened = _opened_after(run.labels, label, run.stop_laps[m - 1])
+        if label in one and opened is not None:
+            late = opened - run.stop_laps[m - 1] - 1
+            when = "opened on the out-lap" if late == 0 else f"opened {late} lap(s) late, on lap {opened}"
             sides[run.first + m] = (one[label], f"the counter's set {label}, {when}")
     return sides
