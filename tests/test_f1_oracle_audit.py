@@ -139,6 +139,18 @@ def test_stint_counter_leaves_a_set_it_never_shows_unknown_2018_china_ricciardo(
     assert [f.value for f in facts_of(china, "compound_change", "RIC")] == []
 
 
+def test_new_stint_number_with_the_old_sets_age_names_nothing_2020_bahrain_bottas(f1: Path) -> None:
+    # lap 38: a normal stop (Ergast 24.7 s); the counter opens set 5 on the out-lap but its
+    # row reads MEDIUM age 16 after MEDIUM age 15: a new number with the old set's age is
+    # no set of its own, so the stint after stays unknown; set 4 (MEDIUM age 3 from lap 26,
+    # after the trusted lap-25 stop) is the stint before and is known
+    sakhir = race(f1, 2020, 15)
+    bot = sakhir.stints[sakhir.stints["driver"] == "BOT"].set_index("stint")
+    assert bot.loc[3, ["compound", "first_lap", "last_lap"]].tolist() == ["MEDIUM", 26, 38]
+    assert bot.loc[4, ["compound", "first_lap"]].tolist() == ["UNKNOWN", 39]
+    assert fired(sakhir, "distrusted_side_kept", "BOT") == [26]
+
+
 def test_real_stop_then_retirement_on_the_out_lap_2025_dutch_leclerc(f1: Path) -> None:
     # his last row (lap 52) has a pit entry and no later lap: Ergast lists a 17.0 s stop on
     # lap 52 (he was hit on the out-lap), so it is his second stop, not a retirement
