@@ -8,6 +8,7 @@ not stops, although Ergast's pit_stops.csv lists them (docs/domains/f1.md).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,8 @@ def test_stint_counter_names_the_sides_of_a_missed_tyre_change_2019_bahrain_bott
     assert bot[["compound", "first_lap", "last_lap"]].values.tolist() == [
         ["SOFT", 1, 12], ["MEDIUM", 13, 37], ["SOFT", 38, 57]]
     assert [f.value for f in facts_of(bahrain, "compound_change", "BOT")] == [["SOFT", "MEDIUM"], ["MEDIUM", "SOFT"]]
+    # a stop with no stint after it (a retirement on the out-lap) still reads null, not NaN
+    json.dumps(race_block(race(f1, 2018, 1)), allow_nan=False)
 
 
 def test_stint_counter_leaves_a_set_it_never_shows_unknown_2018_china_ricciardo(f1: Path) -> None:

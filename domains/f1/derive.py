@@ -195,9 +195,10 @@ def build_stints(laps: pd.DataFrame, log: QualityLog | None = None) -> pd.DataFr
         zip(distrusted["Driver"], distrusted["stint_id"] + 1)
     )
     named = name_distrusted_sides(laps, log if log is not None else QualityLog()) if unknown else {}
-    keys = list(zip(stints["Driver"], stints["stint_id"]))
-    stints["compound"] = [named.get(key, "UNKNOWN") if key in unknown else compound
-                          for key, compound in zip(keys, stints["compound"])]
+    where = [key in unknown for key in zip(stints["Driver"], stints["stint_id"])]
+    # set in place: the column keeps its string dtype, so a stop's missing next stint reads <NA> (null)
+    stints.loc[where, "compound"] = [named.get(key, "UNKNOWN") for key, side in
+                                     zip(zip(stints["Driver"], stints["stint_id"]), where) if side]
     stints["laps"] = stints["last_lap"] - stints["first_lap"] + 1
     stints = stints.merge(degradation(laps), on=["Driver", "stint_id"], how="left")
     return stints.rename(columns={"Driver": "driver", "stint_id": "stint"})
