@@ -20,6 +20,7 @@ from factcov.domains.f1.quality import (
     leader_rows,
     move_late_pit_times,
     name_distrusted_sides,
+    start_stints_ahead,
     status_has,
 )
 
@@ -199,6 +200,9 @@ def build_stints(laps: pd.DataFrame, log: QualityLog | None = None) -> pd.DataFr
     # set in place: the column keeps its string dtype, so a stop's missing next stint reads <NA> (null)
     stints.loc[where, "compound"] = [named.get(key, "UNKNOWN") for key, side in
                                      zip(zip(stints["Driver"], stints["stint_id"]), where) if side]
+    ahead = start_stints_ahead(laps, log if log is not None else QualityLog())
+    if ahead:
+        stints.loc[[key in ahead for key in zip(stints["Driver"], stints["stint_id"])], "compound"] = "UNKNOWN"
     stints["laps"] = stints["last_lap"] - stints["first_lap"] + 1
     stints = stints.merge(degradation(laps), on=["Driver", "stint_id"], how="left")
     return stints.rename(columns={"Driver": "driver", "stint_id": "stint"})

@@ -44,6 +44,7 @@ RULES = {
     "phantom_stint": "the Stint counter changed with no pit entry and no red flag: ignored",
     "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown unless the Stint counter names them",
     "distrusted_side_kept": "a compound beside a distrusted stop that the Stint counter names: its set has its own stint number",
+    "start_compounds_withheld": "full wets beside slicks on lap 1: the first stints whose Stint number runs ahead give no compound",
     "last_lap_pit_entry": "a pit entry on a car's last lap: stop or retirement per the official pit table",
     "stop_count_unknown": "a pit entry on a car's last lap the data cannot tell: no stop count",
     "retired_without_result": "no official result and no position on the last lap: retired",
@@ -532,3 +533,28 @@ def _run_sides(run: _CounterRun, compounds: pd.Series, after: list[int]) -> dict
             when = "opened on the out-lap" if late == 0 else f"opened {late} lap(s) late, on lap {opened}"
             sides[run.first + m] = (one[label], f"the counter's set {label}, {when}")
     return sides
+
+
+def start_stints_ahead(laps: pd.DataFrame, log: QualityLog) -> set[tuple[str, int]]:
+    """The first stints whose compound the table shows one set early, in a race whose lap-1
+    field contradicts itself: full wets beside slicks in one lap (no field runs both), as in
+    2022 Monaco, started behind the safety car on full wets, whose table reads INTERMEDIATE
+    or HARD on lap 1 for 18 of 20 cars. There each car's Stint number runs one ahead of its
+    stints from lap 1 (set 2 on the first stint) until a missed tyre change brings it in
+    step: the rows show the set after the stop (Gasly: "INTERMEDIATE" on laps 1-2, his
+    inters fitted on lap 2). The stints from the first on while the number is ahead give no
+    compound; the others keep theirs. ``laps`` is marked (``stint_id``)."""
+    first = laps.loc[laps["LapNumber"] == 1, "Compound"]
+    if not ((first == "WET").any() and first.isin(("SOFT", "MEDIUM", "HARD")).any()):
+        return set()
+    ahead: set[tuple[str, int]] = set()
+    labelled = laps[laps["Stint"].notna()]
+    for driver, rows in labelled.groupby("Driver", sort=True):
+        numbers = rows.groupby("stint_id")["Stint"].min()
+        stints = [int(stint) for stint, number in numbers.items() if number > stint]
+        leading = [stint for k, stint in enumerate(stints, start=1) if stint == k and stints[:k] == list(range(1, k + 1))]
+        if leading:
+            ahead.update((str(driver), stint) for stint in leading)
+            log.add("start_compounds_withheld", f"lap 1 shows full wets beside slicks; stints {leading[0]}-"
+                    f"{leading[-1]} read Stint numbers one set ahead: no compound", str(driver), 1)
+    return ahead
