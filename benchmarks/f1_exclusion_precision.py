@@ -52,7 +52,8 @@ KEPT_DEFENSES = (
 )
 # defense_undecidable is no exclusion (nothing is known to be wrong with it) but is sampled to
 # show what the lap table cannot decide
-OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed")
+OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed",
+               "start_compounds_withheld")
 # a compound kept beside a distrusted stop (precision of what is KEPT: "right" means the
 # compound the Stint counter names is the stint's)
 KEPT_COMPOUNDS = {"distrusted_side_kept": "compound kept: named by the Stint counter"}
