@@ -551,8 +551,11 @@ def start_stints_ahead(laps: pd.DataFrame, log: QualityLog) -> set[tuple[str, in
     labelled = laps[laps["Stint"].notna()]
     for driver, rows in labelled.groupby("Driver", sort=True):
         numbers = rows.groupby("stint_id")["Stint"].min()
-        stints = [int(stint) for stint, number in numbers.items() if number > stint]
-        leading = [stint for k, stint in enumerate(stints, start=1) if stint == k and stints[:k] == list(range(1, k + 1))]
+        leading: list[int] = []  # stints 1, 2, ... while each one's number is ahead of it
+        for stint, number in numbers.items():
+            if int(stint) != len(leading) + 1 or number <= stint:
+                break
+            leading.append(int(stint))
         if leading:
             ahead.update((str(driver), stint) for stint in leading)
             log.add("start_compounds_withheld", f"lap 1 shows full wets beside slicks; stints {leading[0]}-"
