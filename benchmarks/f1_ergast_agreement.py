@@ -23,6 +23,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PASSAGE_SAVING_S = 3.0
+# rules that name a compound and say nothing of whether a stop happened: no explanation
+# of a stop-count disagreement
+COMPOUND_RULES = {"distrusted_side_kept", "start_compounds_withheld"}
 
 
 def seconds(text: str) -> float | None:
@@ -104,7 +107,7 @@ def main() -> None:
                 totals["laps = convention"] += ours == theirs
                 if ours == theirs:
                     continue
-                mine = log[log["driver"] == driver]
+                mine = log[(log["driver"] == driver) & ~log["rule"].isin(COMPOUND_RULES)]
                 near = set()
                 for lap in set(ours) ^ set(theirs):
                     near |= set(mine.loc[(mine["lap"] - lap).abs() <= 1, "rule"])

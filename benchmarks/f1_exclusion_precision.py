@@ -52,7 +52,11 @@ KEPT_DEFENSES = (
 )
 # defense_undecidable is no exclusion (nothing is known to be wrong with it) but is sampled to
 # show what the lap table cannot decide
-OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed")
+OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed",
+               "start_compounds_withheld")
+# a compound kept beside a distrusted stop (precision of what is KEPT: "right" means the
+# compound the Stint counter names is the stint's)
+KEPT_COMPOUNDS = {"distrusted_side_kept": "compound kept: named by the Stint counter"}
 
 
 def rule_of(entry: dict) -> str | None:
@@ -64,6 +68,8 @@ def rule_of(entry: dict) -> str | None:
         return next((name for name, word in PASSAGE_KINDS if word in detail), "passage: other")
     if entry["rule"] == "defense_held_up":
         return next((name for name, word in KEPT_DEFENSES if word in detail), "defense kept: other")
+    if entry["rule"] in KEPT_COMPOUNDS:
+        return KEPT_COMPOUNDS[entry["rule"]]
     if entry["rule"] == "last_lap_pit_entry" and "retirement" in detail:
         return "last lap: retirement into the pits"
     return entry["rule"] if entry["rule"] in OTHER_RULES else None

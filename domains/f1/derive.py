@@ -19,6 +19,8 @@ from factcov.domains.f1.quality import (
     field_red_laps,
     leader_rows,
     move_late_pit_times,
+    name_distrusted_sides,
+    start_stints_ahead,
     status_has,
 )
 
@@ -174,7 +176,7 @@ def mark_laps(
     return laps
 
 
-def build_stints(laps: pd.DataFrame) -> pd.DataFrame:
+def build_stints(laps: pd.DataFrame, log: QualityLog | None = None) -> pd.DataFrame:
     """One row per stint with its compound (the stint's known compound; UNKNOWN when
     none is known), laps, tyre ages and green-flag degradation slope (s/lap)."""
     grouped = laps.groupby(["Driver", "stint_id"], sort=True)
@@ -186,13 +188,21 @@ def build_stints(laps: pd.DataFrame) -> pd.DataFrame:
         tyre_age_end=("TyreLife", "last"),
     ).reset_index()
     stints["compound"] = stints["compound"].fillna("UNKNOWN")
-    # a stop whose tyre age ran on: the tyre columns missed the change, so neither the
-    # set before nor the set after can be named (2022 Monaco: "HARD" on a wet start)
+    # a stop whose tyre age ran on: the tyre columns missed the change, so the rows do not
+    # say whether their compound is the set's before or after (2022 Monaco: "HARD" on a wet
+    # start); only the sides the Stint counter names are kept
     distrusted = laps.loc[laps["distrusted"], ["Driver", "stint_id"]]
     unknown = set(zip(distrusted["Driver"], distrusted["stint_id"])) | set(
         zip(distrusted["Driver"], distrusted["stint_id"] + 1)
     )
-    stints.loc[[key in unknown for key in zip(stints["Driver"], stints["stint_id"])], "compound"] = "UNKNOWN"
+    named = name_distrusted_sides(laps, log if log is not None else QualityLog()) if unknown else {}
+    where = [key in unknown for key in zip(stints["Driver"], stints["stint_id"])]
+    # set in place: the column keeps its string dtype, so a stop's missing next stint reads <NA> (null)
+    stints.loc[where, "compound"] = [named.get(key, "UNKNOWN") for key, side in
+                                     zip(zip(stints["Driver"], stints["stint_id"]), where) if side]
+    ahead = start_stints_ahead(laps, log if log is not None else QualityLog())
+    if ahead:
+        stints.loc[[key in ahead for key in zip(stints["Driver"], stints["stint_id"])], "compound"] = "UNKNOWN"
     stints["laps"] = stints["last_lap"] - stints["first_lap"] + 1
     stints = stints.merge(degradation(laps), on=["Driver", "stint_id"], how="left")
     return stints.rename(columns={"Driver": "driver", "stint_id": "stint"})
@@ -739,7 +749,7 @@ def derive_race(
         for first, last in zip(neutralizations["first_lap"], neutralizations["last_lap"])
         for lap in range(first, last + 1)
     }
-    stints = build_stints(laps)
+    stints = build_stints(laps, log)
     stops = build_stops(laps, stints, neutral_laps)
     times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
     passages = laps.loc[laps["passage"], ["Driver", "LapNumber"]]

@@ -42,7 +42,9 @@ RULES = {
     "new_set_at_age_one": "tyre age 1 then 1 across a pit stop with a stop's pit-lane time: a new set, a stop",
     "red_flag_tyres_kept": "a pit entry under a red flag with the same tyres: no tyre change",
     "phantom_stint": "the Stint counter changed with no pit entry and no red flag: ignored",
-    "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown",
+    "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown unless the Stint counter names them",
+    "distrusted_side_kept": "a compound beside a distrusted stop that the Stint counter names: its set has its own stint number",
+    "start_compounds_withheld": "full wets beside slicks on lap 1: the first stints whose Stint number runs ahead give no compound",
     "last_lap_pit_entry": "a pit entry on a car's last lap: stop or retirement per the official pit table",
     "stop_count_unknown": "a pit entry on a car's last lap the data cannot tell: no stop count",
     "retired_without_result": "no official result and no position on the last lap: retired",
@@ -336,8 +338,8 @@ def classify_pit_entries(
     laps["distrusted"] = laps["is_stop"] & kept & ~last
     for row in laps.loc[laps["distrusted"], columns].itertuples():
         log.add("tyre_data_distrusted", f"stop with {row.Compound} tyre age {int(row.TyreLife)} running on: "
-                "the tyre change was missed, compounds before and after unknown", str(row.Driver),
-                int(row.LapNumber))
+                "the tyre change was missed, compounds before and after unknown unless the Stint counter names them",
+                str(row.Driver), int(row.LapNumber))
     previous_stint = by_driver["Stint"].shift(1)
     previous_pit = by_driver["PitInTime"].shift(1).notna()
     ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
@@ -411,3 +413,151 @@ def _last_entries_that_are_stops(laps: pd.DataFrame, last: pd.Series,
             log.add("stop_count_unknown", "a pit entry on the last lap and no official pit table: "
                     "stop or retirement cannot be told", driver, lap)
     return last_stop
+
+
+def name_distrusted_sides(laps: pd.DataFrame, log: QualityLog) -> dict[tuple[str, int], str]:
+    """The compounds beside distrusted stops that the Stint counter decides: (driver, stint id)
+    -> compound, for the stints next to a distrusted stop; the others stay unknown.
+
+    The tyre columns of a distrusted stop run one set's compound and age across it; whether
+    that set is the one before the stop (the new set never shown) or the one after (shown
+    from the start: 2022 Monaco) the row cannot tell. FastF1's Stint column can: it numbers
+    the car's sets in the order the timing feed opened them, and a set opened late still
+    gets its own number (2019 Bahrain, Bottas: stop on lap 37, MEDIUM age 25 running on to
+    lap 39, then Stint 3 SOFT on lap 40; 2018 China: sets 2 and 3 opened on laps 47 and 48
+    for stops on laps 17 and 31). ``laps`` is marked (``stint_id``, ``distrusted``) and
+    sorted by driver and lap.
+    """
+    named: dict[tuple[str, int], str] = {}
+    for driver in laps.loc[laps["distrusted"], "Driver"].unique():
+        rows = laps[laps["Driver"] == driver]
+        for stint, (compound, how) in _counter_sides(rows).items():
+            named[(str(driver), stint)] = compound
+            span = rows.loc[rows["stint_id"] == stint, "LapNumber"]
+            log.add("distrusted_side_kept", f"stint {stint} (laps {int(span.min())}-{int(span.max())}): "
+                    f"{compound}, {how}", str(driver), int(span.min()))
+    return named
+
+
+@dataclass(frozen=True)
+class _CounterRun:
+    """One car's stints i..i+k joined by k distrusted stops, with the Stint counter's view."""
+
+    first: int  # stint id i
+    k: int  # distrusted stops in the run
+    start_label: int  # the counter's number on stint i
+    labels: pd.DataFrame  # the run's rows with a Stint number (LapNumber, Stint, Compound, TyreLife)
+    stop_laps: list[int]  # the run's distrusted stops, in order
+
+
+def _counter_sides(rows: pd.DataFrame) -> dict[int, tuple[str, str]]:
+    """Stint id -> (compound, why) for one car, run by run of distrusted stops."""
+    labelled = rows[rows["Stint"].notna()]
+    known = labelled[labelled["Compound"].isin(TYRE_COMPOUNDS)]
+    compounds = known.groupby("Stint")["Compound"].agg(lambda c: sorted(set(c)))
+    by_stint = labelled.groupby("stint_id")["Stint"].agg(lambda s: sorted({int(v) for v in s}))
+    ends = sorted({int(s) for s in rows.loc[rows["distrusted"], "stint_id"]})
+    sides: dict[int, tuple[str, str]] = {}
+    done: set[int] = set()
+    for first in ends:
+        if first in done:
+            continue
+        k = 0
+        while first + k in ends:
+            k += 1
+        done.update(range(first, first + k))
+        run = _counter_run(rows, labelled, by_stint, first, k)
+        if run is not None:
+            sides.update(_run_sides(run, compounds, by_stint.get(first + k + 1, [])))
+    return sides
+
+
+def _counter_run(rows: pd.DataFrame, labelled: pd.DataFrame, by_stint: pd.Series, first: int,
+                 k: int) -> _CounterRun | None:
+    """The run of stints first..first+k when the counter is in step at its start: one number
+    on the first stint, one more than the stint before's (or the stint id itself when the
+    stint before has none), never falling, and no more sets than stints."""
+    own = by_stint.get(first, [])
+    before = by_stint.get(first - 1, [])
+    expected = max(before) + 1 if before else first
+    if len(own) != 1 or own[0] != expected:
+        return None  # numbered ahead of the stints (2022 Monaco: set 2 from lap 1) or ticking inside
+    run = labelled[labelled["stint_id"].between(first, first + k)]
+    numbers = run["Stint"].astype(int).to_numpy()
+    if (numbers[1:] < numbers[:-1]).any() or numbers.max() > own[0] + k:
+        return None
+    stops = rows.loc[rows["distrusted"] & rows["stint_id"].between(first, first + k - 1), "LapNumber"]
+    return _CounterRun(first, k, own[0], run, sorted(int(lap) for lap in stops))
+
+
+def _opened_after(labels: pd.DataFrame, label: int, stop_lap: int) -> int | None:
+    """The lap the counter's set ``label`` first shows, when that is after the stop and the
+    tyre columns show a new set there too (another compound, or the age not running on). A
+    new number with the compound and age of the set before (2020 Bahrain, Bottas lap 39:
+    MEDIUM 15 -> 16 as set 5) is the feed opening a stint without a set of its own: whether
+    the tyres were changed and to what stays contradictory."""
+    shown = labels[labels["Stint"] == label]
+    if shown.empty or int(shown["LapNumber"].iloc[0]) <= stop_lap:
+        return None
+    lap = int(shown["LapNumber"].iloc[0])
+    before = labels[labels["LapNumber"] < lap]
+    if before.empty:
+        return lap
+    new, old = shown.iloc[0], before.iloc[-1]
+    # one lap older, or as old when that is over one lap (a fresh set shows age 1 each time:
+    # 2018 China, Perez's sets 2 and 3, MEDIUM age 1 on laps 47 and 48)
+    age, old_age = new["TyreLife"], old["TyreLife"]
+    runs_on = new["Compound"] == old["Compound"] and (age == old_age + 1 or (age == old_age and age > 1))
+    return None if runs_on else lap
+
+
+def _run_sides(run: _CounterRun, compounds: pd.Series, after: list[int]) -> dict[int, tuple[str, str]]:
+    """The stints of a run the counter names. A set m after the run's first is named by the
+    counter's number start+m when that number first shows after the m-th stop; the first
+    stint by its own number once the counter shows a later set (inside the run, or the stint
+    after the run numbered start+k+1): the new set had its own number, so the first one's
+    compound was not overwritten by it."""
+    if after and min(after) != run.start_label + run.k + 1:
+        return {}  # the counter is out of step after the run: a set missing or one too many
+    sides: dict[int, tuple[str, str]] = {}
+    one = {int(label): c[0] for label, c in compounds.items() if len(c) == 1}
+    numbers = run.labels["Stint"].astype(int)
+    if (numbers.max() > run.start_label or after) and run.start_label in one:
+        sides[run.first] = (one[run.start_label], f"the counter's set {run.start_label}, the set the stint "
+                            "started on; the set after the stop has a number of its own")
+    for m in range(1, run.k + 1):
+        label = run.start_label + m
+        opened = _opened_after(run.labels, label, run.stop_laps[m - 1])
+        if label in one and opened is not None:
+            late = opened - run.stop_laps[m - 1] - 1
+            when = "opened on the out-lap" if late == 0 else f"opened {late} lap(s) late, on lap {opened}"
+            sides[run.first + m] = (one[label], f"the counter's set {label}, {when}")
+    return sides
+
+
+def start_stints_ahead(laps: pd.DataFrame, log: QualityLog) -> set[tuple[str, int]]:
+    """The first stints whose compound the table shows one set early, in a race whose lap-1
+    field contradicts itself: full wets beside slicks in one lap (no field runs both), as in
+    2022 Monaco, started behind the safety car on full wets, whose table reads INTERMEDIATE
+    or HARD on lap 1 for 18 of 20 cars. There each car's Stint number runs one ahead of its
+    stints from lap 1 (set 2 on the first stint) until a missed tyre change brings it in
+    step: the rows show the set after the stop (Gasly: "INTERMEDIATE" on laps 1-2, his
+    inters fitted on lap 2). The stints from the first on while the number is ahead give no
+    compound; the others keep theirs. ``laps`` is marked (``stint_id``)."""
+    first = laps.loc[laps["LapNumber"] == 1, "Compound"]
+    if not ((first == "WET").any() and first.isin(("SOFT", "MEDIUM", "HARD")).any()):
+        return set()
+    ahead: set[tuple[str, int]] = set()
+    labelled = laps[laps["Stint"].notna()]
+    for driver, rows in labelled.groupby("Driver", sort=True):
+        numbers = rows.groupby("stint_id")["Stint"].min()
+        leading: list[int] = []  # stints 1, 2, ... while each one's number is ahead of it
+        for stint, number in numbers.items():
+            if int(stint) != len(leading) + 1 or number <= stint:
+                break
+            leading.append(int(stint))
+        if leading:
+            ahead.update((str(driver), stint) for stint in leading)
+            log.add("start_compounds_withheld", f"lap 1 shows full wets beside slicks; stints {leading[0]}-"
+                    f"{leading[-1]} read Stint numbers one set ahead: no compound", str(driver), 1)
+    return ahead
