@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'2-core bound':>13} {'same bytes':>10} {'bound (fastest run)':>20}")
     for name, result in results.items():
         own = results[name.split(": ")[0] + ": one process"] if ": " in name else base  # each code's own one process
-        print(f"{name:26} {result['wall']:7.1f} {result['cpu']:7.1f} {result['workers']:14.1f} "
+        print(f"{name:26} {result['wall']:7.1f} {result['cpu']:7.2f} {result['workers']:14.2f} "
               f"{own['wall'] / result['wall']:8.2f}x {own['cpu'] / busiest(result):12.2f}x "
               f"{str(result['digest'] == base['digest']):>10} "
               f"{own['fastest']['cpu'] / busiest(result['fastest']):19.2f}x")
