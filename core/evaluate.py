@@ -138,7 +138,9 @@ class Evaluator:
         they share it (copy-on-write) instead of each building it on its first chunk: the
         knowledge of every instance (when they are held parsed and fit the cache) and, for
         an extractor class that declares ``prebuild``, one extractor per language the
-        instances use (every language it reads, when the instances are kept as lines)."""
+        instances use (every language it reads, when the instances are kept as lines),
+        and, when the instances are held, what each extractor's ``prepare`` builds from
+        the instances of its language (the f1 reader's setup of each race)."""
         held = isinstance(instances, dict) and len(instances) <= KNOWLEDGE_CACHE_SIZE
         languages = {instance.language for instance in instances.values()} if held else set(self.domain.languages)
         if held:
@@ -147,10 +149,14 @@ class Evaluator:
                 self._relevant_of(instance)
         built = next(iter(self._extractors.values()), None)
         cls = type(built) if built is not None else extractor_registry.get(self.extractor_name)
-        if getattr(cls, "prebuild", False):
-            for language in sorted(languages):
-                if language in cls.languages:
-                    self.extractor_for(language)
+        if not getattr(cls, "prebuild", False):
+            return
+        for language in sorted(languages):
+            if language in cls.languages:
+                extractor = self.extractor_for(language)
+                prepare = getattr(extractor, "prepare", None)  # a factory may build any object
+                if held and prepare is not None:
+                    prepare([instance for instance in instances.values() if instance.language == language])
 
     def _first_language(self, extractor_cls: type) -> str:
         """The domain's first language the extractor reads."""

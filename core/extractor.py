@@ -27,7 +27,8 @@ class Extractor:
     ``unsigned_options`` names the declared ones that stay out of it: options that only
     change speed (a batch size, a process count) or that ``signature()`` already names
     (a model, by its resolved name and version).
-    ``prebuild`` says building one is cheap and needs no model (see below).
+    ``prebuild`` says building one is cheap and needs no model (see below); ``prepare``
+    lets such an extractor build its per-instance setup in the same place.
     """
 
     name: ClassVar[str]
@@ -72,6 +73,16 @@ class Extractor:
     def __init__(self, language: str = "en", **options: object) -> None:
         self.language = language
         self.options = options
+
+    def prepare(self, instances: Sequence[Instance]) -> None:
+        """Build ahead what reading texts of ``instances`` will need (an instance-aware
+        grammar's setup per race, say), so that it is built once: a run with ``--jobs``
+        calls it in the parent, on an extractor of a class declaring ``prebuild``, with the
+        instances of its language it holds, before forking the workers, which then share
+        what it built (copy-on-write) instead of each building it again. Called at most
+        once per run, never in a run of one process; claims must not depend on whether
+        it was called. An instance it cannot prepare is left to ``extract`` (which says
+        what is wrong with it, with its id). Does nothing by default."""
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:  # pragma: no cover
         raise NotImplementedError

@@ -227,3 +227,27 @@ def test_compile_cached_reads_the_program_an_earlier_run_wrote(fresh_cache, monk
     read = fast_regex.compile_cached(PATTERN)
     assert read == written == re.compile(PATTERN) and _matches(read) == _matches(re.compile(PATTERN))
     fast_regex._compile_cached.cache_clear()
+
+
+def test_the_f1_grammar_is_read_from_the_programs_an_earlier_run_wrote(fresh_cache, monkeypatch):
+    """The f1 lexicon's patterns go through ``compile_cached``: a second process (here: the
+    memos emptied) builds the grammar without parsing one of them, and gets the same patterns."""
+    from factcov.domains.f1 import lexicon
+
+    first = fresh_cache()
+    fast_regex._compile_cached.cache_clear()
+    written = lexicon._lexicon("es")
+    first.save()
+    fresh_cache()
+    fast_regex._compile_cached.cache_clear()
+    re.purge()  # re.compile's own memo too
+
+    def parse(*args):
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(fast_regex, "P", type("NoParser", (), {"parse": staticmethod(parse)})())
+        patched.setattr(re._parser, "parse", parse)
+        read = lexicon._lexicon("es")
+    assert read == written  # every field: the patterns compare by source, flags and program
+    fast_regex._compile_cached.cache_clear()

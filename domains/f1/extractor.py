@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from functools import cache, lru_cache
 from typing import ClassVar
 
-from factcov.domains.f1 import reading
+from factcov.domains.f1 import reading, rules_strategy
 from factcov.domains.f1.lexicon import Grammar, lexicon
-from factcov.domains.f1.reading import TextReader, grammar_anchors
+from factcov.domains.f1.mentions import driver_index
+from factcov.domains.f1.reading import TextReader, grammar_anchors, text_anchors
 from factcov.domains.f1.rules_race import RaceRules
 from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
@@ -43,6 +44,19 @@ class F1RegexExtractor(Extractor):
 
     def signature(self) -> str:
         return f"{self.name}@{GRAMMAR_VERSION}"
+
+    def prepare(self, instances: Sequence[Instance]) -> None:
+        """Each race's setup (its drivers, each focus's index, its anchors joined with the
+        grammar's) through the reader's own caches, built here once (``--jobs``: in the
+        parent, shared by the workers) rather than in each worker that meets the race;
+        and the cues the strategy rules work out from the grammar on their first text."""
+        rules_strategy._stop_count_cues(self.language)
+        rules_strategy._change_cues(self.language)
+        for instance in instances:
+            try:
+                text_anchors(F1Reader.rule_book, self.language, driver_index(instance.context))
+            except Exception:  # a malformed race is left to ``extract``, which names the instance
+                continue
 
     def extract(self, text: str, instance: Instance) -> list[Claim]:
         # spans index the NFC form (the same string for the NFC text models write)

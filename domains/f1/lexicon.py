@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from factcov.extractors.anchors import anchors, shortest_match
-from factcov.extractors.fast_regex import compile_fast
+from factcov.extractors.fast_regex import compile_cached, compile_fast
 from factcov.extractors.patterns import alternation
 from factcov.language import number_words, ordinal_pattern, ordinal_words
 
@@ -647,7 +647,7 @@ def _lexicon(language: str) -> Grammar:
     tyre_nouns = TYRE_NOUNS[language]
 
     def c(pattern: str) -> re.Pattern[str]:
-        return re.compile(
+        return compile_cached(
             pattern.replace("{NUM}", num).replace("{ORD}", ordinal).replace("{TN}", f"(?:{tyre_nouns})")
             .replace("{C1}", f"(?P<c1>{comp})").replace("{C2}", f"(?P<c2>{comp})")
         )
@@ -659,35 +659,35 @@ def _lexicon(language: str) -> Grammar:
         language=language,
         num=num,
         ord=ordinal,
-        compound=re.compile(comp),
+        compound=compile_cached(comp),
         compound_values=compound_values,
         ambiguous=frozenset(ambiguous),
         noun_only=frozenset(NOUN_ONLY_COMPOUND_WORDS[language]),
-        tyre_noun_after=re.compile(rf"\s+(?:{tyre_nouns})\b"),
-        tyre_leader_before=re.compile(rf"(?:\b(?:{TYRE_LEADERS[language]}|{tyre_nouns}))\s+$"),
-        not_after_ambiguous=re.compile(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
-        pit_verb=re.compile(rf"\b(?:{PIT_VERBS[language]})\b".replace("{COMP}", comp)),  # "went onto (softs)"
-        lap_ref=re.compile(
+        tyre_noun_after=compile_cached(rf"\s+(?:{tyre_nouns})\b"),
+        tyre_leader_before=compile_cached(rf"(?:\b(?:{TYRE_LEADERS[language]}|{tyre_nouns}))\s+$"),
+        not_after_ambiguous=compile_cached(rf"\s*(?:{NOT_AFTER_AMBIGUOUS[language]})"),
+        pit_verb=compile_cached(rf"\b(?:{PIT_VERBS[language]})\b".replace("{COMP}", comp)),  # "went onto (softs)"
+        lap_ref=compile_cached(
             rf"\b(?:{lap})\s+(?P<nums>{lap_num}(?:(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?"
             rf"\d{{1,2}}(?![.,]?\d)(?!\s*(?:{lap}|s\b|sec|seg|places|positions|puestos|posiciones|lugares)))*)"
             rf"|\b(?P<ord>{ordinal})\s+(?:{lap})\b"
             rf"|\b(?:{BARE_LAP_LEAD[language]})\s+(?P<bare>{bare}(?:(?:{LIST_JOIN[language]})(?:(?:{BARE_LAP_LEAD[language]})\s+)?{bare})*)"
         ),
-        stay_out=re.compile(
+        stay_out=compile_cached(
             rf"\b(?:{STAY_OUT[language]})\b(?P<gap>(?:\s+[^\s.;:]+){{0,6}}?)\s+(?:{STAY_OUT_UNTIL[language]})\s+"
             rf"(?:(?:the end of|el final de|o final da)\s+)?(?:(?:the|la|a)\s+)?(?:(?:{lap})\s+(?P<w>{lap_num})|(?P<n>{bare}))"
         ),
-        lap_range=re.compile(
+        lap_range=compile_cached(
             rf"\b(?:(?P<open>{RANGE_OPEN[language]})\s+)?(?:(?:las?|as?|the)\s+)?(?:{lap})\s+(?P<a>{lap_num})"
             rf"(?P<join>{RANGE_JOIN[language]})(?:(?:{lap})\s+)?(?P<b>{lap_num})"
         ),
         # "laps 1 to 7, 34 to 41 and 47 to 51": ranges listed after the first
-        lap_range_more=re.compile(
+        lap_range_more=compile_cached(
             rf"(?:{LIST_JOIN[language]})(?:(?:{lap})\s+)?(?P<a>{lap_num}){RANGE_ONLY_JOIN[language]}(?:(?:{lap})\s+)?(?P<b>{lap_num})"
         ),
         first_laps=c(rf"\b{FIRST_LAPS[language]}\b"),
-        number=re.compile(lap_num),
-        scope_break=re.compile(rf"\b(?:{SCOPE_BREAK[language]})\b"),
+        number=compile_cached(lap_num),
+        scope_break=compile_cached(rf"\b(?:{SCOPE_BREAK[language]})\b"),
         stop_ordinal=c(rf"\b{STOP_ORDINAL[language]}"),
         stop_at=c(STOP_AT[language]),
         stop_count=tuple(c(p) for p in STOP_COUNT[language]),
@@ -695,8 +695,8 @@ def _lexicon(language: str) -> Grammar:
         stop_count_fillers=STOP_COUNT_FILLERS[language],
         # "eighty eight" (``\s+`` between its words) ends as "eight" does
         count_ends=_suffixes({w.split()[-1] for w in words} | set(STOP_COUNT_WORDS[language])),
-        start_words=re.compile(rf"\b(?:{START_WORDS[language]})\b"),
-        end_words=re.compile(rf"\b(?:{END_WORDS[language]})\b"),
+        start_words=compile_cached(rf"\b(?:{START_WORDS[language]})\b"),
+        end_words=compile_cached(rf"\b(?:{END_WORDS[language]})\b"),
         stint_ordinal=c(rf"\b{STINT_ORDINAL[language]}\b"),
         change=tuple(c(rf"\b(?:{p})\b") for p in CHANGE[language]),
         same_set=tuple(c(rf"\b(?:{p})\b") for p in SAME_SET[language]),
@@ -708,67 +708,67 @@ def _lexicon(language: str) -> Grammar:
             rf"|(?:{POSITION_NUMBER[language]}))"
         ),
         position_after_mention=c(rf"^\s*(?:,\s*)?(?:(?:in|en|em|no|na|el|o|a)\s+)?(?P<ord>{ordinal})\b"),
-        win=re.compile(rf"\b(?:{WIN[language]})\b"),
+        win=compile_cached(rf"\b(?:{WIN[language]})\b"),
         # "won by 0.7 seconds" is a win; "ganó 3 segundos" is a gain
-        win_not_followed=re.compile(
+        win_not_followed=compile_cached(
             rf"(?!\s*(?:by|por|with|con|com)\b)\s*(?:{WIN_NOT_FOLLOWED[language]})".replace(
                 "{D}", r"(?!(?:19|20)\d\d\b)\d")  # a digit, not a season ("the 2021 race")
         ),
-        win_by=re.compile(rf"^\s*(?:(?:{WIN_BY[language]})\s*)+$"),
-        ahead_of=re.compile(rf"\b(?:{AHEAD_OF[language]})\s*$"),
-        and_word=re.compile(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
-        move=re.compile(r"\b(undercut(?:ting|s)?|overcut(?:ting|s)?)\b"),
-        move_rival=re.compile(
+        win_by=compile_cached(rf"^\s*(?:(?:{WIN_BY[language]})\s*)+$"),
+        ahead_of=compile_cached(rf"\b(?:{AHEAD_OF[language]})\s*$"),
+        and_word=compile_cached(rf"^\s*(?:,|,?\s*(?:{AND_WORD[language]}))\s*$"),
+        move=compile_cached(r"\b(undercut(?:ting|s)?|overcut(?:ting|s)?)\b"),
+        move_rival=compile_cached(
             rf"^\s*(?:(?:{MOVE_NOUN[language]})\s+)?(?:(?:{MOVE_RIVAL[language]})\s+)?(?:{FILLER_BEFORE_NAME[language]})$"
         ),
-        possessive=re.compile(rf"^\s*(?:{POSSESSIVE[language]})\s*$"),
-        by=re.compile(rf"^\s*(?:{BY[language]})\s*$"),
-        object_marker=re.compile(
+        possessive=compile_cached(rf"^\s*(?:{POSSESSIVE[language]})\s*$"),
+        by=compile_cached(rf"^\s*(?:{BY[language]})\s*$"),
+        object_marker=compile_cached(
             rf"\b(?:{OBJECT_MARKER[language].replace('{PASSED}', PASSED[language])})\s+(?:{FILLER_BEFORE_NAME[language]})$"
         ),
-        passed_marker=re.compile(rf"\b(?:{PASSED[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        passed_marker=compile_cached(rf"\b(?:{PASSED[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
         shortest_marker=0,  # filled by ``lexicon``
-        move_passive=re.compile(rf"\b{MOVE_PASSIVE[language]}\s*$"),
-        move_fail=re.compile(rf"\b(?:{MOVE_FAIL[language]})\b"),
-        move_success=re.compile(rf"\b(?:{MOVE_SUCCESS[language]})\b"),
-        move_behind=re.compile(rf"\b(?:{MOVE_BEHIND[language]})\b"),
-        move_ahead=re.compile(rf"\b(?:{MOVE_AHEAD[language]})\b"),
-        move_hypothetical=re.compile(rf"\b(?:{MOVE_HYPOTHETICAL[language]})\b"),
-        move_verdict_opening=re.compile(
+        move_passive=compile_cached(rf"\b{MOVE_PASSIVE[language]}\s*$"),
+        move_fail=compile_cached(rf"\b(?:{MOVE_FAIL[language]})\b"),
+        move_success=compile_cached(rf"\b(?:{MOVE_SUCCESS[language]})\b"),
+        move_behind=compile_cached(rf"\b(?:{MOVE_BEHIND[language]})\b"),
+        move_ahead=compile_cached(rf"\b(?:{MOVE_AHEAD[language]})\b"),
+        move_hypothetical=compile_cached(rf"\b(?:{MOVE_HYPOTHETICAL[language]})\b"),
+        move_verdict_opening=compile_cached(
             rf"{MOVE_VERDICT_OPENING[language]}(?:{MOVE_FAIL[language]}|{MOVE_SUCCESS[language]})\b"
         ),
-        rival_pronoun=re.compile(rf"\s*(?:{GAIN_RIVAL[language]})\s+(?:{RIVAL_PRONOUN[language]})\b"),
-        rival_clitic=re.compile(RIVAL_CLITIC[language]),
-        defend_pronoun=re.compile(rf"(?:{DEFEND_PRONOUN[language]})\b"),
-        move_attempt=re.compile(rf"\b(?:{MOVE_ATTEMPT[language]})\b"),
+        rival_pronoun=compile_cached(rf"\s*(?:{GAIN_RIVAL[language]})\s+(?:{RIVAL_PRONOUN[language]})\b"),
+        rival_clitic=compile_cached(RIVAL_CLITIC[language]),
+        defend_pronoun=compile_cached(rf"(?:{DEFEND_PRONOUN[language]})\b"),
+        move_attempt=compile_cached(rf"\b(?:{MOVE_ATTEMPT[language]})\b"),
         gain=c(
             rf"\b(?:(?P<gain>{GAIN[language]})|(?P<loss>{LOSS[language]}))\s+(?:{APPROX[language]})?"
             rf"(?P<n>{num})\s*(?:-\s*)?(?:{SECONDS[language]})"
         ),
-        gain_rival=re.compile(rf"^\s*(?:\w+\s+)??(?:{GAIN_RIVAL[language]})\s+(?:\w+\s+)?$"),
-        defend=re.compile(
+        gain_rival=compile_cached(rf"^\s*(?:\w+\s+)??(?:{GAIN_RIVAL[language]})\s+(?:\w+\s+)?$"),
+        defend=compile_cached(
             rf"\b(?:{DEFEND[language]})\s+{DEFEND_BEFORE_ATTACKER[language]}(?:{FILLER_BEFORE_NAME[language]})$"
         ),
         defend_for=c(rf"^(?:(?!\.\s).){{0,60}}?\b{DEFEND_FOR[language]}\b"),
-        stuck_behind=re.compile(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
-        podium_third=re.compile(rf"\b(?:{PODIUM_THIRD[language]})\b"),
-        teammate=re.compile(rf"\b(?:{TEAMMATE[language]})\b"),
+        stuck_behind=compile_cached(rf"\b(?:{STUCK_BEHIND[language]})\s+(?:{FILLER_BEFORE_NAME[language]})$"),
+        podium_third=compile_cached(rf"\b(?:{PODIUM_THIRD[language]})\b"),
+        teammate=compile_cached(rf"\b(?:{TEAMMATE[language]})\b"),
         copula_place=c(rf"\b{COPULA_PLACE[language]}(?={PLACE_END[language]})"),
-        podium_list=re.compile(rf"\b(?:{PODIUM_LIST[language]})\s*$"),
-        retired_words=re.compile(rf"\b(?:{RETIRED_WORDS[language]})\b"),
-        finished_words=re.compile(rf"\b(?:{FINISHED_WORDS[language]})\b"),
-        neutralization=re.compile("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
-        clause_break=re.compile(CLAUSE_BREAK[language]),
-        subject_reset=re.compile(SUBJECT_RESET[language]),
+        podium_list=compile_cached(rf"\b(?:{PODIUM_LIST[language]})\s*$"),
+        retired_words=compile_cached(rf"\b(?:{RETIRED_WORDS[language]})\b"),
+        finished_words=compile_cached(rf"\b(?:{FINISHED_WORDS[language]})\b"),
+        neutralization=compile_cached("|".join(f"(?P<{k}>{v})" for k, v in neutral.items())),
+        clause_break=compile_cached(CLAUSE_BREAK[language]),
+        subject_reset=compile_cached(SUBJECT_RESET[language]),
         negation_cues=(),  # filled by ``lexicon``
-        subject_pronoun=re.compile(SUBJECT_PRONOUN[language]),
-        subordinate_opening=re.compile(rf"\W*(?:{SUBORDINATE_OPENING[language]})\b"),
-        move_done=re.compile(MOVE_DONE[language]),
-        negated_compound=re.compile(NEGATED_COMPOUND_BEFORE[language]),
+        subject_pronoun=compile_cached(SUBJECT_PRONOUN[language]),
+        subordinate_opening=compile_cached(rf"\W*(?:{SUBORDINATE_OPENING[language]})\b"),
+        move_done=compile_cached(MOVE_DONE[language]),
+        negated_compound=compile_cached(NEGATED_COMPOUND_BEFORE[language]),
         # "." before a space or the end (after a digit too: "on lap 13."), "!" or "?" not
         # after a digit, a line break; each alternative opens with its character (a literal:
         # a class such as [!?] would not do), so the scan jumps from candidate to candidate
-        sentence_end=re.compile(SENTENCE_END),
+        sentence_end=compile_cached(SENTENCE_END),
     )
 
 
