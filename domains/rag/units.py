@@ -72,8 +72,11 @@ class Unit:
     other: tuple[str, ...] = ()  # a link's second argument
 
 
-@dataclass
+@dataclass(frozen=True)
 class Graded:
+    """A unit's grade against one text's units (shared by every answer holding the unit:
+    see ``UnitSet.graded``)."""
+
     unit: Unit
     label: Label
     score: float  # 1 supported, 0 otherwise; a span's token F1
@@ -94,6 +97,61 @@ class UnitSet:
     # taken out, and each aside alone: an answer that leaves an aside out brings its two
     # sides together, and that is no recombination.
     segments: list[list[str]] = field(default_factory=list)
+    # What grading against the set reads, built when it is first graded against (the set
+    # is complete by then and never changed after): see ``runs``, ``places``, ``graded``.
+    _runs: list[list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _places: dict[str, list[tuple[int, int]]] | None = field(default=None, init=False, repr=False, compare=False)
+    _graded: dict[Unit, Graded] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def runs(self) -> list[list[str]]:
+        """The sentences, then the segments: where an entity or a link is looked for."""
+        if self._runs is None:
+            self._runs = self.sentences + self.segments
+        return self._runs
+
+    def places(self) -> dict[str, list[tuple[int, int]]]:
+        """Each stem or value of ``runs`` -> (run, position) of each of its occurrences."""
+        if self._places is None:
+            places: dict[str, list[tuple[int, int]]] = {}
+            for r, run in enumerate(self.runs()):
+                for i, word in enumerate(run):
+                    places.setdefault(word, []).append((r, i))
+            self._places = places
+        return self._places
+
+    def holds_run(self, words: tuple[str, ...]) -> bool:
+        """``words`` in a row in one of ``runs`` (``_contiguous`` over them, from where the
+        first word stands instead of at every position)."""
+        if not words:
+            return any(_contiguous(words, run) for run in self.runs())
+        runs, n = self.runs(), len(words)
+        return any(tuple(runs[r][i:i + n]) == words for r, i in self.places().get(words[0], ()))
+
+    def holds_near(self, first: tuple[str, ...], second: tuple[str, ...]) -> bool:
+        """Both in one of ``runs``, at most ``LINK_WINDOW`` content words apart (``_near``
+        over them, from where the first words stand)."""
+        if not first or not second:
+            return any(_near(first, second, run) for run in self.runs())
+        runs, places = self.runs(), self.places()
+        starts: dict[int, list[int]] = {}
+        for r, i in places.get(first[0], ()):
+            if tuple(runs[r][i:i + len(first)]) == first:
+                starts.setdefault(r, []).append(i)
+        if not starts:
+            return False
+        window = LINK_WINDOW + max(len(first), len(second))
+        return any(r in starts and tuple(runs[r][j:j + len(second)]) == second
+                   and any(abs(i - j) <= window for i in starts[r])
+                   for r, j in places.get(second[0], ()))
+
+    def graded(self, unit: Unit, grader: Callable[[Unit, UnitSet], Graded]) -> Graded:
+        """``grader(unit, self)``, once per distinct unit: the three answers of a question
+        share their passage and reference, and an answer's units are graded against the
+        passages for precision and again for faithfulness."""
+        held = self._graded.get(unit)
+        if held is None:
+            held = self._graded[unit] = grader(unit, self)
+        return held
 
     def merge(self, other: UnitSet) -> UnitSet:
         return UnitSet(self.units + other.units, self.stems | other.stems, self.values | other.values,
@@ -150,8 +208,11 @@ def _skipped(tokens: Sequence[Token], text: str) -> set[int]:
     return out
 
 
+_NEGATING_KIDS = NEGATIONS - {"without"}  # "without" is a preposition: never a negating child
+
+
 def _is_negated(parsed: ParsedText, token: Token) -> bool:
-    return any(kid.dep == "neg" or fold(kid.text) in NEGATIONS - {"without"} and kid.dep in ("advmod", "det")
+    return any(kid.dep == "neg" or kid.dep in ("advmod", "det") and fold(kid.text) in _NEGATING_KIDS
                for kid in parsed.kids(token.i))
 
 
@@ -335,11 +396,11 @@ def _grade_negation(unit: Unit, against: UnitSet) -> Graded:
 
 
 def _grade_entity(unit: Unit, against: UnitSet) -> Graded:
-    return _found(unit, any(_contiguous(unit.words, s) for s in against.sentences + against.segments))
+    return _found(unit, against.holds_run(unit.words))
 
 
 def _grade_link(unit: Unit, against: UnitSet) -> Graded:
-    return _found(unit, any(_near(unit.words, unit.other, s) for s in against.sentences + against.segments))
+    return _found(unit, against.holds_near(unit.words, unit.other))
 
 
 def _grade_span(unit: Unit, against: UnitSet) -> Graded:
@@ -362,9 +423,15 @@ _GRADERS = {"number": _grade_number, "negation": _grade_negation, "entity": _gra
             "span": _grade_span, "word": _grade_word, "verb": _grade_word}
 
 
+# The kinds whose grade is kept per (unit, units graded against): a sentence-by-sentence
+# search costs more than keeping it; a word's or a number's grade is a set look-up.
+_KEPT_KINDS = frozenset({"entity", "link", "span"})
+
+
 def grade_unit(unit: Unit, against: UnitSet) -> Graded:
     """One unit against another text's units (see the module docstring)."""
-    return _GRADERS[unit.kind](unit, against)
+    grader = _GRADERS[unit.kind]
+    return against.graded(unit, grader) if unit.kind in _KEPT_KINDS else grader(unit, against)
 
 
 def _near(first: Sequence[str], second: Sequence[str], sentence: Sequence[str]) -> bool:
