@@ -25,7 +25,6 @@ the negation, or the other way round), *unsupported* otherwise.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,14 @@ from functools import lru_cache
 from typing import Literal
 
 from factcov.domains.rag.lexicon import IRREGULAR, _english_stemmer
+from factcov.domains.rag.patterns import (
+    DECIMAL,
+    FORMATTING,
+    NUMBER_RANGE,
+    ORDINAL,
+    RANGE_DASH,
+    WORD_OR_VALUE,
+)
 from factcov.extractors.parsed import ParsedText, Token
 from factcov.language import fold, ordinal_words, parse_number
 
@@ -49,16 +56,8 @@ NEGATIONS = frozenset({"not", "n't", "never", "no", "neither", "nor", "without"}
 COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "dozen": 12, "couple": 2, "pair": 2}
 LINK_WINDOW = 3  # content words between two linked arguments in the other text
 SPAN_WORDS = 4
-_RANGE = re.compile(r"\d+(?:\.\d+)?[–-]\d+(?:\.\d+)?")
 PRIOR = 0.5  # supported units added to each kind's share (chosen on HaluEval's first half)
 ASIDE_DEPS = frozenset({"relcl", "appos", "parataxis", "acl:relcl"})  # a short answer: its span is graded as a whole too
-_FORMATTING = re.compile(
-    r"\[\d+(?:[,–-]\s*\d+)*\]"  # citation markers [1], [2, 3], [1-4]
-    r"|^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+"  # bullets and list markers at a line start
-    r"|^[ \t]*#{1,6}[ \t]+"  # markdown headings
-    r"|\*{1,3}|_{2,3}|`+",  # emphasis and code marks
-    re.MULTILINE,
-)
 
 
 @dataclass(frozen=True)
@@ -162,7 +161,7 @@ class UnitSet:
 
 def formatting_spans(text: str) -> list[tuple[int, int]]:
     """Character ranges of markdown, bullets, list and citation markers."""
-    return [m.span() for m in _FORMATTING.finditer(text) if m.end() > m.start()]
+    return FORMATTING.spans(text)
 
 
 @lru_cache(maxsize=65536)
@@ -179,7 +178,7 @@ def number_value(word: str) -> str | None:
     folded = fold(word).replace(",", "")
     if folded in COUNT_WORDS:
         return str(COUNT_WORDS[folded])
-    match = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", folded)
+    match = ORDINAL.fullmatch(folded)
     if match:
         return match.group(1)
     if folded in ordinal_words("en"):
@@ -189,7 +188,7 @@ def number_value(word: str) -> str | None:
     except (ValueError, TypeError):
         value = None
     if value is None:
-        if re.fullmatch(r"\d+\.\d+", folded):
+        if DECIMAL.fullmatch(folded):
             value = float(folded)
         else:
             return None
@@ -233,7 +232,7 @@ def _is_number(token: Token, lowered: str) -> bool:
     """A token read as a value: a number, a count word, an ordinal ('third', '3rd')."""
     if token.pos == "NUM" or lowered in COUNT_WORDS or token.tag == "CD":
         return True
-    return token.tag in ("JJ", "RB") and (bool(re.fullmatch(r"\d+(?:st|nd|rd|th)", lowered))
+    return token.tag in ("JJ", "RB") and (bool(ORDINAL.fullmatch(lowered))
                                           or lowered in ordinal_words("en"))
 
 
@@ -260,8 +259,8 @@ class _Reader:
             if token.i in self.skipped:
                 continue
             lowered = fold(token.text)
-            if _RANGE.fullmatch(lowered):  # '1844–1846': two values
-                for part in re.split(r"[–-]", lowered):
+            if NUMBER_RANGE.fullmatch(lowered):  # '1844–1846': two values
+                for part in RANGE_DASH.split(lowered):
                     self.number(token, part, anchor=False)
             elif _is_number(token, lowered) and number_value(lowered) is not None:
                 self.number(token, token.text, anchor=True)
@@ -547,7 +546,7 @@ def triple_units(triples: Sequence[Sequence[str]]) -> UnitSet:
         for index, part in enumerate((subject, " ".join(label_words(predicate)), obj)):
             if index == 2:
                 start = len(sentence)
-            for word in re.findall(r"[^\W_]+(?:[.,]\d+)?", part.replace("_", " ")):
+            for word in WORD_OR_VALUE.findall(part.replace("_", " ")):
                 value = number_value(word)
                 if value is not None:
                     out.values.add(value)
