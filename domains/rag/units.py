@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from factcov.domains.rag.lexicon import IRREGULAR, _english_stemmer
 from factcov.domains.rag.patterns import (
@@ -60,9 +60,10 @@ PRIOR = 0.5  # supported units added to each kind's share (chosen on HaluEval's 
 ASIDE_DEPS = frozenset({"relcl", "appos", "parataxis", "acl:relcl"})  # a short answer: its span is graded as a whole too
 
 
-@dataclass(frozen=True)
-class Unit:
-    """One checkable piece of content: its kind, its key (a stem, a value) and its text."""
+class Unit(NamedTuple):
+    """One checkable piece of content: its kind, its key (a stem, a value) and its text.
+    A named tuple rather than a frozen dataclass: a text makes one per content word, and a
+    frozen dataclass's ``__init__`` costs several times a tuple's."""
 
     kind: Literal["word", "verb", "number", "negation", "span", "entity", "link"]
     key: str
@@ -71,10 +72,10 @@ class Unit:
     other: tuple[str, ...] = ()  # a link's second argument
 
 
-@dataclass(frozen=True)
+@dataclass
 class Graded:
-    """A unit's grade against one text's units (shared by every answer holding the unit:
-    see ``UnitSet.graded``)."""
+    """A unit's grade against one text's units (read, never changed: an entity's, a link's
+    or a span's is shared by every answer holding the unit, see ``UnitSet.graded``)."""
 
     unit: Unit
     label: Label
