@@ -119,17 +119,19 @@ class UnitSet:
             self._places = places
         return self._places
 
-    def holds_run(self, words: tuple[str, ...]) -> bool:
+    def holds_run(self, words: Sequence[str]) -> bool:
         """``words`` in a row in one of ``runs`` (``_contiguous`` over them, from where the
         first word stands instead of at every position)."""
+        words = tuple(words)
         if not words:
             return any(_contiguous(words, run) for run in self.runs())
         runs, n = self.runs(), len(words)
         return any(tuple(runs[r][i:i + n]) == words for r, i in self.places().get(words[0], ()))
 
-    def holds_near(self, first: tuple[str, ...], second: tuple[str, ...]) -> bool:
+    def holds_near(self, first: Sequence[str], second: Sequence[str]) -> bool:
         """Both in one of ``runs``, at most ``LINK_WINDOW`` content words apart (``_near``
         over them, from where the first words stand)."""
+        first, second = tuple(first), tuple(second)
         if not first or not second:
             return any(_near(first, second, run) for run in self.runs())
         runs, places = self.runs(), self.places()
