@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from factcov.domains.rag.lexicon import default_lexicon, label_words
+from factcov.domains.rag.patterns import WORD, name_sequence
 from factcov.extractors.normalize import canonical_entity, is_literal, surface_fold
 from factcov.extractors.parsed import Mention, ParsedText
 from factcov.extractors.relations import triples
@@ -258,12 +259,10 @@ class NamePattern:
 
 @lru_cache(maxsize=65536)
 def _name_pattern(name: str) -> NamePattern | None:
-    words = [w for w in re.findall(r"[^\W_]+", name) if w != "and"]
+    words = [w for w in WORD.findall(name) if w != "and"]
     if not words:
         return None
-    separator = r"(?:[\W_]+(?:and[\W_]+)?)"
-    pattern = re.compile(r"(?<![^\W_])" + separator.join(map(re.escape, words)) + r"(?![^\W_])")
-    return NamePattern(pattern, words[0], max(words, key=len))
+    return NamePattern(name_sequence(words), words[0], max(words, key=len))
 
 
 def _with_parenthesis(parsed: ParsedText, last: int) -> int:

@@ -17,7 +17,6 @@ for the rest.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import snowballstemmer
+
+from factcov.domains.rag.patterns import CAPITALS_THEN_WORD, DIGIT_THEN_LETTER, LABEL_SEPARATOR, LOWER_THEN_UPPER
 
 LEXICON_FILE = Path(__file__).with_name("predicate_lexicon.json")
 STOPWORDS = frozenset(
@@ -113,10 +114,10 @@ def label_words(predicate: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def _label_words(predicate: str) -> tuple[str, ...]:
     # Cached: every text's evidence for a predicate splits the same few labels again.
-    spaced = re.sub(r"([a-z])([A-Z0-9])", r"\1 \2", predicate)
-    spaced = re.sub(r"([0-9])([A-Za-z])", r"\1 \2", spaced)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return tuple(w.lower() for w in re.split(r"[\s_/()\-]+", spaced) if w)
+    spaced = LOWER_THEN_UPPER.sub(r"\1 \2", predicate)
+    spaced = DIGIT_THEN_LETTER.sub(r"\1 \2", spaced)
+    spaced = CAPITALS_THEN_WORD.sub(r"\1 \2", spaced)
+    return tuple(w.lower() for w in LABEL_SEPARATOR.split(spaced) if w)
 
 
 def content_stems(words: Iterable[str]) -> set[str]:

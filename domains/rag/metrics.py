@@ -123,10 +123,14 @@ def citation_metrics(
     return (_ratio(supported, len(claims)) if retrieved else None), _ratio(valid, len(answer.citations))
 
 
-def coverage(answer: Answer, required: Sequence[Sequence[Claim]], answer_knowledge: Knowledge,
+def coverage(answer: Answer, required: Sequence[Sequence[Claim]], answer_knowledge: Knowledge | None,
              verifier: Verifier) -> float | None:
+    """Undefined without required facts; ``answer_knowledge`` (what the answer's claims
+    support) is read only when there are some."""
     if not answer.required_facts:
         return None
+    if answer_knowledge is None:
+        raise ValueError("coverage of required facts needs the answer's knowledge")
     if not answer.answer.strip():
         return 0.0
     covered = 0
@@ -176,7 +180,7 @@ def rag_metrics(
     policy: ScoringPolicy,
     grounding: Grounding,
     required: Sequence[Sequence[Claim]],
-    answer_knowledge: Knowledge,
+    answer_knowledge: Knowledge | None,
     sentence_of_claim: Sequence[int],
     grounded: bool,
     parsed_answer: ParsedText | None = None,

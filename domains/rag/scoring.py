@@ -140,7 +140,9 @@ def answer_extras(
             answer=answer, instance=instance, claims=claims, score=score, grounded_score=grounded_score,
             policy=policy, grounding=grounding,
             required=[extractor.claims_with(p, index) for p in parsed_required],
-            answer_knowledge=Knowledge(facts_of(claims), claim_types), sentence_of_claim=sentence_of_claim,
+            # what the answer supports, asked only of required facts: built for an answer that has some
+            answer_knowledge=Knowledge(facts_of(claims), claim_types) if answer.required_facts else None,
+            sentence_of_claim=sentence_of_claim,
             grounded=grounded, parsed_answer=parsed_answer,
         )
         retrieved = [p for context, p in zip(answer.contexts, parsed_contexts) if context.retrieved]

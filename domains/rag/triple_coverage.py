@@ -29,13 +29,24 @@ Entities (every subject and object) get the same graded score on their own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from factcov.domains.rag.lexicon import STOPWORDS, PredicateLexicon, default_lexicon, is_agent_noun, is_verbal, stem
+from factcov.domains.rag.patterns import (
+    CLOCK_TIME,
+    DATE_SEPARATOR,
+    ISO_DATE,
+    NUMERIC_DATE,
+    ORDINAL,
+    ORDINAL_TO_31,
+    PARENTHESIZED,
+    SIGNED_DECIMAL,
+    WORD,
+    WORD_OR_VALUES,
+)
 from factcov.extractors.normalize import MONTHS, canonical_entity, is_literal
 from factcov.extractors.parsed import ParsedText
 from factcov.language import fold, parse_number
@@ -111,8 +122,13 @@ def _surface(term: str) -> str:
 def _name_words(text: str) -> tuple[str, ...]:
     folded = fold(text).replace("'s ", " ").replace("\u2019s ", " ")
     # Ordinals as the text's words are read ("11th" -> "11", as ``_split_token``).
-    return tuple(re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w) for w in re.findall(r"[^\W_]+", folded)
-                 if w not in NAME_STOP)
+    return tuple(_ordinal_read(w) for w in WORD.findall(folded) if w not in NAME_STOP)
+
+
+def _ordinal_read(word: str) -> str:
+    """"11th" -> "11"; any other word as it is."""
+    ordinal = ORDINAL.fullmatch(word)
+    return ordinal.group(1) if ordinal else word
 
 
 @lru_cache(maxsize=65536)
@@ -120,21 +136,21 @@ def argument_of(term: str) -> Argument:
     """How to find a triple's argument in text (see module docstring)."""
     surface = _surface(term)
     canonical = canonical_entity(surface)
-    if re.fullmatch(r"-?\d+\.\d+", surface):  # "3.16" (minutes) is a value, never a time of day
+    if SIGNED_DECIMAL.fullmatch(surface):  # "3.16" (minutes) is a value, never a time of day
         return Argument(words=(), number=float(surface))
     if is_literal(canonical):
         head = canonical.split()[0]
-        if re.fullmatch(r"-?\d{1,4}-\d{2}(-\d{2})?", head):
+        if ISO_DATE.fullmatch(head):
             parts = head.lstrip("-").split("-")
             return Argument(words=(), date=tuple(str(int(p)) if i else p for i, p in enumerate(parts)))
-        if re.fullmatch(r"\d{2}:\d{2}", head):  # a time: "10:00" is written "10 am", "10:00"
+        if CLOCK_TIME.fullmatch(head):  # a time: "10:00" is written "10 am", "10:00"
             return Argument(words=(), time=head)
         try:
             return Argument(words=(), number=float(head))
         except ValueError:
             pass
-    inner = re.findall(r"\(([^()]*)\)", surface)
-    main = re.sub(r"\([^()]*\)", " ", surface)
+    inner = PARENTHESIZED.findall(surface)
+    main = PARENTHESIZED.sub(" ", surface)
     main, _, qualifier = main.partition(",")
     words = _name_words(main) or _name_words(surface)
     optional = _name_words(qualifier + " " + " ".join(inner))
@@ -168,11 +184,11 @@ def _number(word: str) -> float | None:
 @lru_cache(maxsize=65536)
 def _split_token(text: str) -> tuple[str, ...]:
     folded = fold(text)
-    if re.fullmatch(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", folded):
-        return tuple(re.split(r"[/.\-]", folded))
-    if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", folded):
+    if NUMERIC_DATE.fullmatch(folded):
+        return tuple(DATE_SEPARATOR.split(folded))
+    if ORDINAL_TO_31.fullmatch(folded):
         return (folded[:-2],)  # "27th" December
-    return tuple(re.findall(r"[^\W_]+(?:[.,]\d+)*", folded))
+    return tuple(WORD_OR_VALUES.findall(folded))
 
 
 def _spans(parsed: ParsedText) -> list[tuple[int, int]]:
@@ -237,7 +253,7 @@ def _times(words: Sequence[str]) -> set[str]:
         elif minute is None:
             continue  # a bare number is not a time
         value = canonical_entity(text)
-        if re.fullmatch(r"\d{2}:\d{2}", value):
+        if CLOCK_TIME.fullmatch(value):
             found.add(value)
     return found
 

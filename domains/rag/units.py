@@ -25,14 +25,21 @@ the negation, or the other way round), *unsupported* otherwise.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from factcov.domains.rag.lexicon import IRREGULAR, _english_stemmer
+from factcov.domains.rag.patterns import (
+    DECIMAL,
+    FORMATTING,
+    NUMBER_RANGE,
+    ORDINAL,
+    RANGE_DASH,
+    WORD_OR_VALUE,
+)
 from factcov.extractors.parsed import ParsedText, Token
 from factcov.language import fold, ordinal_words, parse_number
 
@@ -49,21 +56,14 @@ NEGATIONS = frozenset({"not", "n't", "never", "no", "neither", "nor", "without"}
 COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "dozen": 12, "couple": 2, "pair": 2}
 LINK_WINDOW = 3  # content words between two linked arguments in the other text
 SPAN_WORDS = 4
-_RANGE = re.compile(r"\d+(?:\.\d+)?[–-]\d+(?:\.\d+)?")
 PRIOR = 0.5  # supported units added to each kind's share (chosen on HaluEval's first half)
 ASIDE_DEPS = frozenset({"relcl", "appos", "parataxis", "acl:relcl"})  # a short answer: its span is graded as a whole too
-_FORMATTING = re.compile(
-    r"\[\d+(?:[,–-]\s*\d+)*\]"  # citation markers [1], [2, 3], [1-4]
-    r"|^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+"  # bullets and list markers at a line start
-    r"|^[ \t]*#{1,6}[ \t]+"  # markdown headings
-    r"|\*{1,3}|_{2,3}|`+",  # emphasis and code marks
-    re.MULTILINE,
-)
 
 
-@dataclass(frozen=True)
-class Unit:
-    """One checkable piece of content: its kind, its key (a stem, a value) and its text."""
+class Unit(NamedTuple):
+    """One checkable piece of content: its kind, its key (a stem, a value) and its text.
+    A named tuple rather than a frozen dataclass: a text makes one per content word, and a
+    frozen dataclass's ``__init__`` costs several times a tuple's."""
 
     kind: Literal["word", "verb", "number", "negation", "span", "entity", "link"]
     key: str
@@ -74,6 +74,9 @@ class Unit:
 
 @dataclass
 class Graded:
+    """A unit's grade against one text's units (read, never changed: an entity's, a link's
+    or a span's is shared by every answer holding the unit, see ``UnitSet.graded``)."""
+
     unit: Unit
     label: Label
     score: float  # 1 supported, 0 otherwise; a span's token F1
@@ -94,6 +97,63 @@ class UnitSet:
     # taken out, and each aside alone: an answer that leaves an aside out brings its two
     # sides together, and that is no recombination.
     segments: list[list[str]] = field(default_factory=list)
+    # What grading against the set reads, built when it is first graded against (the set
+    # is complete by then and never changed after): see ``runs``, ``places``, ``graded``.
+    _runs: list[list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _places: dict[str, list[tuple[int, int]]] | None = field(default=None, init=False, repr=False, compare=False)
+    _graded: dict[Unit, Graded] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def runs(self) -> list[list[str]]:
+        """The sentences, then the segments: where an entity or a link is looked for."""
+        if self._runs is None:
+            self._runs = self.sentences + self.segments
+        return self._runs
+
+    def places(self) -> dict[str, list[tuple[int, int]]]:
+        """Each stem or value of ``runs`` -> (run, position) of each of its occurrences."""
+        if self._places is None:
+            places: dict[str, list[tuple[int, int]]] = {}
+            for r, run in enumerate(self.runs()):
+                for i, word in enumerate(run):
+                    places.setdefault(word, []).append((r, i))
+            self._places = places
+        return self._places
+
+    def holds_run(self, words: Sequence[str]) -> bool:
+        """``words`` in a row in one of ``runs`` (``_contiguous`` over them, from where the
+        first word stands instead of at every position)."""
+        words = tuple(words)
+        if not words:
+            return any(_contiguous(words, run) for run in self.runs())
+        runs, n = self.runs(), len(words)
+        return any(tuple(runs[r][i:i + n]) == words for r, i in self.places().get(words[0], ()))
+
+    def holds_near(self, first: Sequence[str], second: Sequence[str]) -> bool:
+        """Both in one of ``runs``, at most ``LINK_WINDOW`` content words apart (``_near``
+        over them, from where the first words stand)."""
+        first, second = tuple(first), tuple(second)
+        if not first or not second:
+            return any(_near(first, second, run) for run in self.runs())
+        runs, places = self.runs(), self.places()
+        starts: dict[int, list[int]] = {}
+        for r, i in places.get(first[0], ()):
+            if tuple(runs[r][i:i + len(first)]) == first:
+                starts.setdefault(r, []).append(i)
+        if not starts:
+            return False
+        window = LINK_WINDOW + max(len(first), len(second))
+        return any(r in starts and tuple(runs[r][j:j + len(second)]) == second
+                   and any(abs(i - j) <= window for i in starts[r])
+                   for r, j in places.get(second[0], ()))
+
+    def graded(self, unit: Unit, grader: Callable[[Unit, UnitSet], Graded]) -> Graded:
+        """``grader(unit, self)``, once per distinct unit: the three answers of a question
+        share their passage and reference, and an answer's units are graded against the
+        passages for precision and again for faithfulness."""
+        held = self._graded.get(unit)
+        if held is None:
+            held = self._graded[unit] = grader(unit, self)
+        return held
 
     def merge(self, other: UnitSet) -> UnitSet:
         return UnitSet(self.units + other.units, self.stems | other.stems, self.values | other.values,
@@ -104,7 +164,7 @@ class UnitSet:
 
 def formatting_spans(text: str) -> list[tuple[int, int]]:
     """Character ranges of markdown, bullets, list and citation markers."""
-    return [m.span() for m in _FORMATTING.finditer(text) if m.end() > m.start()]
+    return FORMATTING.spans(text)
 
 
 @lru_cache(maxsize=65536)
@@ -121,7 +181,7 @@ def number_value(word: str) -> str | None:
     folded = fold(word).replace(",", "")
     if folded in COUNT_WORDS:
         return str(COUNT_WORDS[folded])
-    match = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", folded)
+    match = ORDINAL.fullmatch(folded)
     if match:
         return match.group(1)
     if folded in ordinal_words("en"):
@@ -131,7 +191,7 @@ def number_value(word: str) -> str | None:
     except (ValueError, TypeError):
         value = None
     if value is None:
-        if re.fullmatch(r"\d+\.\d+", folded):
+        if DECIMAL.fullmatch(folded):
             value = float(folded)
         else:
             return None
@@ -150,8 +210,11 @@ def _skipped(tokens: Sequence[Token], text: str) -> set[int]:
     return out
 
 
+_NEGATING_KIDS = NEGATIONS - {"without"}  # "without" is a preposition: never a negating child
+
+
 def _is_negated(parsed: ParsedText, token: Token) -> bool:
-    return any(kid.dep == "neg" or fold(kid.text) in NEGATIONS - {"without"} and kid.dep in ("advmod", "det")
+    return any(kid.dep == "neg" or kid.dep in ("advmod", "det") and fold(kid.text) in _NEGATING_KIDS
                for kid in parsed.kids(token.i))
 
 
@@ -172,7 +235,7 @@ def _is_number(token: Token, lowered: str) -> bool:
     """A token read as a value: a number, a count word, an ordinal ('third', '3rd')."""
     if token.pos == "NUM" or lowered in COUNT_WORDS or token.tag == "CD":
         return True
-    return token.tag in ("JJ", "RB") and (bool(re.fullmatch(r"\d+(?:st|nd|rd|th)", lowered))
+    return token.tag in ("JJ", "RB") and (bool(ORDINAL.fullmatch(lowered))
                                           or lowered in ordinal_words("en"))
 
 
@@ -199,8 +262,8 @@ class _Reader:
             if token.i in self.skipped:
                 continue
             lowered = fold(token.text)
-            if _RANGE.fullmatch(lowered):  # '1844–1846': two values
-                for part in re.split(r"[–-]", lowered):
+            if NUMBER_RANGE.fullmatch(lowered):  # '1844–1846': two values
+                for part in RANGE_DASH.split(lowered):
                     self.number(token, part, anchor=False)
             elif _is_number(token, lowered) and number_value(lowered) is not None:
                 self.number(token, token.text, anchor=True)
@@ -335,11 +398,11 @@ def _grade_negation(unit: Unit, against: UnitSet) -> Graded:
 
 
 def _grade_entity(unit: Unit, against: UnitSet) -> Graded:
-    return _found(unit, any(_contiguous(unit.words, s) for s in against.sentences + against.segments))
+    return _found(unit, against.holds_run(unit.words))
 
 
 def _grade_link(unit: Unit, against: UnitSet) -> Graded:
-    return _found(unit, any(_near(unit.words, unit.other, s) for s in against.sentences + against.segments))
+    return _found(unit, against.holds_near(unit.words, unit.other))
 
 
 def _grade_span(unit: Unit, against: UnitSet) -> Graded:
@@ -362,9 +425,15 @@ _GRADERS = {"number": _grade_number, "negation": _grade_negation, "entity": _gra
             "span": _grade_span, "word": _grade_word, "verb": _grade_word}
 
 
+# The kinds whose grade is kept per (unit, units graded against): a sentence-by-sentence
+# search costs more than keeping it; a word's or a number's grade is a set look-up.
+_KEPT_KINDS = frozenset({"entity", "link", "span"})
+
+
 def grade_unit(unit: Unit, against: UnitSet) -> Graded:
     """One unit against another text's units (see the module docstring)."""
-    return _GRADERS[unit.kind](unit, against)
+    grader = _GRADERS[unit.kind]
+    return against.graded(unit, grader) if unit.kind in _KEPT_KINDS else grader(unit, against)
 
 
 def _near(first: Sequence[str], second: Sequence[str], sentence: Sequence[str]) -> bool:
@@ -480,7 +549,7 @@ def triple_units(triples: Sequence[Sequence[str]]) -> UnitSet:
         for index, part in enumerate((subject, " ".join(label_words(predicate)), obj)):
             if index == 2:
                 start = len(sentence)
-            for word in re.findall(r"[^\W_]+(?:[.,]\d+)?", part.replace("_", " ")):
+            for word in WORD_OR_VALUE.findall(part.replace("_", " ")):
                 value = number_value(word)
                 if value is not None:
                     out.values.add(value)
