@@ -123,12 +123,19 @@ _MENTION_START = attrgetter("start")
 _NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
 
 
-# ``scans``' answers. A plan for a tuple of patterns: (the tuple, its gated patterns' bits
-# or-ed, each pattern with its bit (0: never skipped), {those bits of a sentence's mask ->
-# the patterns to scan there}). The rules ask the same few tuples (held by the lexicon) in
-# every sentence, and a sentence's mask takes few values on their bits: each answered once.
-_ScanPlan = tuple[tuple[re.Pattern[str], ...], int, tuple[tuple[re.Pattern[str], int], ...],
-                  dict[int, tuple[re.Pattern[str], ...]]]
+class _ScanPlan(NamedTuple):
+    """``scans``' answer for a tuple of patterns. The rules ask the same few tuples (held by
+    the grammar) in every sentence, and a sentence's mask takes few values on their bits:
+    each answered once."""
+
+    patterns: tuple[re.Pattern[str], ...]
+    bits: int  # its gated patterns' bits, or-ed
+    each: tuple[tuple[re.Pattern[str], int, tuple[str, ...] | None], ...]  # pattern, bit (0: never skipped), cue words
+    # those bits of a sentence's mask -> the patterns to scan there, or None and the patterns
+    # with their cue words (scanned only where one of these stands too: ``Grammar.scan_cues``)
+    chosen: dict[int, tuple[tuple[re.Pattern[str], ...] | None, tuple[tuple[re.Pattern[str], tuple[str, ...] | None], ...]]]
+
+
 # id of an anchors' slice bits -> (those bits, {id of a tuple of patterns -> its plan}): the
 # bits and each tuple are held, so their ids stay theirs while they are in here
 _SCAN_PLANS: dict[int, tuple[dict[Hashable, int], dict[int, _ScanPlan]]] = {}
@@ -149,12 +156,30 @@ def _scan_plans(bits: dict[Hashable, int]) -> dict[int, _ScanPlan] | None:
 
 
 def _scan_plan(plans: dict[int, _ScanPlan], patterns: tuple[re.Pattern[str], ...],
-               bits: dict[Hashable, int]) -> _ScanPlan:
+               bits: dict[Hashable, int], lex: Grammar) -> _ScanPlan:
     if len(plans) >= _PLAN_SIZE:
         plans.clear()
-    each = tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns)
-    plan = plans[id(patterns)] = (patterns, reduce(or_, (bit for _, bit in each), 0), each, {})
+    cues = _plan_cues(lex)
+    each = tuple((pattern, bits.get(id(pattern)) or 0, cues.get(id(pattern))) for pattern in patterns)
+    plan = plans[id(patterns)] = _ScanPlan(patterns, reduce(or_, (bit for _, bit, _ in each), 0), each, {})
     return plan
+
+
+def _plan_cues(lex: Grammar) -> dict[int, tuple[str, ...]]:
+    """The grammar's cue words of its patterns scanned through ``scans`` (by the pattern's id,
+    as the plans hold them; ``Grammar.scan_cues``)."""
+    return {id(pattern): words for pattern, words in lex.scan_cues}
+
+
+def _chosen(plan: _ScanPlan, mask: int) -> tuple[tuple[re.Pattern[str], ...] | None,
+                                                   tuple[tuple[re.Pattern[str], tuple[str, ...] | None], ...]]:
+    """The patterns of ``plan`` to scan in a sentence whose mask on its bits is ``mask``."""
+    if len(plan.chosen) >= _PLAN_SIZE:
+        plan.chosen.clear()
+    here = tuple((pattern, words) for pattern, bit, words in plan.each if not bit or mask & bit)
+    plain = None if any(words for _, words in here) else tuple(pattern for pattern, _ in here)
+    chosen = plan.chosen[mask] = (plain, here)
+    return chosen
 
 
 class Sentence(NamedTuple):
@@ -200,7 +225,7 @@ class TextReader(DeclaredRules):
         # the sentence being read (start, end, anchor mask at ``[4]``: the ``Sentence``), set by
         # ``sentences`` for each: a stretch inside it holds no anchor the sentence lacks
         # (``may_match``, ``finditer``)
-        self._here: tuple[Any, ...] = _NO_SENTENCE
+        self._here: Sentence = _NO_SENTENCE
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -312,6 +337,30 @@ class TextReader(DeclaredRules):
         bit = self._bits.get(id(pattern))
         return bit is None or bool(sentence.mask & bit)
 
+    def matches(self, pattern: re.Pattern[str], sentence: Sentence) -> list[re.Match[str]]:
+        """``pattern``'s matches in ``sentence``, none scanned where none of its anchors
+        stands there (``any`` and ``finditer`` in one call)."""
+        bit = self._bits.get(id(pattern))
+        if bit is None or sentence.mask & bit:
+            return list(pattern.finditer(self.folded, sentence.start, sentence.end))
+        return []
+
+    def until(self, patterns: tuple[re.Pattern[str], ...], start: int, end: int) -> int:
+        """Where ``folded[start:end]`` is cut by the first match of each of ``patterns`` in
+        turn (a scope's end: ``end`` cut at the first match of the first pattern, that cut
+        at the first match of the second inside it, ...); ``search`` for each."""
+        folded = self.folded
+        bits = self._bits
+        here = self._here
+        for pattern in patterns:
+            bit = bits.get(id(pattern))  # ``search`` written out (a call per pattern saved)
+            if bit is not None and not (here.mask & bit if here.start <= start and end <= here.end
+                                        else self.hits.present_bit(bit, start, end)):
+                continue
+            found = pattern.search(folded, start, end)
+            if found is not None:
+                end = found.start()
+        return end
 
     def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
@@ -328,20 +377,33 @@ class TextReader(DeclaredRules):
 
     def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
         """Those of ``patterns`` that may match in the current sentence (one of their
-        anchors stands there, see ``may_match``): the rest are not scanned."""
+        anchors stands there, see ``may_match``, and one of their cue words, if the grammar
+        has any for them: ``Grammar.scan_cues``): the rest are not scanned."""
         plans = self._scan_plans
         if plans is None:  # reading ungated
             return list(patterns)
         plan = plans.get(id(patterns))
         if plan is None:
-            plan = _scan_plan(plans, patterns, self._slice_bits)
-        mask = self._here[4] & plan[1]  # the sentence's anchors of these patterns
-        chosen = plan[3].get(mask)
+            plan = _scan_plan(plans, patterns, self._slice_bits, self.lex)
+        here = self._here
+        mask = here.mask & plan.bits  # the sentence's anchors of these patterns
+        chosen = plan.chosen.get(mask)
         if chosen is None:
-            if len(plan[3]) >= _PLAN_SIZE:
-                plan[3].clear()
-            chosen = plan[3][mask] = tuple(pattern for pattern, bit in plan[2] if not bit or mask & bit)
-        return list(chosen)  # the caller's own (a rule may drop one)
+            chosen = _chosen(plan, mask)
+        plain, cued = chosen
+        if plain is not None:
+            return list(plain)  # the caller's own (a rule may drop one)
+        said = self.folded[here.start: here.end]  # one of its cue words stands in every match of a pattern
+        scanned = []
+        for pattern, words in cued:
+            if words is not None:
+                for word in words:  # ``holds_any`` written out: asked of most sentences saying "stop"
+                    if word in said:
+                        break
+                else:
+                    continue
+            scanned.append(pattern)
+        return scanned
 
     def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
         """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
