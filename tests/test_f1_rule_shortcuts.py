@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import factcov.domains.f1.reading as reading
 import factcov.domains.f1.rules_strategy as rules_strategy
+import factcov.extractors.scanner as scanner
 from factcov.domains.f1.extractor import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
+from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race
+from factcov.extractors.scanner import pattern_keys
 from factcov.language import fold
 from factcov.plugins import get_domain
 
@@ -631,9 +633,10 @@ def _reads_the_same_without_cues(texts: list[tuple[object, str]], monkeypatch: p
                                  claim_type: str, at_least: int) -> None:
     """The texts read with the scanner's cue words and without them (every pattern its
     anchors wake scanned: fresh plans, none with cues) give the same claims."""
-    monkeypatch.setattr(reading, "_SCAN_PLANS", {})
-    _reads_the_same_without(texts, monkeypatch, reading, "_plan_cues", lambda lex: {}, claim_type, at_least)
-    monkeypatch.setattr(reading, "_SCAN_PLANS", {})  # no plan without cues left for later tests
+    monkeypatch.setattr(scanner, "_GATES", scanner.Identities(128))
+    _reads_the_same_without(texts, monkeypatch, scanner.SentenceScanner, "cue_table", lambda self: {},
+                            claim_type, at_least)
+    monkeypatch.setattr(scanner, "_GATES", scanner.Identities(128))  # no plan without cues left for later tests
 
 
 def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:
@@ -823,7 +826,8 @@ def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_
     for language in ("en", "es", "pt"):
         anchors = grammar_anchors(language)
         patterns = {name: group[0] for name, group in grammar_rules(language).items() if isinstance(name, int)}
-        asked = {id(pattern) for pattern in sliced_patterns(language)}
+        keys = pattern_keys(lexicon(language))
+        asked = {keys.key(pattern) for pattern in sliced_patterns(language)}
         assert all(name in anchors.slice_bits for name in asked if name in anchors.bits)
         assert any(name not in anchors.slice_bits for name in patterns if name in anchors.bits)
         picked = [text for instance, text in texts if instance.language == language][::5]
@@ -876,7 +880,7 @@ def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: 
     the grammar, in every sentence of real and damaged texts; and where it says no anchor
     stands, the pattern matches nowhere in the sentence."""
     from factcov.domains.f1.extractor import grammar_rules
-    from factcov.domains.f1.reading import _NONE
+    from factcov.extractors.scanner import _NONE
 
     rng = random.Random(23)
     extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
