@@ -125,7 +125,11 @@ _MENTION_START = attrgetter("start")
 
 
 class Sentence(NamedTuple):
-    """A sentence of the text being read (a tuple: a text has a few dozen, built fast)."""
+    """A sentence of the text being read (a tuple: a text has a few dozen, built fast).
+    Rules read its fields by name; the reader's hottest loops (``sentences``, ``subject``,
+    ``is_object``, ``clause_start``) and the scanner by position: in CPython 3.11 a
+    ``NamedTuple`` field by name is a generic attribute lookup (named there, the f1 reader
+    ran ~0.5% more instructions per realized text under callgrind, issue 28)."""
 
     start: int
     end: int
