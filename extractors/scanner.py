@@ -150,14 +150,23 @@ class _Gates(NamedTuple):
     plans: dict[int, _ScanPlan]
 
 
-_GATES: Identities[Anchors, _Gates] = Identities(128)  # anchors (a race's and language's) -> its gates
+# id of an anchors (a race's and language's) -> (the anchors, its gates): looked up once a
+# text, written out (an ``Identities`` without its method call); the anchors are held, so
+# their ids stay theirs while they are in here
+_GATES: dict[int, tuple[Anchors, _Gates]] = {}
+_GATES_SIZE = 128
 _UNGATED = _Gates({}, {}, {})
 
 
-def _gates(anchors: Anchors, keys: PatternKeys) -> _Gates:
-    gates = _GATES.get(anchors)
-    if gates is None:
-        gates = _GATES.put(anchors, _Gates(keys.by_identity(anchors.bits), keys.by_identity(anchors.slice_bits), {}))
+def _gates(anchors: Anchors, grammar: Any) -> _Gates:
+    held = _GATES.get(id(anchors))
+    if held is not None and held[0] is anchors:
+        return held[1]
+    keys = pattern_keys(grammar)
+    if len(_GATES) >= _GATES_SIZE:
+        del _GATES[next(iter(_GATES))]
+    gates = _Gates(keys.by_identity(anchors.bits), keys.by_identity(anchors.slice_bits), {})
+    _GATES[id(anchors)] = (anchors, gates)
     return gates
 
 
@@ -183,27 +192,27 @@ def _chosen(plan: _ScanPlan, mask: int) -> tuple[tuple[re.Pattern[str], ...] | N
 
 class SentenceScanner:
     """The scanner surface of a reader. The reader sets ``folded`` (the text scanned),
-    calls ``scan_with(hits, keys)`` once, and sets ``_here`` to each sentence as it is read
-    (a stretch inside it holds no anchor the sentence lacks). ``scan_cues`` (pattern,
-    words) pairs: words one of which stands in each match of the pattern besides its
-    anchors, tested by ``scans`` (the grammar's)."""
+    calls ``scan_with(hits, grammar)`` once, and sets ``_here`` to each sentence as it is
+    read (a stretch inside it holds no anchor the sentence lacks)."""
 
     folded: str
     hits: Hits
-    scan_cues: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = ()
     # no class value: an instance attribute shadowing one of its class is looked up the slow
     # way in every method (CPython 3.11 does not specialize the lookup)
     _here: ScannedSentence
 
-    def scan_with(self, hits: Hits, keys: PatternKeys) -> None:
-        """Gate the scans by the anchors ``hits`` found, whose patterns' names are ``keys``
-        (no sentence being read yet: ``NOWHERE``)."""
+    def scan_with(self, hits: Hits, grammar: Any) -> None:
+        """Gate the scans by the anchors ``hits`` found, whose patterns are ``grammar``'s
+        (named by their ``PatternKeys``; its ``scan_cues``, if any, are tested by ``scans``).
+        No sentence is being read yet: ``NOWHERE``."""
         self._here = NOWHERE
         self.hits = hits
-        self._keys = keys
-        self._gated = _gates(hits.anchors, keys)
-        self._bits = self._gated.bits
-        self._slice_bits = self._gated.slice_bits
+        self._grammar = grammar
+        held = _GATES.get(id(hits.anchors))  # ``_gates`` written out: a call fewer a text
+        gates = held[1] if held is not None and held[0] is hits.anchors else _gates(hits.anchors, grammar)
+        self._gated = gates
+        self._bits = gates.bits
+        self._slice_bits = gates.slice_bits
 
     @property
     def gated(self) -> bool:
@@ -212,7 +221,7 @@ class SentenceScanner:
 
     @gated.setter
     def gated(self, gated: bool) -> None:
-        self._gated = _gates(self.hits.anchors, self._keys) if gated else _UNGATED
+        self._gated = _gates(self.hits.anchors, self._grammar) if gated else _UNGATED
         self._bits = self._gated.bits
         self._slice_bits = self._gated.slice_bits
 
@@ -222,7 +231,7 @@ class SentenceScanner:
 
     def key_of(self, pattern: re.Pattern[str]) -> int | None:
         """``pattern``'s key in the grammar (``PatternKeys``), for a reader's own tables."""
-        return self._keys.key(pattern)
+        return pattern_keys(self._grammar).key(pattern)
 
     def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
         """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
@@ -325,5 +334,7 @@ class SentenceScanner:
         return scanned
 
     def cue_table(self) -> dict[int, tuple[str, ...]]:
-        """``scan_cues`` as the plans of ``scans`` look them up (asked when a plan is made)."""
-        return {id(pattern): words for pattern, words in self.scan_cues}
+        """The grammar's ``scan_cues`` ((pattern, words) pairs: words one of which stands in
+        each match of the pattern besides its anchors) as the plans of ``scans`` look them
+        up (asked when a plan is made)."""
+        return {id(pattern): words for pattern, words in getattr(self._grammar, "scan_cues", ())}

@@ -633,10 +633,10 @@ def _reads_the_same_without_cues(texts: list[tuple[object, str]], monkeypatch: p
                                  claim_type: str, at_least: int) -> None:
     """The texts read with the scanner's cue words and without them (every pattern its
     anchors wake scanned: fresh plans, none with cues) give the same claims."""
-    monkeypatch.setattr(scanner, "_GATES", scanner.Identities(128))
+    monkeypatch.setattr(scanner, "_GATES", {})
     _reads_the_same_without(texts, monkeypatch, scanner.SentenceScanner, "cue_table", lambda self: {},
                             claim_type, at_least)
-    monkeypatch.setattr(scanner, "_GATES", scanner.Identities(128))  # no plan without cues left for later tests
+    monkeypatch.setattr(scanner, "_GATES", {})  # no plan without cues left for later tests
 
 
 def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:

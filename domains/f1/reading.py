@@ -164,8 +164,7 @@ class TextReader(DeclaredRules, SentenceScanner):
         # the grammar's anchors and the rare mentions' (first names, nationalities) in one
         # pass, which also gives each sentence's anchor mask
         # pass, which also gives each sentence's anchor mask: the scanner's gates
-        self.scan_with(text_anchors(self.rule_book, lex.language, index).find(self.folded, self._ends),
-                       pattern_keys(lex))
+        self.scan_with(text_anchors(self.rule_book, lex.language, index).find(self.folded, self._ends), lex)
         self._clause_bit = self.bit_of(lex.clause_break)  # see ``clause_start``
         # the sentence being read, set by ``sentences`` for each: a stretch inside it holds
         # no anchor the sentence lacks (the scanner's ``may_match``, ``finditer``)
@@ -201,10 +200,6 @@ class TextReader(DeclaredRules, SentenceScanner):
     def gated(self, gated: bool) -> None:
         SentenceScanner.gated.fset(self, gated)  # type: ignore[attr-defined]
         self._clause_bit = self.bit_of(self.lex.clause_break)
-
-    @property
-    def scan_cues(self) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:  # type: ignore[override]
-        return self.lex.scan_cues  # the grammar's (``Grammar.scan_cues``)
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
