@@ -137,14 +137,16 @@ class StrategyRules(TextReader):
         driver = subject
         folded = self.folded
         verb_end = verb.end()
-        for mention in sentence.mentions:  # the last one acting between verb and lap, not
-            if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
-                driver = mention.code  # "uma volta antes de Ricciardo, na 12"
-        for mention in sentence.mentions:  # "against Sargeant's lap 12": the first mention that owns it
-            if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
-                    folded[mention.end: start]):
-                driver = mention.code
-                break
+        owner = None  # "against Sargeant's lap 12": the first mention that owns it
+        for mention in sentence.mentions:  # else the last one acting between verb and lap, not
+            mention_start, mention_end, code = mention
+            if verb_end <= mention_start and mention_end <= start and not self.is_object(mention, sentence):
+                driver = code  # "uma volta antes de Ricciardo, na 12"
+            if owner is None and folded[mention_end: mention_end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                    folded[mention_end: start]):
+                owner = code
+        if owner is not None:
+            driver = owner
         if driver is None:
             return
         key: dict[str, Any] = {"driver": driver}
