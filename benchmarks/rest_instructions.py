@@ -11,7 +11,14 @@ subtracted from both: the switching itself). "rest" is full minus alone, per tex
 thousands of instructions (kIr) and of estimated cycles (Ir + 10 per L1 miss + 100 per
 last-level miss; an estimate, but the same one for both codes).
 
-    python benchmarks/rest_instructions.py [--lang en] [--rounds 2] [--baseline main]
+    python benchmarks/rest_instructions.py [--lang en] [--rounds 2] [--baseline main] [--frozen-gc]
+
+The collector's walks of the old generations fall where the allocations of the code
+measured make them fall: two codes a few calls apart can differ by ~0.5% of the
+extractor's count for that alone (measured on issue 28's f1 rules: ranks flipped between
+runs with and without it). ``--frozen-gc`` freezes every object set up before a region
+(``gc.freeze``), so only the young objects are walked; compare codes with it and more
+--rounds when the difference sought is under 1%.
 
 Needs valgrind (`callgrind_control` included); ~30 s per region (six with --baseline).
 """
@@ -19,6 +26,7 @@ Needs valgrind (`callgrind_control` included); ~30 s per region (six with --base
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import subprocess
@@ -34,7 +42,7 @@ REGIONS = ("none", "full", "alone")
 COLLECTED = re.compile(r"Collected : ((?:\d+ ?){9})")
 
 
-def region(data: Path, language: str, rounds: int, name: str) -> None:
+def region(data: Path, language: str, rounds: int, name: str, frozen: bool = False) -> None:
     """Run under callgrind (--instr-atstart=no): set up, then instrument only ``name``."""
     from factcov.domains.f1.instances import race_instances
     from factcov.domains.f1.source import race
@@ -54,6 +62,9 @@ def region(data: Path, language: str, rounds: int, name: str) -> None:
     def instrument(state: str) -> None:
         subprocess.run(["callgrind_control", f"--instr={state}", str(os.getpid())], check=True, capture_output=True)
 
+    if frozen:  # every object set up so far left out of the collector's walks (see --frozen-gc)
+        gc.collect()
+        gc.freeze()
     instrument("on")
     if name == "full":
         results = evaluator.evaluate(pairs)
@@ -63,7 +74,7 @@ def region(data: Path, language: str, rounds: int, name: str) -> None:
     print(f"texts {len(pairs)} {len(results)}")
 
 
-def measure(tree: Path | None, data: Path, language: str, rounds: int) -> dict[str, float]:
+def measure(tree: Path | None, data: Path, language: str, rounds: int, frozen: bool = False) -> dict[str, float]:
     """Per-text kIr and estimated kcycles of full, alone and rest on ``tree``'s code."""
     import baseline
 
@@ -72,7 +83,7 @@ def measure(tree: Path | None, data: Path, language: str, rounds: int) -> dict[s
     with tempfile.TemporaryDirectory() as folder:
         for name in REGIONS:
             command = baseline.command(tree, __file__, "--region", name, "--lang", language,
-                                      "--rounds", str(rounds), "--data", str(data))
+                                      "--rounds", str(rounds), "--data", str(data), *(["--frozen-gc"] if frozen else []))
             done = subprocess.run(
                 ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes", "--LL=1048576,16,64",
                  f"--callgrind-out-file={folder}/{name}.out", *command],
@@ -97,16 +108,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="rounds of 2021 whose instances are read")
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
     parser.add_argument("--baseline", help="also measure this commit's code, for a before/after")
+    parser.add_argument("--frozen-gc", action="store_true",
+                        help="freeze the objects set up before each region (gc.freeze): the collector's walks "
+                             "over them, which fall at other points for other code, leave the count")
     parser.add_argument("--region", choices=REGIONS, help=argparse.SUPPRESS)  # the run under valgrind
     args = parser.parse_args()
     if args.region:
-        region(args.data, args.lang, args.rounds, args.region)
+        region(args.data, args.lang, args.rounds, args.region, args.frozen_gc)
         return
     import baseline
 
     codes = [(args.baseline, baseline.checkout(args.baseline))] if args.baseline else []
     codes.append(("this worktree", None))
-    figures = {label: measure(tree, args.data, args.lang, args.rounds) for label, tree in codes}
+    figures = {label: measure(tree, args.data, args.lang, args.rounds, args.frozen_gc) for label, tree in codes}
     names = list(next(iter(figures.values())))
     print(f"f1 realized texts, {args.lang}, 2021 rounds 1-{args.rounds}; per text, thousands")
     print(f"{'code':16}" + "".join(f"{name:>15}" for name in names))

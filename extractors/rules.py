@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 
 from factcov.errors import PluginError
 from factcov.extractors.anchors import piece_anchor_sets
+from factcov.extractors.scanner import pattern_keys
 from factcov.language import alternation
 
 Method = TypeVar("Method", bound=Callable[..., None])
@@ -81,11 +82,13 @@ class RuleBook:
         return {declared.name: tuple(_patterns(lex, declared.triggers)) for declared in self.rules}
 
     def gates(self, lex: Any) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
-        """Each rule's triggers, and each pattern scanned with the gated calls (by its id:
-        hashing a compiled pattern hashes its whole program), as ``Anchors`` takes them."""
-        scanned = {pattern for declared in self.rules for pattern in _patterns(lex, declared.fields())}
-        scanned |= set(_patterns(lex, self.reader_scans))
-        return {**self.triggers(lex), **{id(pattern): (pattern,) for pattern in scanned}}
+        """Each rule's triggers, and each pattern scanned with the gated calls (by its key,
+        ``PatternKeys``: hashing a compiled pattern hashes its whole program; in key order),
+        as ``Anchors`` takes them."""
+        keys = pattern_keys(lex)
+        scanned = {keys.key(pattern): pattern for declared in self.rules for pattern in _patterns(lex, declared.fields())}
+        scanned.update((keys.key(pattern), pattern) for pattern in _patterns(lex, self.reader_scans))
+        return {**self.triggers(lex), **{key: (scanned[key],) for key in sorted(scanned)}}  # type: ignore[type-var]
 
     def sliced(self, lex: Any) -> set[re.Pattern[str]]:
         """The patterns searched in slices: their anchors count wherever they stand."""

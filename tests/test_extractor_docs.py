@@ -17,7 +17,8 @@ def test_the_add_a_rule_example_reads_the_new_phrasing_only_where_it_is_gated_in
     doc = (repo_root / "docs" / "extractors.md").read_text(encoding="utf-8")
     example, said = re.search(r"```python\n((?:(?!```).)*class PodiumReader(?:(?!```).)*)\n```\s*\nprints\s*\n```\n(.*?)\n```", doc,
                               flags=re.S).groups()
-    assert len(example[example.index("@dataclasses.dataclass"):example.index("instance =")].strip().splitlines()) < 30
+    written = example[example.index("@dataclasses.dataclass"):example.index("instance =")].strip().splitlines()
+    assert len([line for line in written if line.strip()]) < 20  # the grammar's new field and its rule (issue 28)
     scope: dict[str, object] = {}
     exec(compile(example, "docs/extractors.md", "exec"), scope)
     assert capsys.readouterr().out.strip() == said.strip()

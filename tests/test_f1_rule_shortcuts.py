@@ -4,6 +4,7 @@ and hostile ones (other digits, capitals, line breaks, number words)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import zlib
@@ -13,9 +14,12 @@ from pathlib import Path
 import pytest
 
 import factcov.domains.f1.rules_strategy as rules_strategy
+import factcov.extractors.scanner as scanner
 from factcov.domains.f1.extractor import F1RegexExtractor, _Reader
 from factcov.domains.f1.instances import race_instances
+from factcov.domains.f1.lexicon import lexicon
 from factcov.domains.f1.source import race
+from factcov.extractors.scanner import pattern_keys
 from factcov.language import fold
 from factcov.plugins import get_domain
 
@@ -334,8 +338,13 @@ def test_a_change_between_two_sets_holds_two_compound_words(texts: list[tuple[ob
 def test_compounds_without_the_change_shortcut_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _reads_the_same_without(texts, monkeypatch, rules_strategy, "_changes", lambda lex, found: lex.changes,
-                            "compound_change", 300)
+    """A sentence with one compound word is scanned with ``one_set_changes`` only (a change
+    from one set to another names two): read with every change pattern instead, the same."""
+    shortcut = _read_all(texts)
+    extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
+    every = {language: dataclasses.replace(e.lex, one_set_changes=e.lex.changes) for language, e in extractors.items()}
+    assert [_Reader("f1-regex", every[i.language], t, i.context).read() for i, t in texts] == shortcut
+    assert sum(c.type == "compound_change" for claims in shortcut for c in claims) > 300
 
 
 # --- the reader's own shortcuts (domains/f1/mentions.py, reading.py, extractor.py) -------
@@ -611,46 +620,76 @@ def _cues_stand_in_every_match(texts: list[tuple[object, str]], seed: int, patte
     assert matched > 300 and skipped > 3000, (matched, skipped)
 
 
+def _scan_cues(patterns_of: Callable[..., tuple[re.Pattern[str], ...]]) -> Callable[[str], dict[int, tuple[str, ...]]]:
+    """The grammar's cue words (``Grammar.scan_cues``) of the patterns ``patterns_of(lex)``, by id."""
+    def cues_of(language: str) -> dict[int, tuple[str, ...]]:
+        lex = F1RegexExtractor(language).lex
+        wanted = {id(pattern) for pattern in patterns_of(lex)}
+        return {id(pattern): words for pattern, words in lex.scan_cues if id(pattern) in wanted}
+    return cues_of
+
+
+def _reads_the_same_without_cues(texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch,
+                                 claim_type: str, at_least: int) -> None:
+    """The texts read with the scanner's cue words and without them (every pattern its
+    anchors wake scanned: fresh plans, none with cues) give the same claims."""
+    monkeypatch.setattr(scanner, "_GATES", {})
+    _reads_the_same_without(texts, monkeypatch, scanner.SentenceScanner, "cue_table", lambda self: {},
+                            claim_type, at_least)
+    monkeypatch.setattr(scanner, "_GATES", {})  # no plan without cues left for later tests
+
+
 def test_a_stop_count_holds_one_of_its_cues_besides_the_stop_word(texts: list[tuple[object, str]]) -> None:
-    """``_stop_count_cues`` (words besides the stop word, "unica", "nenhuma", "no") stand in
-    every match of their pattern (so stop_counts may skip it where none does): random
-    stretches of real, damaged and made-up texts, with the cue words put in."""
+    """The stop counts' cue words (``Grammar.scan_cues``: words besides the stop word,
+    "unica", "nenhuma", "no") stand in every match of their pattern (so ``scans`` may skip
+    it where none does): random stretches of real, damaged and made-up texts, with the cue
+    words put in."""
     def made_up(lex: object, rng: random.Random, words: list[str]) -> list[str]:
         fuzz = _fuzz(lex.language, rng, 3000)
         noun = lex.stop_count_noun
         return [f"{rng.choice(words)} {text}" for text in fuzz] + [
             text.replace(noun, f"{rng.choice(words)} {noun}", 1) for text in fuzz]
 
-    _cues_stand_in_every_match(texts, 19, lambda lex: lex.stop_count, rules_strategy._stop_count_cues, made_up)
+    _cues_stand_in_every_match(texts, 19, lambda lex: lex.stop_count, _scan_cues(lambda lex: lex.stop_count), made_up)
 
 
 def test_stop_counts_without_the_cues_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _reads_the_same_without(texts, monkeypatch, rules_strategy, "_stop_count_cues", lambda language: {},
-                            "stop_count", 200)
+    _reads_the_same_without_cues(texts, monkeypatch, "stop_count", 200)
 
 
 def test_a_change_holds_one_of_its_cues_besides_its_anchors(texts: list[tuple[object, str]]) -> None:
-    """``_change_cues`` ("for" of "swapped the mediums for hards", "por", "pelos") stand in
-    every match of their change pattern (so compounds may skip it where none does, though
-    its anchors, "switch", "troc", woke it): real, damaged and made-up stretches, with the
-    cue words put in."""
+    """The changes' cue words (``Grammar.scan_cues``: "for" of "swapped the mediums for
+    hards", "por", "pelos") stand in every match of their change pattern (so ``scans`` may
+    skip it where none does, though its anchors, "switch", "troc", woke it): real, damaged
+    and made-up stretches, with the cue words put in."""
     def made_up(lex: object, rng: random.Random, words: list[str]) -> list[str]:
         return [f"{text} {rng.choice(words)} {rng.choice(list(lex.compound_values))}"
                 for text in _change_fuzz(lex.language, rng, 3000)]
 
-    _cues_stand_in_every_match(texts, 23, lambda lex: lex.changes, rules_strategy._change_cues, made_up)
+    change_cues = _scan_cues(lambda lex: lex.changes)
+    _cues_stand_in_every_match(texts, 23, lambda lex: lex.changes, change_cues, made_up)
     # a cue worth a look ("for", "por"): not only the compound words every change holds
-    assert all(any(len(needed) < 4 for needed in rules_strategy._change_cues(language).values())
+    assert all(any(len(needed) < 4 for needed in change_cues(language).values())
                for language in ("en", "es", "pt"))
+
+
+def test_the_scanner_skips_a_pattern_without_its_cue_words() -> None:
+    """``scans`` leaves out a change pattern whose anchors stand in the sentence but none of
+    its cue words ("switched ... to" wakes "swapped X for Y", which holds "for")."""
+    lex = F1RegexExtractor("en").lex
+    swap = next(pattern for pattern in lex.changes if "swap" in pattern.pattern)
+    text = "Hamilton switched from the mediums to hards. Hamilton swapped the mediums for hards."
+    reader = _Reader("f1-regex", lex, text, {"race": {"drivers": []}, "focus": {}})
+    asked = [swap in reader.scans(lex.changes) for _ in reader.sentences()]
+    assert asked == [False, True]
 
 
 def test_compounds_without_the_change_cues_reads_the_same(
     texts: list[tuple[object, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _reads_the_same_without(texts, monkeypatch, rules_strategy, "_change_cues", lambda language: {},
-                            "compound_change", 300)
+    _reads_the_same_without_cues(texts, monkeypatch, "compound_change", 300)
 
 
 def test_a_cued_search_finds_what_its_pattern_finds(texts: list[tuple[object, str]]) -> None:
@@ -787,7 +826,8 @@ def test_a_gate_for_a_slice_counts_anchors_anywhere_and_one_for_offsets_at_word_
     for language in ("en", "es", "pt"):
         anchors = grammar_anchors(language)
         patterns = {name: group[0] for name, group in grammar_rules(language).items() if isinstance(name, int)}
-        asked = {id(pattern) for pattern in sliced_patterns(language)}
+        keys = pattern_keys(lexicon(language))
+        asked = {keys.key(pattern) for pattern in sliced_patterns(language)}
         assert all(name in anchors.slice_bits for name in asked if name in anchors.bits)
         assert any(name not in anchors.slice_bits for name in patterns if name in anchors.bits)
         picked = [text for instance, text in texts if instance.language == language][::5]
@@ -812,21 +852,26 @@ def test_the_patterns_scans_keeps_are_those_may_match_keeps(texts: list[tuple[ob
     """``scans`` (its answer for a tuple of patterns remembered per value of the sentence's
     mask on their bits) keeps, in order, the patterns ``may_match`` says may match in the
     sentence, for each tuple the rules ask, in every sentence of real and damaged texts;
-    and each answer is the caller's own list."""
+    and, of those, the ones with a cue word of theirs in it (``Grammar.scan_cues``); and
+    each answer is the caller's own list."""
     rng = random.Random(19)
     extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}
-    kept = dropped = 0
+    kept = dropped = uncued = 0
     for instance, text in texts[::2] + [(i, _damaged(rng, t)) for i, t in texts[::7]]:
         lex = extractors[instance.language].lex
+        cues = {id(pattern): words for pattern, words in lex.scan_cues}
         reader = _Reader(extractors[instance.language].name, lex, text, instance.context)
         for sentence in reader.sentences():
+            said = reader.folded[sentence.start: sentence.end]
             for patterns in (lex.stop_count, lex.changes, lex.one_set_changes):
-                expected = [p for p in patterns if reader.may_match(p, sentence.start, sentence.end)]
+                anchored = [p for p in patterns if reader.may_match(p, sentence.start, sentence.end)]
+                expected = [p for p in anchored if cues.get(id(p)) is None or any(w in said for w in cues[id(p)])]
                 first, again = reader.scans(patterns), reader.scans(patterns)
                 assert first == again == expected and first is not again, (text, sentence)
                 kept += len(expected)
-                dropped += len(patterns) - len(expected)
-    assert kept > 1000 and dropped > 10000, (kept, dropped)
+                dropped += len(patterns) - len(anchored)
+                uncued += len(anchored) - len(expected)
+    assert kept > 1000 and dropped > 10000 and uncued > 100, (kept, dropped, uncued)
 
 
 def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: list[tuple[object, str]]) -> None:
@@ -835,7 +880,7 @@ def test_a_sentence_holds_a_patterns_anchor_where_finditer_would_scan_it(texts: 
     the grammar, in every sentence of real and damaged texts; and where it says no anchor
     stands, the pattern matches nowhere in the sentence."""
     from factcov.domains.f1.extractor import grammar_rules
-    from factcov.domains.f1.reading import _NONE
+    from factcov.extractors.scanner import _NONE
 
     rng = random.Random(23)
     extractors = {language: F1RegexExtractor(language) for language in ("en", "es", "pt")}

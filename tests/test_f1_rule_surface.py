@@ -32,7 +32,27 @@ def _problems(name: str) -> list[str]:
             problems.append(f"{name}:{node.lineno} holds_anchor: ask any(pattern, sentence)")
         if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "sentence":
             problems.append(f"{name}:{node.lineno} {ast.unparse(node)}: a sentence's field by position")
+        problems += _identity_keys(name, node)
     return problems
+
+
+def _identity_keys(name: str, node: ast.AST) -> list[str]:
+    """A call of ``id()``: a table keyed by a pattern's identity, which the scanner keeps
+    (``factcov.extractors.scanner``: ``PatternKeys``, ``Identities``)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id":
+        return [f"{name}:{node.lineno} {ast.unparse(node)}: keyed by identity outside the scanner"]
+    return []
+
+
+def test_the_f1_reader_keys_nothing_by_identity_itself():
+    """No ``id()`` in the f1 grammar's modules: patterns, tuples of them and race blocks are
+    keyed through the scanner (``PatternKeys``, ``Identities``)."""
+    problems = []
+    for name in ("domains/f1/reading.py", "domains/f1/mentions.py", "domains/f1/extractor.py",
+                 "domains/f1/lexicon.py", "extractors/rules.py", *RULE_FILES):
+        problems += [problem for node in ast.walk(ast.parse((REPO / name).read_text(encoding="utf-8")))
+                     for problem in _identity_keys(name, node)]
+    assert not problems, "\n".join(problems)
 
 
 def test_the_rules_read_only_the_scanner_surface():

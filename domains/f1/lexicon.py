@@ -555,6 +555,11 @@ class Grammar:
     move_done: re.Pattern[str]
     negated_compound: re.Pattern[str]
     sentence_end: re.Pattern[str]
+    # patterns scanned through ``scans`` with words one of which stands in each of their
+    # matches besides their anchors (``cues_besides``): the scanner scans such a pattern
+    # only in a sentence holding one (the stop count's "unica" besides "parada", a
+    # change's "for" besides "switch")
+    scan_cues: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = ()
 
 
 def _alt(words: tuple[str, ...] | list[str]) -> str:
@@ -579,7 +584,40 @@ def lexicon(language: str) -> Grammar:
     return dataclasses.replace(lex, changes=changes,
                                one_set_changes=tuple(p for p in changes if "c2" not in p.groupindex),
                                negation_cues=cues(lex.negated_compound),
-                               shortest_marker=min(shortest_match(lex.object_marker), shortest_match(lex.passed_marker)))
+                               shortest_marker=min(shortest_match(lex.object_marker), shortest_match(lex.passed_marker)),
+                               scan_cues=_scan_cues(lex, changes))
+
+
+def _scan_cues(lex: Grammar, changes: tuple[re.Pattern[str], ...]) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    """The cue words of the stop counts (their stop word taken as any word: the anchors
+    wake "a única parada" and "nenhuma parada" in every sentence saying "parada", the cues
+    are "unica"; "nenhuma", "zero", "sem ", "nao parou") and of the changes (their anchors
+    taken as any word: "switched from the medium to the hard" wakes "swapped the mediums
+    for hards" by "switch", whose matches hold "for")."""
+    found = [(p, cues_besides(p, (lex.stop_count_noun,))) for p in lex.stop_count]
+    found += [(p, cues_besides(p, tuple(anchors(p) or ()))) for p in changes]
+    return tuple((pattern, words) for pattern, words in found if words is not None)
+
+
+def cues_besides(pattern: re.Pattern[str], words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Words one of which stands in every match of ``pattern`` besides ``words`` (its
+    anchors, which wake it): the anchors of the pattern with each of ``words`` taken as
+    any word. Every match of the pattern matches the widened one, so holds one of them.
+    None where there are none worth a look (a single letter stands everywhere)."""
+    if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
+        return None  # a word widened inside a negative look-around would narrow the pattern
+    source = pattern.pattern
+    for word in sorted(words, key=len, reverse=True):
+        if not word.isalpha():
+            return None  # only a plain word is widened (not one inside a class, as "[:;,(]" holds ",")
+        source = source.replace(word, "[a-z]+")
+    try:
+        widened = anchors(re.compile(source, pattern.flags))
+    except re.error:  # a word inside a look-behind, which must keep its width
+        return None
+    if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):
+        return tuple(sorted(widened))
+    return None
 
 
 def cues(pattern: re.Pattern[str]) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from factcov.extractors.anchors import Anchors, Hits
 from factcov.extractors.patterns import Lexicon, alternation
+from factcov.extractors.scanner import Identities
 from factcov.extractors.spans import SpanSet
 from factcov.language import fold
 
@@ -534,11 +535,10 @@ def _focus(context: dict[str, Any]) -> tuple[str, ...]:
     return tuple([name for name in (driver, rival, attacker) if isinstance(name, str)])
 
 
-# id of a race block -> (the block, its race's drivers): instances of one race mostly share
-# their block object (built together, or loaded from a file that stores it once), so its
-# entry list is read once per block rather than once per text
-_BY_BLOCK: dict[int, tuple[dict[str, Any], RaceDrivers]] = {}
-_BY_BLOCK_SIZE = 256
+# a race block -> its race's drivers: instances of one race mostly share their block object
+# (built together, or loaded from a file that stores it once), so its entry list is read
+# once per block rather than once per text (by identity: a block's hash would read all of it)
+_BY_BLOCK: Identities[dict[str, Any], RaceDrivers] = Identities(256)
 # (a race's drivers, focus) -> its index: a few dicts each, so many are held (a run in any
 # order, system after system, asks every instance's again before the last is read)
 _BY_FOCUS: dict[tuple[RaceDrivers, tuple[str, ...]], DriverIndex] = {}
@@ -549,14 +549,9 @@ def driver_index(context: dict[str, Any]) -> DriverIndex:
     """The index of an instance's drivers: its race's (built once per entry list, in any
     input order) with the instance's focus applied (once per race and focus)."""
     race = context.get("race", {})
-    held = _BY_BLOCK.get(id(race))
-    if held is not None and held[0] is race:
-        drivers = held[1]
-    else:
-        drivers = race_drivers(entry_list(race))
-        if len(_BY_BLOCK) >= _BY_BLOCK_SIZE:
-            del _BY_BLOCK[next(iter(_BY_BLOCK))]
-        _BY_BLOCK[id(race)] = (race, drivers)  # the block is held, so its id stays its own
+    drivers = _BY_BLOCK.get(race)
+    if drivers is None:
+        drivers = _BY_BLOCK.put(race, race_drivers(entry_list(race)))
     focus = _focus(context)
     index = _BY_FOCUS.get((drivers, focus))
     if index is None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator
-from functools import cache, lru_cache, partial, reduce
-from operator import attrgetter, or_
+from functools import cache, lru_cache, partial
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from factcov.domains.f1.lexicon import Grammar, lexicon
@@ -16,6 +16,7 @@ from factcov.extractors.anchors import Anchors
 from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.patterns import ClaimSet, SpanMask
 from factcov.extractors.rules import DeclaredRules, RuleBook
+from factcov.extractors.scanner import SentenceScanner, pattern_keys
 from factcov.extractors.spans import bounded_sentence_ends
 from factcov.language import fold
 from factcov.language import parse_amount as _parse_amount
@@ -64,7 +65,7 @@ def _pair(focus: dict[str, Any]) -> tuple[str, str] | None:
 @cache
 def grammar_rules(book: RuleBook, language: str) -> dict[Hashable, tuple[re.Pattern[str], ...]]:
     """Each rule's trigger patterns, and each pattern a rule scans a sentence with (by its
-    id), as ``Anchors`` takes them: derived from the rules' declarations (``@rule``)."""
+    key, ``PatternKeys``), as ``Anchors`` takes them: derived from the rules' declarations (``@rule``)."""
     return book.gates(book.lexicon(language))
 
 
@@ -75,7 +76,8 @@ def word_start_names(book: RuleBook, language: str) -> frozenset[Hashable]:
     patterns only ``finditer`` and ``search`` scan ("is" in "his" wakes no scan for a
     copula ``\\b(?:is|was)\\s``); a pattern searched in slices (a rule's ``sliced``)
     counts its anchors anywhere."""
-    sliced = {id(pattern) for pattern in book.sliced(book.lexicon(language))}
+    keys = pattern_keys(book.lexicon(language))
+    sliced = {keys.key(pattern) for pattern in book.sliced(book.lexicon(language))}
     return book.word_start_rules() | {
         name for name in grammar_rules(book, language) if isinstance(name, int) and name not in sliced}
 
@@ -120,45 +122,14 @@ def text_anchors(book: RuleBook, language: str, index: DriverIndex) -> Anchors:
 
 
 _MENTION_START = attrgetter("start")
-_NONE: Iterator[re.Match[str]] = iter(())  # no match (an exhausted iterator stays exhausted)
-
-
-# ``scans``' answers. A plan for a tuple of patterns: (the tuple, its gated patterns' bits
-# or-ed, each pattern with its bit (0: never skipped), {those bits of a sentence's mask ->
-# the patterns to scan there}). The rules ask the same few tuples (held by the lexicon) in
-# every sentence, and a sentence's mask takes few values on their bits: each answered once.
-_ScanPlan = tuple[tuple[re.Pattern[str], ...], int, tuple[tuple[re.Pattern[str], int], ...],
-                  dict[int, tuple[re.Pattern[str], ...]]]
-# id of an anchors' slice bits -> (those bits, {id of a tuple of patterns -> its plan}): the
-# bits and each tuple are held, so their ids stay theirs while they are in here
-_SCAN_PLANS: dict[int, tuple[dict[Hashable, int], dict[int, _ScanPlan]]] = {}
-_SCAN_PLANS_SIZE = 128  # anchors (a race's and language's, ``text_anchors``)
-_PLAN_SIZE = 256  # tuples of patterns per anchors, and masks per tuple, before they start again
-
-
-def _scan_plans(bits: dict[Hashable, int]) -> dict[int, _ScanPlan] | None:
-    """The plans of ``scans`` for anchors whose slice bits are ``bits`` (None: reading ungated)."""
-    if not bits:
-        return None
-    held = _SCAN_PLANS.get(id(bits))
-    if held is None:
-        if len(_SCAN_PLANS) >= _SCAN_PLANS_SIZE:
-            del _SCAN_PLANS[next(iter(_SCAN_PLANS))]
-        held = _SCAN_PLANS[id(bits)] = (bits, {})
-    return held[1]
-
-
-def _scan_plan(plans: dict[int, _ScanPlan], patterns: tuple[re.Pattern[str], ...],
-               bits: dict[Hashable, int]) -> _ScanPlan:
-    if len(plans) >= _PLAN_SIZE:
-        plans.clear()
-    each = tuple((pattern, bits.get(id(pattern)) or 0) for pattern in patterns)
-    plan = plans[id(patterns)] = (patterns, reduce(or_, (bit for _, bit in each), 0), each, {})
-    return plan
 
 
 class Sentence(NamedTuple):
-    """A sentence of the text being read (a tuple: a text has a few dozen, built fast)."""
+    """A sentence of the text being read (a tuple: a text has a few dozen, built fast).
+    Rules read its fields by name; the reader's hottest loops (``sentences``, ``subject``,
+    ``is_object``, ``clause_start``) and the scanner by position: in CPython 3.11 a
+    ``NamedTuple`` field by name is a generic attribute lookup (named there, the f1 reader
+    ran ~0.5% more instructions per realized text under callgrind, issue 28)."""
 
     start: int
     end: int
@@ -171,7 +142,7 @@ _sentence = partial(tuple.__new__, Sentence)  # ``Sentence(*fields)`` without a 
 _NO_SENTENCE = Sentence(-1, -1, [], None, 0)  # ``_here`` before the first sentence
 
 
-class TextReader(DeclaredRules):
+class TextReader(DeclaredRules, SentenceScanner):
     """One text: its folded form, driver mentions and sentences, and the claims read.
     Its rules (``@rule`` methods of the subclasses) are declared in ``Grammar``'s fields."""
 
@@ -192,15 +163,12 @@ class TextReader(DeclaredRules):
         self._ends = bounded_sentence_ends(self.folded, lex.sentence_end)
         # the grammar's anchors and the rare mentions' (first names, nationalities) in one
         # pass, which also gives each sentence's anchor mask
-        self.hits = text_anchors(self.rule_book, lex.language, index).find(self.folded, self._ends)
-        self._bits = self.hits.anchors.bits  # name -> bit of the names that can be skipped
-        self._slice_bits = self.hits.anchors.slice_bits  # those whose anchors count anywhere (``may_match``)
-        self._scan_plans = _scan_plans(self._slice_bits)  # ``scans``' answers
-        self._clause_bit = self._bits.get(id(lex.clause_break))  # see ``clause_start``
-        # the sentence being read (start, end, anchor mask at ``[4]``: the ``Sentence``), set by
-        # ``sentences`` for each: a stretch inside it holds no anchor the sentence lacks
-        # (``may_match``, ``finditer``)
-        self._here: tuple[Any, ...] = _NO_SENTENCE
+        # pass, which also gives each sentence's anchor mask: the scanner's gates
+        self.scan_with(text_anchors(self.rule_book, lex.language, index).find(self.folded, self._ends), lex)
+        self._clause_bit = self.bit_of(lex.clause_break)  # see ``clause_start``
+        # the sentence being read, set by ``sentences`` for each: a stretch inside it holds
+        # no anchor the sentence lacks (the scanner's ``may_match``, ``finditer``)
+        self._here: Sentence = _NO_SENTENCE
         self.context = context
         self.race = context.get("race", {})
         focus = context.get("focus", {})
@@ -219,21 +187,19 @@ class TextReader(DeclaredRules):
         # lap numbers read as some claim's: one mask for the text, as the rules take only
         # spans of the sentence they read (a later sentence's spans never overlap an earlier's)
         self.consumed = SpanMask()
-        self._objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start) -> by the object markers
-        self._marked_objects: dict[tuple[int, ...], bool] = {}  # (mention, sentence start, id of a marker) -> by it
+        self._objects: dict[tuple[int | None, ...], bool] = {}  # (mention, sentence start) -> by the object markers
+        self._marked_objects: dict[tuple[int | None, ...], bool] = {}  # (mention, sentence start, a marker's key) -> by it
         self._clause_starts: dict[tuple[int, int], int] = {}
 
     @property
     def gated(self) -> bool:
         """Rules and scans skipped where their anchors are absent (False: never)."""
-        return bool(self._bits)
+        return SentenceScanner.gated.fget(self)  # type: ignore[attr-defined]
 
     @gated.setter
     def gated(self, gated: bool) -> None:
-        self._bits = self.hits.anchors.bits if gated else {}
-        self._slice_bits = self.hits.anchors.slice_bits if gated else {}
-        self._scan_plans = _scan_plans(self._slice_bits)
-        self._clause_bit = self._bits.get(id(self.lex.clause_break))
+        SentenceScanner.gated.fset(self, gated)  # type: ignore[attr-defined]
+        self._clause_bit = self.bit_of(self.lex.clause_break)
 
     def sentences(self) -> Iterator[Sentence]:
         """Sentences in order, none longer than MAX_SENTENCE_CHARS (a longer run is cut at
@@ -290,70 +256,7 @@ class TextReader(DeclaredRules):
                 added.append(Mention(match.start(), match.end(), other))
         return sorted([*mentions, *added], key=lambda m: m.start)
 
-    # --- helpers ------------------------------------------------------------------
-    def may_match(self, pattern: re.Pattern[str], start: int, end: int) -> bool:
-        """False when ``pattern`` cannot match inside ``folded[start:end]`` (none of its
-        anchors stands there), searched as a slice or not; always True when reading ungated
-        and for a pattern whose anchors count only where a word starts (``asked_patterns``)."""
-        bit = self._slice_bits.get(id(pattern))
-        if bit is None:  # a pattern without anchors (or reading ungated): never skipped
-            return True
-        here = self._here
-        if here[0] <= start and end <= here[1]:  # in the sentence: skipped when it holds no anchor
-            return bool(here[4] & bit)
-        return self.hits.present_bit(bit, start, end)
-
-    def any(self, pattern: re.Pattern[str], sentence: Sentence) -> bool:
-        """False when ``pattern`` cannot match anywhere in ``sentence`` as ``finditer`` and
-        ``search`` scan it (none of its anchors stands there: at word starts where the
-        pattern wants a ``\\b`` there); always True for a pattern never skipped and when
-        reading ungated. Asked once by a rule that then scans the pattern in several
-        stretches of the sentence, or with its own loop (the test of a bit, not a call per scan)."""
-        bit = self._bits.get(id(pattern))
-        return bit is None or bool(sentence.mask & bit)
-
-
-    def finditer(self, pattern: re.Pattern[str], start: int, end: int) -> Iterator[re.Match[str]]:
-        """``pattern``'s matches in ``folded[start:end]``, skipped where none of its anchors stands."""
-        # ``may_match`` written out (the rules ask this some seventy times a text): a stretch
-        # of the current sentence is skipped when the sentence holds none of its anchors
-        bit = self._bits.get(id(pattern))
-        if bit is not None:
-            here = self._here
-            if here[0] <= start and end <= here[1]:
-                return pattern.finditer(self.folded, start, end) if here[4] & bit else _NONE
-            if not self.hits.present_bit(bit, start, end):
-                return _NONE
-        return pattern.finditer(self.folded, start, end)
-
-    def scans(self, patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
-        """Those of ``patterns`` that may match in the current sentence (one of their
-        anchors stands there, see ``may_match``): the rest are not scanned."""
-        plans = self._scan_plans
-        if plans is None:  # reading ungated
-            return list(patterns)
-        plan = plans.get(id(patterns))
-        if plan is None:
-            plan = _scan_plan(plans, patterns, self._slice_bits)
-        mask = self._here[4] & plan[1]  # the sentence's anchors of these patterns
-        chosen = plan[3].get(mask)
-        if chosen is None:
-            if len(plan[3]) >= _PLAN_SIZE:
-                plan[3].clear()
-            chosen = plan[3][mask] = tuple(pattern for pattern, bit in plan[2] if not bit or mask & bit)
-        return list(chosen)  # the caller's own (a rule may drop one)
-
-    def search(self, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
-        """``pattern``'s first match in ``folded[start:end]``, skipped where none of its anchors stands."""
-        bit = self._bits.get(id(pattern))  # ``may_match`` written out, as in ``finditer``
-        if bit is not None:
-            here = self._here
-            if here[0] <= start and end <= here[1]:
-                return pattern.search(self.folded, start, end) if here[4] & bit else None
-            if not self.hits.present_bit(bit, start, end):
-                return None
-        return pattern.search(self.folded, start, end)
-
+    # --- helpers (the scanner's surface: ``SentenceScanner``) ----------------------
     def subject(self, sentence: Sentence, position: int) -> str | None:
         """The last driver named before ``position`` in the sentence, else the topic; when
         a clause mark or a pronoun separates them ("X undercut Y: he pitted"), the
@@ -468,11 +371,11 @@ class TextReader(DeclaredRules):
         """'... than Giovinazzi', '... sobre Leclerc': a driver named as an object (asked
         again and again of the same mention by the rules: answered once)."""
         if marker is None:  # the object markers (most calls): their own table, keyed by the two starts
-            key: tuple[int, ...] = (mention[0], sentence[0])
+            key: tuple[int | None, ...] = (mention[0], sentence[0])
             objects = self._objects
             marker = self.lex.object_marker
         else:
-            key = (mention[0], sentence[0], id(marker))
+            key = (mention[0], sentence[0], self.key_of(marker))
             objects = self._marked_objects
         known = objects.get(key)
         if known is None:
@@ -487,9 +390,7 @@ class TextReader(DeclaredRules):
         # without anchors, as the object markers are, is searched for at once)
         lex = self.lex
         shortest = lex.shortest_marker if marker is lex.object_marker or marker is lex.passed_marker else 0
-        if stop - start >= shortest and (
-            self._bits.get(id(marker)) is None or self.may_match(marker, start, stop)
-        ) and marker.search(self.folded[start: stop]):
+        if stop - start >= shortest and self.may_match(marker, start, stop) and marker.search(self.folded[start: stop]):
             return True
         # "ahead of Verstappen and Bottas": a driver listed after an object is one too
         mentions = sentence.mentions

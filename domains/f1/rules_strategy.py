@@ -6,9 +6,8 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from factcov.domains.f1.lexicon import LAP_WORD, Grammar, cued_search, holds_any, lexicon
+from factcov.domains.f1.lexicon import LAP_WORD, cued_search, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
-from factcov.extractors.anchors import anchors
 from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.rules import rule
 
@@ -34,15 +33,6 @@ _SEQUENCE_CUE = compile_fast(re.compile(
     r"(?:\b(?:race|strategy|sequence|order|secuencia|estrategia|sequencia|ordem)(?:\s+(?:was|were|ran|went|fue|foi))?"
     r"|\b(?:ran|went|used|follow(?:ed)?|uso|hizo|siguio|corrio|usou|fez|seguiu|correu)|:)\s*$"
 ))
-
-
-def _changes(lex: Grammar, found: list[re.Match[str]]) -> tuple[re.Pattern[str], ...]:
-    """The change patterns that may match in a sentence whose compound words are ``found``
-    (``lex.compound``'s matches there): a change from one set to another ("from the medium
-    to the hard") holds two compound words, and no compound word ("full wets", "de lluvia
-    extrema") holds the word between them ("to", "for", "a", "por", "para"), so the
-    sentence holds two matches; with one, only "another set of hards" can match."""
-    return lex.changes if len(found) > 1 else lex.one_set_changes
 
 
 class _LapHint(NamedTuple):
@@ -90,133 +80,87 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 
-def _cues_besides(pattern: re.Pattern[str], words: tuple[str, ...]) -> tuple[str, ...] | None:
-    """Words one of which stands in every match of ``pattern`` besides ``words`` (its
-    anchors, which wake it): the anchors of the pattern with each of ``words`` taken as
-    any word. Every match of the pattern matches the widened one, so holds one of them.
-    None where there are none worth a look (a single letter stands everywhere)."""
-    if "(?!" in pattern.pattern or "(?<!" in pattern.pattern:
-        return None  # a word widened inside a negative look-around would narrow the pattern
-    source = pattern.pattern
-    for word in sorted(words, key=len, reverse=True):
-        if not word.isalpha():
-            return None  # only a plain word is widened (not one inside a class, as "[:;,(]" holds ",")
-        source = source.replace(word, "[a-z]+")
-    try:
-        widened = anchors(re.compile(source, pattern.flags))
-    except re.error:  # a word inside a look-behind, which must keep its width
-        return None
-    if widened and min(map(len, widened)) > 1 and widened != anchors(pattern):
-        return tuple(sorted(widened))
-    return None
-
-
-@cache
-def _stop_count_cues(language: str) -> dict[int, tuple[str, ...]]:
-    """Words one of which stands in every match of a stop-count pattern besides the stop
-    word, by the pattern's id (those of ``lexicon(language).stop_count``; a pattern left
-    out has none worth a look). The anchors wake "a única parada" and "nenhuma parada" in
-    every sentence saying "parada" (the stop word is their longest literal); these are the
-    pattern's anchors with the stop word taken as any word ("unica"; "nenhuma", "zero",
-    "sem ", "nao parou")."""
-    lex = lexicon(language)
-    cues = {id(pattern): _cues_besides(pattern, (lex.stop_count_noun,)) for pattern in lex.stop_count}
-    return {key: words for key, words in cues.items() if words is not None}
-
-
-@cache
-def _change_cues(language: str) -> dict[int, tuple[str, ...]]:
-    """Words one of which stands in every match of a change pattern besides its anchors,
-    by the pattern's id (those of ``lexicon(language).changes``): "switched from the medium
-    to the hard" wakes "swapped the mediums for hards" by "switch", whose matches hold "for"."""
-    lex = lexicon(language)
-    cues = {id(pattern): _cues_besides(pattern, tuple(anchors(pattern) or ())) for pattern in lex.changes}
-    return {key: words for key, words in cues.items() if words is not None}
-
-
 class StrategyRules(TextReader):
     """Pit laps, stop counts, compounds, compound changes and sequences."""
 
+
     @rule(order=90, triggers=("pit_verb",), scans=("clause_break", "neutralization", "scope_break", "stop_ordinal"))
     def pit_laps(self, sentence: Sentence) -> None:
-        folded = self.folded
-        lex = self.lex
-        if not _may_hold_lap(lex.language).search(folded, sentence.start, sentence.end):
+        """'pitted on lap 13', 'On lap 13 Hamilton pitted': the laps each pit verb says."""
+        if not _may_hold_lap(self.lex.language).search(self.folded, sentence.start, sentence.end):
             return  # no lap said anywhere in the sentence: nothing to read, whoever stopped
-        # the verbs, the safety car's words, the breaks of a verb's scope and the stop
-        # ordinals, looked for only in a sentence holding one of their anchors
-        # (``any``): every stretch scanned below lies inside it
-        verbs = list(lex.pit_verb.finditer(folded, sentence.start, sentence.end)) if (
-            self.any(lex.pit_verb, sentence)) else []
-        # only a mention followed by an apostrophe can own a lap ("against Sargeant's lap 12");
-        # ``in`` on the sentence, sliced once, costs less than two ``find`` calls with bounds
-        said = folded[sentence.start: sentence.end]
-        apostrophe = "'" in said or "’" in said
-        neutral_here = self.any(lex.neutralization, sentence)
-        scope_here = self.any(lex.scope_break, sentence)
-        clause_here = self.any(lex.clause_break, sentence)
-        ordinals_here = self.any(lex.stop_ordinal, sentence)
-        for index, verb in enumerate(verbs):
-            verb_start, verb_end = verb.span()
-            stop = verbs[index + 1].start() if index + 1 < len(verbs) else sentence.end
-            cut = self.search(lex.scope_break, verb_end, stop) if scope_here else None
-            if cut:
-                stop = cut.start()
-            cut = self.search(lex.clause_break, verb_end, stop) if clause_here else None
-            if cut:
-                stop = cut.start()
-            laps = self.lap_numbers(verb_end, stop)
-            clause = self.clause_start(sentence, verb_start)
-            if not laps:  # "On lap 13 Hamilton pitted"
-                previous_verb = verbs[index - 1].end() if index else clause
-                since = previous_verb if previous_verb > clause else clause
-                until = verb_start
-                # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
-                neutral = self.search(lex.neutralization, since, until) if neutral_here else None
-                if neutral:
-                    until = neutral.start()
-                laps = self.lap_numbers(since, until)
-                if not laps:
-                    continue  # no lap said: nothing to read, whoever stopped
-            if neutral_here:
-                owner = self.previous_mention(sentence, verb_start)
-                since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
-                if self.search(lex.neutralization, since, verb_start):
-                    continue  # "the safety car came in": not a pit stop
-            subject = self.subject(sentence, verb_start)
-            # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
-            for mention in sentence.mentions:
-                if verb_start <= mention.start and mention.end <= verb_end:
-                    subject = mention.code
-            consumed = self.consumed
-            for lap, start, end in laps:
-                if consumed.spans and consumed.overlaps((start, end)):  # nothing read yet: nothing overlaps
-                    continue
-                driver = subject
-                for mention in sentence.mentions:  # the last one acting between verb and lap, not
-                    if verb_end <= mention.start and mention.end <= start and not self.is_object(mention, sentence):
-                        driver = mention.code  # "uma volta antes de Ricciardo, na 12"
-                if apostrophe:  # "against Sargeant's lap 12": the first mention that owns it
-                    for mention in sentence.mentions:
-                        if folded[mention.end: mention.end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
-                                folded[mention.end: start]):
-                            driver = mention.code
-                            break
-                if driver is None:
-                    continue
-                key: dict[str, Any] = {"driver": driver}
-                if len(laps) == 1:
-                    ordinal = None
-                    for match in lex.stop_ordinal.finditer(folded, clause, start) if ordinals_here else ():
-                        ordinal = self.ordinal(match.group(1), driver, "pit_stops")
-                    if ordinal is None:
-                        numbered = _STOP_NUMBER.match(folded, verb_start)  # "Stop 2, lap 33"
-                        if numbered is not None:
-                            ordinal = int(numbered.group(1))
-                    if ordinal is not None:
-                        key["stop"] = ordinal
-                consumed.take((start, end))
-                self.emit("pit_lap", key, lap, verb_start if verb_start < start else start, end)
+        verbs = self.matches(self.lex.pit_verb, sentence)
+        last = len(verbs) - 1
+        for index, verb in enumerate(verbs):  # a verb's laps stop at the next verb
+            self.verb_laps(sentence, verb, verbs[index + 1].start() if index < last else sentence.end,
+                           verbs[index - 1].end() if index else -1)
+
+    def verb_laps(self, sentence: Sentence, verb: re.Match[str], stop: int, previous: int) -> None:
+        """The laps of the pit verb ``verb``: said after it, up to ``stop`` (the next verb) or
+        a break of its scope or clause; else before it in its clause, after the previous
+        verb (which ends at ``previous``): each a pit lap of whoever stopped."""
+        lex = self.lex
+        verb_start, verb_end = verb.span()
+        laps = self.lap_numbers(verb_end, self.until((lex.scope_break, lex.clause_break), verb_end, stop))
+        clause = self.clause_start(sentence, verb_start)
+        if not laps:  # "On lap 13 Hamilton pitted"
+            since = previous if previous > clause else clause
+            # "A VSC between laps 36 and 38 ... Verstappen stopped": those laps are the VSC's
+            laps = self.lap_numbers(since, self.until((lex.neutralization,), since, verb_start))
+            if not laps:
+                return  # no lap said: nothing to read, whoever stopped
+        if self.any(lex.neutralization, sentence) and self.neutralized(sentence, verb_start, clause):
+            return  # "the safety car came in": not a pit stop
+        subject = self.subject(sentence, verb_start)
+        # the last one named inside the verb: "Alpine brought Fernando in", "chamou Hülkenberg para os"
+        for mention in sentence.mentions:
+            if verb_start <= mention.start and mention.end <= verb_end:
+                subject = mention.code
+        consumed = self.consumed
+        for lap in laps:
+            if not (consumed.spans and consumed.overlaps((lap[1], lap[2]))):  # nothing read yet: nothing overlaps
+                self.pit_lap(sentence, subject, verb, clause, lap, len(laps) == 1)
+
+    def neutralized(self, sentence: Sentence, verb_start: int, clause: int) -> bool:
+        """Whether the pit verb at ``verb_start`` is said of a neutralization ("the safety
+        car came in"): one is named between the verb's owner (or clause) and the verb."""
+        owner = self.previous_mention(sentence, verb_start)
+        since = owner.end if owner and owner.end > clause else clause  # owner.end >= sentence.start
+        return self.search(self.lex.neutralization, since, verb_start) is not None
+
+    def pit_lap(self, sentence: Sentence, subject: str | None, verb: re.Match[str], clause: int,
+                lap: tuple[int, int, int], alone: bool) -> None:
+        """Read ``lap`` (number, start, end), said after or before the pit verb ``verb`` whose
+        subject is ``subject``: of the last one acting between them, or of its owner ("against
+        Sargeant's lap 12"); its stop's ordinal where it is the verb's only lap (``alone``)."""
+        number, start, end = lap
+        driver = subject
+        folded = self.folded
+        verb_end = verb.end()
+        owner = None  # "against Sargeant's lap 12": the first mention that owns it
+        for mention in sentence.mentions:  # else the last one acting between verb and lap, not
+            mention_start, mention_end, code = mention
+            if verb_end <= mention_start and mention_end <= start and not self.is_object(mention, sentence):
+                driver = code  # "uma volta antes de Ricciardo, na 12"
+            if owner is None and folded[mention_end: mention_end + 1] in _APOSTROPHES and _POSSESSIVE_LAP.match(
+                    folded[mention_end: start]):
+                owner = code
+        if owner is not None:
+            driver = owner
+        if driver is None:
+            return
+        key: dict[str, Any] = {"driver": driver}
+        ordinal = None
+        for match in self.finditer(self.lex.stop_ordinal, clause, start) if alone else ():
+            ordinal = self.ordinal(match.group(1), driver, "pit_stops")
+        numbered = _STOP_NUMBER.match(folded, verb.start()) if alone and ordinal is None else None
+        if numbered is not None:  # "Stop 2, lap 33"
+            ordinal = int(numbered.group(1))
+        if ordinal is not None:
+            key["stop"] = ordinal
+        self.consumed.take((start, end))
+        verb_start = verb.start()
+        self.emit("pit_lap", key, number, verb_start if verb_start < start else start, end)
 
     @rule(order=80, triggers=("stay_out",), scans=("neutralization",))
     def stay_outs(self, sentence: Sentence) -> None:
@@ -250,18 +194,7 @@ class StrategyRules(TextReader):
         if scans and scans[0] is self.lex.stop_count[0] and not self.count_before_stop(sentence.start, sentence.end):
             del scans[0]  # no count right before a stop word: "made his first stop on lap 13"
         folded, start, end = self.folded, sentence.start, sentence.end
-        cues = _stop_count_cues(self.lex.language)
-        text = None  # the sentence, sliced once for the cues (``in`` on it is faster than ``find`` with bounds)
-        for pattern in scans:
-            needed = cues.get(id(pattern))
-            if needed is not None:
-                if text is None:
-                    text = folded[start:end]
-                for cue in needed:  # written out: asked of most sentences saying "stop", a call costs
-                    if cue in text:
-                        break
-                else:
-                    continue  # none of the words its matches hold besides the stop word ("unica", "nenhuma")
+        for pattern in scans:  # each with a cue word of its own in the sentence (``Grammar.scan_cues``)
             for match in pattern.finditer(folded, start, end):
                 word = next(filter(None, match.groups()), None)  # the count said, if any
                 if word is not None:
@@ -309,21 +242,92 @@ class StrategyRules(TextReader):
             return value
         return None
 
+    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
+                         changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
+        """'switched from the medium to the hard', 'another set of hards': each change read
+        by the patterns ``changes`` (``found``: the sentence's compound words); the spans of
+        the changes read."""
+        used: list[tuple[int, int]] = []
+        values = self.lex.compound_values
+        for pattern in changes:
+            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
+                c1 = values.get(" ".join(match.group("c1").split()))
+                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
+                c2 = values.get(" ".join(c2_text.split())) if c2_text else c1
+                if c1 is not None and c2 is not None and self.read_change(sentence, match, [c1, c2], found):
+                    used.append(match.span())
+        return used
+
+    def read_change(self, sentence: Sentence, match: re.Match[str], change: list[str],
+                    found: list[re.Match[str]]) -> bool:
+        """Read the change ``change`` (two sets) said by ``match``, its stop and the lap it
+        names; False where it is about no one."""
+        driver = self.subject(sentence, match.start())
+        if driver is None:
+            return False
+        ordinal = self.stop_of_change(sentence, match, driver, found)
+        self.emit("compound_change", {"driver": driver} if ordinal is None else {"driver": driver, "stop": ordinal},
+                  change, match.start(), match.end())
+        # "swapped inters for inters on lap 37": the change names its stop's lap
+        change_end = match.end()
+        window_end = min(sentence.end, change_end + 25)
+        if not _may_hold_lap(self.lex.language).search(self.folded, change_end, window_end):
+            return True  # no lap word or digit after it ("... to the hard tyres.")
+        for lap, lap_start, lap_end in self.lap_numbers(change_end, self.until((self.lex.clause_break,), change_end,
+                                                                                window_end)):
+            if self.consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
+                self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
+                          lap, match.start(), lap_end)
+        return True
+
+    def stop_of_change(self, sentence: Sentence, match: re.Match[str], driver: str,
+                       found: list[re.Match[str]]) -> int | None:
+        """The stop a change is said of: 'at his first stop' after it; a stop ordinal before it
+        in its clause that no earlier compound owns; one right after it."""
+        lex = self.lex
+        ordinal = self.stop_said_at(sentence, match.end(), driver)
+        if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
+            owned = None  # worked out at the first stop named before the change
+            for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()), match.start()):
+                if owned is None:
+                    owned = self.stops_owned_by_compounds(sentence, match.start(), found)
+                if not any(s <= stop.start() < e for s, e in owned):
+                    ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
+        if ordinal is None:
+            after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
+            if after:
+                ordinal = self.ordinal(after.group(1), driver, "pit_stops")
+        return ordinal
+
     @rule(order=100, triggers=("compound", "change", "same_set"),
-              scans=("stop_ordinal", "stint_ordinal", "clause_break"), sliced=("compound", "changes", "start_words", "end_words"))
+          scans=("stop_ordinal", "stint_ordinal", "clause_break"), sliced=("compound", "changes", "start_words", "end_words"))
     def compounds(self, sentence: Sentence) -> None:
-        # the rule runs where the compound words or the changes' words stand (most sentences
-        # it reads name a set)
-        found = list(self.lex.compound.finditer(self.folded, sentence.start, sentence.end)) if (
-            self.any(self.lex.compound, sentence)) else []
+        """The sets a sentence names: its changes ('switched from the medium to the hard'),
+        then, outside them, sequences ('soft-soft-hard'), a set at a stop, a stint's set."""
+        found = self.matches(self.lex.compound, sentence)
         if not found:
-            return  # no compound word, so no change either (each names one: ``_changes``)
-        changes = self.scans(_changes(self.lex, found))  # most sentences name a set, and no change
-        used = self.compound_changes(sentence, found, changes) if changes else []
+            return  # no compound word, so no change either (each names one)
+        # a change from one set to another ("from the medium to the hard") holds two compound
+        # words; with one, only "another set of hards" can match
+        changes = self.scans(self.lex.changes if len(found) > 1 else self.lex.one_set_changes)
+        used = self.compound_changes(sentence, found, changes) if changes else None
+        groups, tokens, words = self.compound_groups(sentence, found, used)
+        if words:  # three sets or more and a comma: maybe a list after a sequence cue
+            groups = self.with_listed_sequences(sentence, groups, words)
+        for group in groups:
+            self.read_group(sentence, group, tokens)
+
+    def compound_groups(self, sentence: Sentence, found: list[re.Match[str]], used: list[tuple[int, int]] | None,
+                        ) -> tuple[list[list[tuple[int, int, str]]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+        """The compound words ``found`` outside the changes read (spans ``used``) read as sets
+        (``compound_at``), (start, end, set) each, grouped into sequences ('soft-soft-hard':
+        joined by arrows or dashes); the sets; and, in a sentence that may list sets (three
+        words or more, and a comma), every compound word outside a change, for lists."""
+        folded = self.folded
         tokens: list[tuple[int, int, str]] = []
-        words: list[tuple[int, int, str]] = []  # every compound word outside a change, for lists
-        # a list of sets (``listed_sequences``) has three words or more, and a comma
-        listing = len(found) >= 3 and self.folded.find(",", sentence.start, sentence.end) >= 0
+        groups: list[list[tuple[int, int, str]]] = []
+        words: list[tuple[int, int, str]] = []
+        listing = len(found) >= 3 and folded.find(",", sentence.start, sentence.end) >= 0
         values = self.lex.compound_values
         for m in found:
             start = m.start()
@@ -338,106 +342,60 @@ class StrategyRules(TextReader):
                     continue
             if listing:
                 words.append((start, m.end(), value))
-            if self.compound_at(m, word, value) is not None:
-                tokens.append((start, m.end(), value))
-        if not tokens and not listing:
-            return
-        groups: list[list[tuple[int, int, str]]] = []
-        for token in tokens:
-            if groups and _SEPARATOR.match(self.folded[groups[-1][-1][1]: token[0]]) and "," not in (
-                self.folded[groups[-1][-1][1]: token[0]]
-            ):
+            if self.compound_at(m, word, value) is None:
+                continue
+            token = (start, m.end(), value)
+            tokens.append(token)
+            between = folded[groups[-1][-1][1]: start] if groups else ""
+            if groups and _SEPARATOR.match(between) and "," not in between:
                 groups[-1].append(token)
             else:
                 groups.append([token])
-        listed = self.listed_sequences(sentence, words) if listing else None
-        if listed:
-            inside = [(g[0][0], g[-1][1]) for g in listed]
-            groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
-            groups.sort(key=lambda g: g[0][0])
-        for group in groups:
-            driver = self.subject(sentence, group[0][0])
-            if driver is None:
-                continue
-            if len(group) == 2 and self.one_stop_line(sentence, group):
-                continue
+        return groups, tokens, words
 
-            if len(group) > 1:  # "soft-soft-hard": stints 1..n, and the changes at stops 1..n-1
-                for stint, (_start, end, value) in enumerate(group, start=1):
-                    self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
-                record = self.driver_record(driver)
-                if record is not None and record.get("red_flag_tyre_changes"):
-                    continue  # a red-flag tyre change is a stint without a stop: numbering differs
-                for stop in range(1, len(group)):
-                    self.emit("compound_change", {"driver": driver, "stop": stop},
-                              [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
-                continue
-            start, end, value = group[0]
-            key: dict[str, Any] = {"driver": driver}
-            stop = self.stop_said_at(sentence, end, driver)
-            if stop is not None:  # "switched to hards at his first stop": what he took there
-                self.change_at_stop(driver, stop, value, start, end)
-                continue
-            previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
-                (t[1] for t in tokens if t[1] <= start), default=sentence.start)
-            stint = self.stint_of(sentence, driver, start, end, previous)
-            if stint is not None:
-                key["stint"] = stint
-            self.emit("stint_compound", key, value, start, end)
+    def with_listed_sequences(self, sentence: Sentence, groups: list[list[tuple[int, int, str]]],
+                              words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
+        """``groups`` with the lists of sets after a sequence cue (``listed_sequences``) in
+        place of the groups inside them."""
+        listed = self.listed_sequences(sentence, words)
+        if not listed:
+            return groups
+        inside = [(g[0][0], g[-1][1]) for g in listed]
+        groups = [g for g in groups if not any(s <= g[0][0] < e for s, e in inside)] + listed
+        groups.sort(key=lambda g: g[0][0])
+        return groups
 
-    def compound_changes(self, sentence: Sentence, found: list[re.Match[str]],
-                         changes: list[re.Pattern[str]]) -> list[tuple[int, int]]:
-        """'switched from the medium to the hard', 'another set of hards': each change read
-        by the patterns ``changes`` (``found``: the sentence's compound words); the spans of
-        the changes read."""
-        lex = self.lex
-        used: list[tuple[int, int]] = []
-        cues = _change_cues(lex.language)
-        said = None  # the sentence, sliced once for the cues
-        for pattern in changes:
-            needed = cues.get(id(pattern))
-            if needed is not None:
-                if said is None:
-                    said = self.folded[sentence.start: sentence.end]
-                if not holds_any(said, needed):
-                    continue  # "switched from the medium to the hard" woke "swapped X for Y", without a "for"
-            for match in pattern.finditer(self.folded, sentence.start, sentence.end):
-                c1 = lex.compound_values.get(" ".join(match.group("c1").split()))
-                c2_text = match.group("c2") if "c2" in pattern.groupindex else None
-                c2 = lex.compound_values.get(" ".join(c2_text.split())) if c2_text else c1
-                if c1 is None or c2 is None:
-                    continue
-                driver = self.subject(sentence, match.start())
-                if driver is None:
-                    continue
-                key: dict[str, Any] = {"driver": driver}
-                ordinal = self.stop_said_at(sentence, match.end(), driver)
-                if ordinal is None and self.any(lex.stop_ordinal, sentence):  # the stretch lies inside it
-                    owned = None  # worked out at the first stop named before the change
-                    for stop in lex.stop_ordinal.finditer(self.folded, self.clause_start(sentence, match.start()),
-                                                          match.start()):
-                        if owned is None:
-                            owned = self.stops_owned_by_compounds(sentence, match.start(), found)
-                        if not any(s <= stop.start() < e for s, e in owned):
-                            ordinal = self.ordinal(stop.group(1), driver, "pit_stops")
-                if ordinal is None:
-                    after = self.search(lex.stop_ordinal, match.end(), min(sentence.end, match.end() + 25))
-                    if after:
-                        ordinal = self.ordinal(after.group(1), driver, "pit_stops")
-                if ordinal is not None:
-                    key["stop"] = ordinal
-                used.append((match.start(), match.end()))
-                self.emit("compound_change", key, [c1, c2], match.start(), match.end())
-                # "swapped inters for inters on lap 37": the change names its stop's lap
-                window_end = min(sentence.end, match.end() + 25)
-                if not _may_hold_lap(lex.language).search(self.folded, match.end(), window_end):
-                    continue  # no lap word or digit after it ("... to the hard tyres.")
-                cut = self.search(self.lex.clause_break, match.end(), window_end)
-                for lap, lap_start, lap_end in self.lap_numbers(match.end(), cut.start() if cut else window_end):
-                    if self.consumed.take((lap_start, lap_end)):  # a lap not read as another claim's
-                        self.emit("pit_lap", {"driver": driver, **({"stop": ordinal} if ordinal else {})},
-                                  lap, match.start(), lap_end)
-        return used
+    def read_group(self, sentence: Sentence, group: list[tuple[int, int, str]],
+                   tokens: list[tuple[int, int, str]]) -> None:
+        """The claims of one group of sets: a sequence's stints and changes, else one set's
+        stint (or the change at the stop said after it)."""
+        driver = self.subject(sentence, group[0][0])
+        if driver is None or (len(group) == 2 and self.one_stop_line(sentence, group)):
+            return
+        if len(group) > 1:
+            self.read_sequence(driver, group)
+            return
+        start, end, value = group[0]
+        stop = self.stop_said_at(sentence, end, driver)
+        if stop is not None:  # "switched to hards at his first stop": what he took there
+            self.change_at_stop(driver, stop, value, start, end)
+            return
+        previous = sentence.start if len(tokens) == 1 else max(  # the one token ends after its start
+            (t[1] for t in tokens if t[1] <= start), default=sentence.start)
+        stint = self.stint_of(sentence, driver, start, end, previous)
+        self.emit("stint_compound", {"driver": driver} if stint is None else {"driver": driver, "stint": stint},
+                  value, start, end)
+
+    def read_sequence(self, driver: str, group: list[tuple[int, int, str]]) -> None:
+        """'soft-soft-hard': stints 1..n, and the changes at stops 1..n-1."""
+        for stint, (_start, end, value) in enumerate(group, start=1):
+            self.emit("stint_compound", {"driver": driver, "stint": stint}, value, group[0][0], end)
+        record = self.driver_record(driver)
+        if record is not None and record.get("red_flag_tyre_changes"):
+            return  # a red-flag tyre change is a stint without a stop: numbering differs
+        for stop in range(1, len(group)):
+            self.emit("compound_change", {"driver": driver, "stop": stop},
+                      [group[stop - 1][2], group[stop][2]], group[0][0], group[stop][1])
 
     def listed_sequences(self, sentence: Sentence,
                          words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
