@@ -13,6 +13,7 @@ from factcov.domains.f1.instances import race_instances
 from factcov.domains.f1.source import race
 from factcov.evaluate import Evaluator
 from factcov.extractor import Extractor
+from factcov.extractors.scanner import Identities
 from factcov.model import Generation
 from factcov.parallel import forked_scorer
 from factcov.plugins import get_domain
@@ -58,7 +59,7 @@ def cold_reader(monkeypatch):
     """The reader's per-race caches empty, and its builds counted."""
     monkeypatch.setattr(mentions, "RaceDrivers", CountedRaceDrivers)
     monkeypatch.setattr(reading, "Anchors", CountedAnchors)
-    monkeypatch.setattr(mentions, "_BY_BLOCK", {})
+    monkeypatch.setattr(mentions, "_BY_BLOCK", Identities(256))
     monkeypatch.setattr(mentions, "_BY_FOCUS", {})
     monkeypatch.setattr(reading, "_JOINED", {})
     mentions.race_drivers.cache_clear()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import cache, lru_cache
 from typing import ClassVar
 
-from factcov.domains.f1 import reading, rules_strategy
+from factcov.domains.f1 import reading
 from factcov.domains.f1.lexicon import Grammar, lexicon
 from factcov.domains.f1.mentions import driver_index
 from factcov.domains.f1.reading import TextReader, grammar_anchors, text_anchors
@@ -24,6 +24,7 @@ from factcov.domains.f1.rules_strategy import StrategyRules
 from factcov.extractor import Extractor
 from factcov.extractors.anchors import Anchors
 from factcov.extractors.rules import RuleBook
+from factcov.extractors.scanner import pattern_keys
 from factcov.model import Claim, Instance
 
 GRAMMAR_VERSION = "4"  # bump when a rule changes what a text reads as (enters score signatures)
@@ -49,9 +50,9 @@ class F1RegexExtractor(Extractor):
         """Each race's setup (its drivers, each focus's index, its anchors joined with the
         grammar's) through the reader's own caches, built here once (``--jobs``: in the
         parent, shared by the workers) rather than in each worker that meets the race;
-        and the cues the strategy rules work out from the grammar on their first text."""
-        rules_strategy._stop_count_cues(self.language)
-        rules_strategy._change_cues(self.language)
+        and the numbering of the grammar's patterns the scanner keys its tables by (the
+        rules' cue words are the grammar's own, built with it)."""
+        pattern_keys(self.lex)
         for instance in instances:
             try:
                 text_anchors(F1Reader.rule_book, self.language, driver_index(instance.context))
