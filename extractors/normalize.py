@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from factcov.language import fold, parse_number
+from factcov.language import alternation, fold, parse_number
 
 ARTICLES = ("the ", "a ", "an ")
 # Legal-form suffixes: "Apple Inc." and "Apple" name the same company.
@@ -35,7 +35,7 @@ CURRENCIES = {
     "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "£": "GBP",
     "yen": "JPY", "jpy": "JPY", "¥": "JPY",
 }
-_MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = "(" + alternation(MONTHS, trie=False) + r")\.?"  # flat, longest first: group 1 is the month
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _DATE_PATTERNS = (
     (re.compile(rf"^{_DAY}(?: of)? {_MONTH},? (\d{{3,4}})$"), ("day", "month", "year")),

@@ -181,8 +181,8 @@ def negated_right_before(
 
 @lru_cache(maxsize=64)
 def _cue_right_before(cues: tuple[str, ...]) -> re.Pattern[str]:
-    ordered = sorted(cues, key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, ordered)) + r")\s+$" if cues else r"(?!)")
+    # flat, longest first, a space as written ("failed to"): the cue is searched right before a position
+    return re.compile(r"\b(?:" + alternation(cues, space=re.escape(" "), trie=False) + r")\s+$" if cues else r"(?!)")
 
 
 def dedupe(claims: Iterable[Claim]) -> list[Claim]:

@@ -241,7 +241,7 @@ class RaceDrivers:
         literals = self.code_anchors.literals.get("code", frozenset())
         # one of the code anchors in the text (a search, no automaton pass); None: any text may hold a code
         self.code_anchor = (
-            None if literals is None else re.compile("|".join(map(re.escape, sorted(literals))) or "(?!)")
+            None if literals is None else re.compile(alternation(literals, space=re.escape(" ")) or "(?!)")
         )
         # every code anchor holds two capitals in a row ("VER"): a text without any (most
         # prose) is not searched for the anchors (``has_two_capitals``: a byte search)

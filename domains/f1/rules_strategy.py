@@ -10,6 +10,7 @@ from factcov.domains.f1.lexicon import LAP_WORD, cued_search, lexicon
 from factcov.domains.f1.reading import Sentence, TextReader
 from factcov.extractors.fast_regex import compile_fast
 from factcov.extractors.rules import rule
+from factcov.language import alternation
 
 _TIMES = {"once": 1, "twice": 2, "thrice": 3, "single": 1, "only": 1, "unica": 1, "one": 1, "una": 1, "uma": 1, "duas": 2,
           "no": 0, "zero": 0, "ninguna": 0, "nenhuma": 0, "cero": 0}
@@ -75,8 +76,9 @@ def _count_before_stop(language: str) -> re.Pattern[str]:
     position."""
     lex = lexicon(language)
     gap = r"[\s-]*"
-    fillers = "|".join(re.escape(word[::-1]) for word in lex.stop_count_fillers)
-    counts = "|".join(re.escape(word[::-1]) for word in lex.count_ends)
+    # searched for only (is there one?): the order of the words does not matter
+    fillers = alternation((word[::-1] for word in lex.stop_count_fillers), space=re.escape(" "))
+    counts = alternation((word[::-1] for word in lex.count_ends), space=re.escape(" "))
     return re.compile(rf"{re.escape(lex.stop_count_noun[::-1])}{gap}(?:(?:{fillers}){gap})?(?:\d|{counts})")
 
 

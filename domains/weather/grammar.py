@@ -319,7 +319,7 @@ class Grammar:
                  r"(?:noon|midnight|sunrise|sunset|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))"
                  r"(?:\s+(?:and|to)\s+(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)))?", self._text_of("timing"))
         dirs = alternation(direction_words("en"))
-        codes = "|".join(c.lower() for c in _COMPASS)
+        codes = alternation(code.lower() for code in _COMPASS)  # then \b: the code whole, in any order
         manner = r"light|gentle|moderate|strong|gusty|brisk|steady|breezy|trade"
         self.add(rf"(?P<dir>{word_alternation(direction_words('en'))})\s+(?:(?:{manner})\s+)?(?:winds?|breezes?)\b", self._direction)
         self.add(rf"\bwinds?\s+(?:will be\s+|becoming\s+)?(?:(?:{manner}|mainly|mostly|generally)\s+)?(?:from|out of)\s+the\s+(?P<dir>{dirs}|{codes})\b",
