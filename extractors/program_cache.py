@@ -15,7 +15,8 @@ decoded, is ignored (and rewritten); a program the engine refuses (``_sre.compil
 every program) is written anew; ``fast_regex``'s feature test compiles its probe patterns
 through this cache and compares their matches with plain ones, so a cache that gave other
 matches would turn the programs off altogether. New entries are written at exit, atomically
-(a temporary file renamed over the old one), merged with what the file held. The folder:
+(a temporary file renamed over the old one), merged with what the file held, under the
+file's lock (``NAME-KEY.lock`` beside it). The folder:
 ``$FACTCOV_CACHE_DIR``, else ``$XDG_CACHE_HOME/factcov``, else ``~/.cache/factcov``;
 ``FACTCOV_CACHE_DIR=off`` keeps nothing on disk.
 """
@@ -23,6 +24,7 @@ matches would turn the programs off altogether. New entries are written at exit,
 from __future__ import annotations
 
 import atexit
+import fcntl
 import hashlib
 import marshal
 import os
@@ -112,16 +114,29 @@ class ProgramCache:
             atexit.register(self.save)
 
     def save(self) -> None:
-        """Write the entries (merged with the file's, which another process may have grown), atomically."""
+        """Write the entries (merged with the file's, which another process may have grown),
+        atomically, holding the file's lock: processes saving at once (the workers of a
+        ``--jobs`` run, as each ends) each merge with what the others wrote, none replaces it."""
         if self.path is None:
             return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = os.open(self.path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:  # a read-only or full disk: the next run compiles again
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self._write_merged()
+        finally:
+            os.close(lock)  # releases the lock
+
+    def _write_merged(self) -> None:
         entries = {**self._load(), **self.entries}
         if len(entries) > MAX_ENTRIES:
             entries = dict(self.used)
         try:
             payload = marshal.dumps(entries)
             data = marshal.dumps((FORMAT, self.key, hashlib.blake2b(payload, digest_size=16).digest(), payload))
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.name}-")
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
