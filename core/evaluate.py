@@ -15,7 +15,7 @@ from factcov.extractor import Extractor
 from factcov.knowledge import Knowledge
 from factcov.model import Generation, Instance
 from factcov.plugins import extractors as extractor_registry
-from factcov.plugins import get_extractor, load_plugins
+from factcov.plugins import extractors_for, get_extractor, load_plugins, serves
 from factcov.result import Result
 from factcov.scoring import RelevantFacts, ScoringPolicy, score_generation
 from factcov.verifier import Verifier
@@ -86,13 +86,9 @@ class Evaluator:
             extractor = built.name
         self.extractor_name = extractor or domain.default_extractor
         cls = extractor_registry.get(self.extractor_name)
-        if "*" not in cls.domains and domain.name not in cls.domains:
-            raise UnknownNameError(
-                f"extractor for domain '{domain.name}'",
-                self.extractor_name,
-                [n for n in extractor_registry.names()
-                 if domain.name in extractor_registry.get(n).domains or "*" in extractor_registry.get(n).domains],
-            )
+        if not serves(cls.domains, domain.name):
+            raise UnknownNameError(f"extractor for domain '{domain.name}'", self.extractor_name,
+                                   extractors_for(domain.name))
         self.policy = policy or ScoringPolicy(type_weights=dict(domain.type_weights) or None)
         # A configured domain's options go with its own default extractor only; options
         # given (-X) go on top of them (-X n_process=2 keeps [rag]'s aliases).

@@ -382,6 +382,18 @@ def get_extractor(name: str, language: str, **options: Any) -> Any:
     return cls(language=language, **options)
 
 
+def serves(served: Sequence[str] | None, domain: str) -> bool:
+    """Whether an extractor whose ``domains`` are ``served`` reads ``domain``'s texts (its
+    own, or any domain's: ``"*"``)."""
+    return domain in (served or ()) or "*" in (served or ())
+
+
+def extractors_for(domain: str) -> list[str]:
+    """The names of the extractors that read ``domain``'s texts, from their listings (a lazy
+    registration with a listing is not imported for it)."""
+    return [name for name in extractors.names() if serves(extractors.listing(name)["domains"], domain)]
+
+
 def plugin_infos() -> list[PluginInfo]:
     load_plugins()
     infos = []

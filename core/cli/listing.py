@@ -18,7 +18,7 @@ def domains(
     from rich.table import Table
 
     from factcov.plugins import domains as domain_registry
-    from factcov.plugins import extractors, load_plugins
+    from factcov.plugins import extractors_for, load_plugins
 
     load_plugins()
     table = Table(title="factcov domains", show_lines=True)
@@ -26,10 +26,9 @@ def domains(
         table.add_column(column, no_wrap=column == "extractors")
     # each domain's and extractor's listing: declared by its plugin beside a lazy
     # registration (nothing imported), else read off its class
-    listed = {e: extractors.listing(e)["domains"] or () for e in extractors.names()}
     for name in domain_registry.names():
         domain = domain_registry.listing(name)
-        names = [e for e, served in listed.items() if name in served or "*" in served]
+        names = extractors_for(name)
         types = ", ".join(domain["claim_types"])
         extractors_text = ", ".join(
             f"{e} (default)" if e == domain["default_extractor"] else e for e in names
