@@ -1,0 +1,354 @@
+"""A second, blind judge of the f1 oracle's exclusion decisions, and its agreement with the first.
+
+Every precision figure for the exclusion rules in docs/domains/f1.md was judged by one judge
+(``benchmarks/f1_exclusion_judgments.tsv``). This script re-lists, per rule, the decisions
+that judge saw (all of them when a rule has at most 40, else a seeded sample of 40) with the
+evidence re-derived from the lap table and Ergast, but WITHOUT the first judge's verdict and
+evidence, so a second judge can decide each one blind (``--list``). The second judge's
+verdicts are in ``benchmarks/f1_second_judge.tsv`` (key, rule, verdict, reason); the default
+mode joins the two: per rule, n judged by both, agreement, Cohen's kappa, the rule's
+precision under each judge, and every disagreement with both reasons.
+
+    factcov f1 check --laps ../shared/data/f1/laps --ergast ../shared/data/f1/ergast --json > /tmp/check.jsonl
+    python benchmarks/f1_second_judge.py --check /tmp/check.jsonl --list    # the blind listing
+    python benchmarks/f1_second_judge.py --check /tmp/check.jsonl           # the agreement table
+
+A key that no longer names a decision the current oracle makes (a rule changed since it was
+judged) is left out of the listing and counted as stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from f1_exclusion_precision import gap_window, key_of, rule_of  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+FIRST = Path(__file__).with_name("f1_exclusion_judgments.tsv")
+SECOND = Path(__file__).with_name("f1_second_judge.tsv")
+PER_RULE = 40
+SEED = 2605
+VERDICTS = ("right", "unsure", "wrong")
+# rules whose entries are no exclusion (nothing is known to be wrong with them): judged, but
+# their "precision" is not a claim of the oracle
+UNDECIDABLE = ("defense_undecidable", "move: undecidable, wet-weather tyres at a slow stop")
+
+
+@dataclass(frozen=True)
+class Decision:
+    key: str
+    rule: str
+    season: int
+    round: int
+    event: str
+    entry: dict
+
+
+def current_decisions(check_lines: list[dict]) -> dict[str, Decision]:
+    """Every exclusion decision the current oracle makes, by its judgment key."""
+    found = {}
+    for race in check_lines:
+        for entry in race["entries"]:
+            if rule := rule_of(entry):
+                key = key_of(race["season"], race["round"], entry)
+                found[key] = Decision(key, rule, race["season"], race["round"], race["event"], entry)
+    return found
+
+
+def first_judge_keys(path: Path) -> list[str]:
+    """The keys the first judge judged, read without its verdict and evidence columns."""
+    with path.open(encoding="utf-8") as handle:
+        return [row["key"] for row in csv.DictReader(handle, delimiter="\t")]
+
+
+def blind_sample(keys: list[str], current: dict[str, Decision], per_rule: int = PER_RULE,
+                 seed: int = SEED) -> tuple[dict[str, list[Decision]], list[str]]:
+    """Per current rule, the first judge's keys (all if at most ``per_rule``, else a sample
+    seeded with the seed and the rule's name), and the stale keys (no current decision)."""
+    by_rule: dict[str, list[Decision]] = defaultdict(list)
+    stale = []
+    for key in dict.fromkeys(keys):
+        if key in current:
+            by_rule[current[key].rule].append(current[key])
+        else:
+            stale.append(key)
+    chosen = {}
+    for rule in sorted(by_rule):
+        decisions = sorted(by_rule[rule], key=lambda d: d.key)
+        if len(decisions) > per_rule:
+            decisions = sorted(random.Random(f"{seed}:{rule}").sample(decisions, per_rule), key=lambda d: d.key)
+        chosen[rule] = decisions
+    return chosen, stale
+
+
+# --- evidence from the lap table and Ergast -------------------------------------------------
+
+
+class Evidence:
+    """The lap table and Ergast rows around one decision, as short text lines."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+
+    def laps(self, season: int, round_: int):
+        from factcov.domains.f1.source import season_laps
+
+        laps = season_laps(self.data, season)
+        return laps[laps["RoundNumber"] == round_]
+
+    def ergast_rows(self, season: int, round_: int, driver: str) -> str:
+        from factcov.domains.f1.source import ergast
+
+        tables = ergast(self.data)
+        race_id = tables.race_id(season, round_)
+        ids = tables.drivers.loc[tables.drivers["code"] == driver, "driverId"]
+        result = tables.results[(tables.results["raceId"] == race_id) & tables.results["driverId"].isin(ids)]
+        result = result.merge(tables.status, on="statusId", how="left")
+        said = [f"result {row.positionText} ({row.status}, {row.laps} laps)" for row in result.itertuples()]
+        if tables.pit_stops is not None:
+            stops = tables.pit_stops[(tables.pit_stops["raceId"] == race_id) & tables.pit_stops["driverId"].isin(ids)]
+            table = "none" if stops.empty else " ".join(f"L{row.lap}:{row.duration}" for row in stops.itertuples())
+            said.append(f"Ergast pit stops {table}" if len(tables.pit_stops[tables.pit_stops["raceId"] == race_id])
+                        else "no Ergast pit table for the race")
+        return f"  {driver} Ergast: " + "; ".join(said)
+
+    def car_rows(self, season: int, round_: int, driver: str, first: int, last: int) -> list[str]:
+        """One line per lap: position, lap time, compound/age (F fresh), stint, pit in/out and
+        the pit-lane time (out on the next row minus in), track status."""
+        laps = self.laps(season, round_)
+        car = laps[laps["Driver"] == driver].set_index("LapNumber").sort_index()
+        lines = []
+        for lap in range(max(1, first), last + 1):
+            if lap not in car.index:
+                continue
+            row = car.loc[lap]
+            pit = ""
+            if row["PitInTime"] == row["PitInTime"]:
+                out = car["PitOutTime"].get(lap + 1)
+                pit += f" IN@{row['PitInTime']:.0f}" + (f" pitlane {out - row['PitInTime']:.1f}s" if out == out and out is not None else "")
+            if row["PitOutTime"] == row["PitOutTime"]:
+                pit += " OUT"
+            lines.append(f"  {driver} L{lap} P{_num(row['Position'])} {_num(row['LapTime'], 1)}s "
+                         f"{row['Compound']}/{_num(row['TyreLife'])}{'F' if row['FreshTyre'] else ''} "
+                         f"set{_num(row['Stint'])}{pit} ts{row['TrackStatus']}")
+        return lines
+
+    def stints(self, season: int, round_: int, driver: str) -> str:
+        """The car's whole race as runs of (Stint number, compound): laps and tyre ages."""
+        laps = self.laps(season, round_)
+        car = laps[laps["Driver"] == driver].sort_values("LapNumber")
+        runs: list[list] = []
+        after_pit = False
+        for row in car.itertuples():
+            mark = (_num(row.Stint), str(row.Compound))
+            if not runs or runs[-1][0] != mark or after_pit:
+                runs.append([mark, row.LapNumber, row.LapNumber, _num(row.TyreLife), _num(row.TyreLife)])
+            runs[-1][2], runs[-1][4] = row.LapNumber, _num(row.TyreLife)
+            after_pit = row.PitInTime == row.PitInTime  # a pit entry starts a new run on the next row
+        parts = [f"L{a}-{b} set{m[0]} {m[1]} {x}->{y}" for m, a, b, x, y in runs]
+        return f"  {driver} stints: " + "; ".join(parts)
+
+    def field_at(self, season: int, round_: int, driver: str, lap: int) -> str:
+        """The cars entering the pits within 60 s of this car (a field led through the pit lane)."""
+        laps = self.laps(season, round_)
+        own = laps[(laps["Driver"] == driver) & (laps["LapNumber"] == lap)]["PitInTime"]
+        if own.empty or own.iloc[0] != own.iloc[0]:
+            return ""
+        moment = own.iloc[0]
+        near = laps[(laps["PitInTime"] - moment).abs() <= 60]
+        running = laps[laps["LapNumber"] == lap]["Driver"].nunique()
+        outs = {}
+        for row in near.itertuples():
+            nxt = laps[(laps["Driver"] == row.Driver) & (laps["LapNumber"] == row.LapNumber + 1)]["PitOutTime"]
+            if len(nxt) and nxt.iloc[0] == nxt.iloc[0]:
+                new = "new" if _changed(laps, row.Driver, row.LapNumber) else "kept"
+                outs[row.Driver] = f"{row.Driver}:{nxt.iloc[0] - row.PitInTime:.1f}{new[0]}"
+        return f"  pit entries within 60 s: {len(near)} of {running} cars: " + " ".join(outs.values())
+
+    def leader_status(self, season: int, round_: int, first: int, last: int) -> str:
+        laps = self.laps(season, round_)
+        statuses = laps.groupby("LapNumber")["TrackStatus"].agg(lambda s: "/".join(sorted(set(map(str, s.dropna())))))
+        cells = [f"{lap}:{statuses[lap]}" for lap in range(max(1, first), last + 1) if lap in statuses.index]
+        return "  track status (all cars) " + " ".join(cells)
+
+
+def _num(value, digits: int = 0) -> str:
+    if value != value or value is None:
+        return "-"
+    return f"{value:.{digits}f}" if digits else f"{value:g}"
+
+
+def _changed(laps, driver: str, lap: int) -> bool:
+    """A tyre change across this pit entry: another compound, or the age not running on."""
+    car = laps[laps["Driver"] == driver].set_index("LapNumber")
+    if lap not in car.index or lap + 1 not in car.index:
+        return False
+    before, after = car.loc[lap], car.loc[lap + 1]
+    return before["Compound"] != after["Compound"] or not after["TyreLife"] == before["TyreLife"] + 1
+
+
+def lap_span(decision: Decision) -> tuple[int, int]:
+    detail, lap = decision.entry["detail"], decision.entry["lap"]
+    found = re.search(r"laps (\d+)-(\d+)", detail)
+    if found:
+        return int(found.group(1)), int(found.group(2))
+    return (lap or 1), (lap or 1)
+
+
+def single_car_lines(evidence: Evidence, decision: Decision) -> list[str]:
+    season, round_, driver = decision.season, decision.round, decision.entry["driver"]
+    first, last = lap_span(decision)
+    lines = evidence.car_rows(season, round_, driver, first - 3, first + 3)
+    if last > first + 3:
+        lines += ["  ..."] + evidence.car_rows(season, round_, driver, last - 2, last + 3)
+    lines += [evidence.stints(season, round_, driver), evidence.ergast_rows(season, round_, driver)]
+    if decision.rule.startswith("passage") or decision.rule == "red_flag_tyres_kept":
+        lines += [evidence.field_at(season, round_, driver, first),
+                  evidence.leader_status(season, round_, first - 2, first + 2)]
+    if decision.rule == "start_compounds_withheld":
+        lap1 = evidence.laps(season, round_)
+        lap1 = lap1[lap1["LapNumber"] == 1]
+        lines.append("  lap 1 compounds: " + " ".join(f"{d}:{c}/s{_num(s)}" for d, c, s in
+                                                        zip(lap1["Driver"], lap1["Compound"], lap1["Stint"])))
+    return [line for line in lines if line]
+
+
+def move_lines(evidence: Evidence, decision: Decision) -> list[str]:
+    found = re.search(r"(?:undercut|overcut) (\w{3}) on (\w{3}) \(laps (\d+)/(\d+)\)", decision.entry["detail"])
+    if not found:
+        return []
+    a, b, la, lb = found.group(1), found.group(2), int(found.group(3)), int(found.group(4))
+    lo, hi = min(la, lb), max(la, lb)
+    lines = [evidence.leader_status(decision.season, decision.round, lo - 1, hi + 1)]
+    for car in (a, b):
+        lines += evidence.car_rows(decision.season, decision.round, car, lo - 2, hi + 2)
+        lines.append(evidence.ergast_rows(decision.season, decision.round, car))
+    return lines
+
+
+def evidence_lines(evidence: Evidence, decision: Decision) -> list[str]:
+    """What the second judge reads for one decision (never the first judge's columns)."""
+    lines = []
+    if decision.rule.startswith(("move", "defense")):
+        lines.append("  " + gap_window(evidence.data, decision.season, decision.round, decision.entry))
+    if decision.rule.startswith("move"):
+        lines += move_lines(evidence, decision)
+    elif decision.rule.startswith("defense"):
+        cars = re.search(r"(\w{3}) behind (\w{3})", decision.entry["detail"])
+        if cars:
+            lines += [evidence.ergast_rows(decision.season, decision.round, car) for car in cars.groups()]
+    else:
+        lines += single_car_lines(evidence, decision)
+    return lines
+
+
+def print_listing(chosen: dict[str, list[Decision]], data: Path) -> None:
+    evidence = Evidence(data)
+    for rule, decisions in chosen.items():
+        print(f"\n## {rule} ({len(decisions)})")
+        for decision in decisions:
+            print(f"{decision.key}\n  {decision.event}: {decision.entry['detail']}")
+            for line in evidence_lines(evidence, decision):
+                print(line)
+
+
+# --- the join with the first judge (step 3) --------------------------------------------------
+
+
+def read_verdicts(path: Path, reason_column: str) -> dict[str, tuple[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return {row["key"]: (row["verdict"], row[reason_column]) for row in csv.DictReader(handle, delimiter="\t")}
+
+
+def kappa(first: list[str], second: list[str]) -> float | None:
+    """Cohen's kappa (scikit-learn); None when it is undefined (both judges used one label)."""
+    from sklearn.metrics import cohen_kappa_score
+
+    if len(set(first) | set(second)) < 2:
+        return None
+    return float(cohen_kappa_score(first, second, labels=list(VERDICTS)))
+
+
+@dataclass
+class RuleAgreement:
+    rule: str
+    both: int
+    agree: int
+    kappa: float | None
+    first: dict[str, int]
+    second: dict[str, int]
+    disagreements: list[tuple[str, str, str, str, str]]  # key, verdict 1, reason 1, verdict 2, reason 2
+
+    @property
+    def precision_second(self) -> float | None:
+        return self.second["right"] / self.both if self.both else None
+
+
+def agreement(first: dict[str, tuple[str, str]], second: dict[str, tuple[str, str]],
+              rules: dict[str, str]) -> list[RuleAgreement]:
+    """Per rule (``rules``: key -> rule), the keys both judges judged and how they agree."""
+    keys_by_rule: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(second):
+        if key in first and key in rules:
+            keys_by_rule[rules[key]].append(key)
+    table = []
+    for rule in sorted(keys_by_rule):
+        keys = keys_by_rule[rule]
+        one, two = [first[k][0] for k in keys], [second[k][0] for k in keys]
+        table.append(RuleAgreement(
+            rule, len(keys), sum(a == b for a, b in zip(one, two)), kappa(one, two),
+            {v: one.count(v) for v in VERDICTS}, {v: two.count(v) for v in VERDICTS},
+            [(k, first[k][0], first[k][1], second[k][0], second[k][1]) for k in keys if first[k][0] != second[k][0]]))
+    return table
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+def print_table(table: list[RuleAgreement]) -> None:
+    print("| rule | judged by both | agree | Cohen's kappa | judge 1 right / unsure / wrong "
+          "| judge 2 right / unsure / wrong | precision, judge 1 | precision, judge 2 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for row in table:
+        k = "—" if row.kappa is None else f"{row.kappa:.2f}"
+        one = " / ".join(str(row.first[v]) for v in VERDICTS)
+        two = " / ".join(str(row.second[v]) for v in VERDICTS)
+        print(f"| {row.rule} | {row.both} | {row.agree} ({_pct(row.agree / row.both)}) | {k} | {one} | {two} "
+              f"| {_pct(row.first['right'] / row.both)} | {_pct(row.precision_second)} |")
+    for row in table:
+        for key, v1, r1, v2, r2 in row.disagreements:
+            print(f"\n{row.rule}: {key}\n  judge 1 {v1}: {r1}\n  judge 2 {v2}: {r2}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", type=Path, required=True, help="`factcov f1 check --json` output")
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
+    parser.add_argument("--first", type=Path, default=FIRST)
+    parser.add_argument("--second", type=Path, default=SECOND)
+    parser.add_argument("--list", action="store_true", help="the blind listing with evidence, no verdicts")
+    args = parser.parse_args(argv)
+    lines = [json.loads(line) for line in args.check.read_text(encoding="utf-8").splitlines() if line.strip()]
+    current = current_decisions(lines)
+    chosen, stale = blind_sample(first_judge_keys(args.first), current)
+    if args.list:
+        print(f"{sum(map(len, chosen.values()))} decisions in {len(chosen)} rules; {len(stale)} stale keys left out")
+        print_listing(chosen, args.data.resolve())
+        return
+    rules = {d.key: rule for rule, decisions in chosen.items() for d in decisions}
+    print_table(agreement(read_verdicts(args.first, "evidence"), read_verdicts(args.second, "reason"), rules))
+
+
+if __name__ == "__main__":
+    main()
