@@ -1,0 +1,153 @@
+"""The second, blind judge of the f1 exclusion decisions (benchmarks/f1_second_judge.py):
+the listing never shows the first judge's verdicts, the join and the agreement arithmetic
+hold on the committed files, and every judged key still names a decision the oracle makes."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+spec = importlib.util.spec_from_file_location("f1_second_judge", BENCHMARKS / "f1_second_judge.py")
+judge = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = judge  # its dataclasses look their module up
+spec.loader.exec_module(judge)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def plain_kappa(first: list[str], second: list[str]) -> float:
+    """Cohen's kappa by its definition, without scipy: the check on the benchmark's."""
+    n = len(first)
+    observed = sum(a == b for a, b in zip(first, second)) / n
+    one, two = Counter(first), Counter(second)
+    expected = sum(one[label] * two[label] for label in one) / n**2
+    return (observed - expected) / (1 - expected)
+
+
+def test_kappa_is_cohens_on_a_known_table_and_undefined_without_variation() -> None:
+    # 20 both right, 5 right/wrong, 10 wrong/right, 15 both wrong: p_o 0.7, p_e 0.5, kappa 0.4
+    first = ["right"] * 25 + ["wrong"] * 25
+    second = ["right"] * 20 + ["wrong"] * 5 + ["right"] * 10 + ["wrong"] * 15
+    assert judge.kappa(first, second) == pytest.approx(0.4)
+    assert judge.kappa(["right"] * 5, ["right"] * 5) is None
+    # one judge all "right", the other not: agreement 80%, yet kappa 0 (chance explains it all)
+    assert judge.kappa(["right"] * 5, ["right"] * 4 + ["unsure"]) == pytest.approx(0.0)
+
+
+def test_the_second_judge_judged_only_keys_the_first_judged_with_the_same_vocabulary() -> None:
+    first = {row["key"]: row for row in rows(judge.FIRST)}
+    second = rows(judge.SECOND)
+    assert len(second) >= 500
+    assert len({row["key"] for row in second}) == len(second)
+    assert all(row["key"] in first for row in second)
+    assert {row["verdict"] for row in second} <= set(judge.VERDICTS)
+    assert all(row["reason"].strip() for row in second)
+    # all of a rule's judged keys when it has at most 40, else 40
+    per_rule = Counter(row["rule"] for row in second)
+    assert max(per_rule.values()) == judge.PER_RULE
+    assert per_rule["no_lap_completed"] == 17 and per_rule["move: passage"] == 1
+
+
+def test_join_and_agreement_arithmetic_on_the_real_files() -> None:
+    first = {row["key"]: row for row in rows(judge.FIRST)}
+    second = rows(judge.SECOND)
+    table = {row.rule: row for row in judge.agreement(
+        judge.read_verdicts(judge.FIRST, "evidence"), judge.read_verdicts(judge.SECOND, "reason"),
+        judge.second_judge_rules(judge.SECOND))}
+    pairs: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for row in second:
+        pairs[row["rule"]].append((first[row["key"]]["verdict"], row["verdict"]))
+    assert set(table) == set(pairs)
+    for rule, verdicts in pairs.items():
+        row = table[rule]
+        one, two = [a for a, _ in verdicts], [b for _, b in verdicts]
+        assert row.both == len(verdicts)
+        assert row.agree == sum(a == b for a, b in verdicts)
+        assert row.first == {label: one.count(label) for label in judge.VERDICTS}
+        assert row.second == {label: two.count(label) for label in judge.VERDICTS}
+        assert row.precision_second == pytest.approx(two.count("right") / len(two))
+        assert len(row.disagreements) == row.both - row.agree
+        assert all(d[1] != d[3] for d in row.disagreements)
+        if len(set(one) | set(two)) > 1:
+            assert row.kappa == pytest.approx(plain_kappa(one, two))
+        else:
+            assert row.kappa is None
+    # the rules the docs name as under 90% for the second judge
+    below = sorted(rule for rule, row in table.items()
+                   if rule not in judge.UNDECIDABLE and row.precision_second < 0.9)
+    assert below == ["defense kept: faster and closing before", "defense_excluded", "move: neutralization",
+                     "tyre_data_distrusted"]
+
+
+def test_the_listing_never_shows_the_first_judges_verdict_or_evidence(tmp_path: Path, shared_data: Path,
+                                                                      capsys) -> None:
+    detail = "1 row(s), none with a lap time or a position: no facts and no instance"
+    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": detail}
+    check = tmp_path / "check.jsonl"
+    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "Australian Grand Prix",
+                                 "entries": [entry]}) + "\n", encoding="utf-8")
+    key = judge.key_of(2025, 1, entry)
+    first = tmp_path / "first.tsv"
+    first.write_text("key\trule\tverdict\tevidence\tdecision\n"
+                     f"{key}\tno_lap_completed\tSENTINEL-VERDICT\tSENTINEL-EVIDENCE\tx\n"
+                     "2018:1:move_excluded:HAM:3:gone\tmove: slow stop\twrong\tSENTINEL-STALE\tx\n", encoding="utf-8")
+    assert judge.main(["--check", str(check), "--first", str(first), "--list",
+                       "--data", str(shared_data / "f1")]) == 0
+    out = capsys.readouterr().out
+    assert "1 decisions in 1 rules; 1 stale keys left out" in out
+    assert key in out and "DOO L1" in out and "DOO Ergast: result R" in out
+    assert "SENTINEL" not in out
+
+
+def test_a_stale_second_judge_key_fails_the_table_run(tmp_path: Path, capsys) -> None:
+    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": "1 row(s)"}
+    check = tmp_path / "check.jsonl"
+    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "GP", "entries": [entry]}) + "\n",
+                     encoding="utf-8")
+    key = judge.key_of(2025, 1, entry)
+    first, second = tmp_path / "first.tsv", tmp_path / "second.tsv"
+    first.write_text(f"key\trule\tverdict\tevidence\n{key}\tx\tright\te\n2018:1:gone\tx\tright\te\n", encoding="utf-8")
+    second.write_text(f"key\trule\tverdict\treason\n{key}\tno_lap_completed\tright\tr\n"
+                      "2018:1:gone\tno_lap_completed\tright\tr\n", encoding="utf-8")
+    args = ["--check", str(check), "--first", str(first), "--second", str(second)]
+    assert judge.main(args) == 1
+    assert "stale: 2018:1:gone" in capsys.readouterr().out
+    second.write_text(f"key\trule\tverdict\treason\n{key}\tno_lap_completed\tright\tr\n", encoding="utf-8")
+    assert judge.main(args) == 0
+
+
+def test_a_missing_file_or_column_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        judge.main(["--second", str(tmp_path / "none.tsv")])
+    assert stopped.value.code == 2
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("key\tverdict\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        judge.main(["--second", str(bad)])
+    assert stopped.value.code == 2
+    assert f"{bad}: line 1: no column 'rule'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_every_judged_key_names_a_decision_the_current_oracle_makes(shared_data: Path) -> None:
+    from factcov.domains.f1.check import iter_checks
+
+    f1 = shared_data / "f1"
+    checks = iter_checks(sorted((f1 / "laps").glob("*.csv.gz")), f1 / "ergast")
+    lines = [{"season": c.season, "round": c.round, "event": c.event, "entries": c.entries} for c in checks]
+    current = judge.current_decisions(lines)
+    rules = judge.second_judge_rules(judge.SECOND)
+    assert judge.stale_judgments(rules, current) == []
+    # and the listing the second judge worked from is the one the script draws today
+    chosen, _ = judge.blind_sample(judge.first_judge_keys(judge.FIRST), current)
+    assert {d.key: rule for rule, decisions in chosen.items() for d in decisions} == rules
