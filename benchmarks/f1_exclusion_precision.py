@@ -56,7 +56,10 @@ OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept",
                "start_compounds_withheld")
 # a compound kept beside a distrusted stop (precision of what is KEPT: "right" means the
 # compound the Stint counter names is the stint's)
-KEPT_COMPOUNDS = {"distrusted_side_kept": "compound kept: named by the Stint counter"}
+KEPT_COMPOUNDS = {"distrusted_side_kept": "compound kept: named by the Stint counter",
+                  # issue 26's fourth round: a set the feed opened late, an in-lap row showing the next set
+                  "late_set_opened": "compound kept: a set opened late after a stop",
+                  "in_lap_shows_new_set": "compound kept: an in-lap row showing the next set"}
 
 
 def rule_of(entry: dict) -> str | None:

@@ -554,3 +554,35 @@ def test_a_slow_stop_onto_or_off_wet_tyres_is_undecidable_2020_hungary(f1: Path)
     monaco = race(f1, 2018, 6)
     stroll = [r for r in reasons(monaco, "STR") if r.startswith("undercut STR on HAR")]
     assert len(stroll) == 1 and "STR's stop lost over 10 s" in stroll[0]
+
+
+def test_an_in_lap_row_that_already_shows_the_new_set_is_a_tyre_change_2025_belgium_bearman(f1: Path) -> None:
+    # lap 11 reads INTERMEDIATE age 11 as set 1; the in-lap (lap 12, pit entry) already reads
+    # MEDIUM age 1 as set 2, lap 13 MEDIUM age 2: the age "running on" across the stop is the
+    # new set's, not a missed change (Ergast: one stop, lap 12). The only such in-lap among
+    # the 174 races (2020 Austria's Latifi, lap 51, is in the dropped race); found by the
+    # whole-fact audit of issue 26's fourth round
+    belgium = race(f1, 2025, 13)
+    assert fired(belgium, "in_lap_shows_new_set", "BEA") == [12]
+    assert fired(belgium, "tyre_data_distrusted", "BEA") == []
+    assert fired(belgium, "phantom_stint", "BEA") == []
+    bea = belgium.stints[belgium.stints["driver"] == "BEA"]
+    assert bea[["compound", "first_lap", "last_lap"]].values.tolist() == [
+        ["INTERMEDIATE", 1, 12], ["MEDIUM", 13, 44]]
+    assert [f.value for f in facts_of(belgium, "compound_change", "BEA")] == [["INTERMEDIATE", "MEDIUM"]]
+
+
+def test_a_set_the_feed_opens_late_after_a_stop_is_the_stints_compound_2018_spain(f1: Path) -> None:
+    # Hartley and Sirotkin stopped on lap 1 under the safety car (Ergast: lap 1 for both).
+    # Laps 2-4 read MEDIUM ages 1-3 as set 1 (the starting set carried forward), then HARD
+    # age 1 as set 2 on lap 5 with no pit entry, HARD 29 on Hartley's in-lap 33: a car does
+    # not change tyres on track, so the HARD set was the one fitted on lap 1. The stints
+    # beside a missed change with the age running on are the Stint counter's (2019 Bahrain,
+    # Bottas above), and no other stint of the 174 races shows this; found by the audit
+    spain = race(f1, 2018, 5)
+    for driver in ("HAR", "SIR"):
+        assert fired(spain, "late_set_opened", driver) == [5]
+        stint = spain.stints[(spain.stints["driver"] == driver) & (spain.stints["stint"] == 2)]
+        assert stint[["compound", "first_lap"]].values.tolist() == [["HARD", 2]]
+    assert [f.value for f in facts_of(spain, "compound_change", "HAR")] == [["HARD", "HARD"]]
+    assert [f.value for f in facts_of(spain, "compound_change", "SIR")] == [["HARD", "HARD"], ["HARD", "SOFT"]]

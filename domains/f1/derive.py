@@ -17,6 +17,7 @@ from factcov.domains.f1.quality import (
     classify_pit_entries,
     drop_cars_without_a_lap,
     field_red_laps,
+    late_opened_sets,
     leader_rows,
     move_late_pit_times,
     name_distrusted_sides,
@@ -200,6 +201,11 @@ def build_stints(laps: pd.DataFrame, log: QualityLog | None = None) -> pd.DataFr
     # set in place: the column keeps its string dtype, so a stop's missing next stint reads <NA> (null)
     stints.loc[where, "compound"] = [named.get(key, "UNKNOWN") for key, side in
                                      zip(zip(stints["Driver"], stints["stint_id"]), where) if side]
+    late = late_opened_sets(laps, unknown, log if log is not None else QualityLog())
+    if late:
+        where = [key in late for key in zip(stints["Driver"], stints["stint_id"])]
+        stints.loc[where, "compound"] = [late[key] for key, side in
+                                         zip(zip(stints["Driver"], stints["stint_id"]), where) if side]
     ahead = start_stints_ahead(laps, log if log is not None else QualityLog())
     if ahead:
         stints.loc[[key in ahead for key in zip(stints["Driver"], stints["stint_id"])], "compound"] = "UNKNOWN"

@@ -42,6 +42,8 @@ RULES = {
     "new_set_at_age_one": "tyre age 1 then 1 across a pit stop with a stop's pit-lane time: a new set, a stop",
     "red_flag_tyres_kept": "a pit entry under a red flag with the same tyres: no tyre change",
     "phantom_stint": "the Stint counter changed with no pit entry and no red flag: ignored",
+    "in_lap_shows_new_set": "the in-lap's own row already shows the new set (its Stint number, another compound or a fresh age): the set changed at that stop",
+    "late_set_opened": "a set shown from a Stint tick with no pit entry (another compound, age 1) was fitted at the stint's stop: the stint's compound",
     "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown unless the Stint counter names them",
     "distrusted_side_kept": "a compound beside a distrusted stop that the Stint counter names: its set has its own stint number",
     "start_compounds_withheld": "full wets beside slicks on lap 1: the first stints whose Stint number runs ahead give no compound",
@@ -247,6 +249,11 @@ def classify_pit_entries(
     # or not advanced at all across a stoppage)
     same_compound = known & (next_compound == laps["Compound"]).eq(True)
     kept = same_compound & ((next_life == laps["TyreLife"] + 1) | (next_life == laps["TyreLife"])).eq(True)
+    # an in-lap whose own row already shows the next set (2025 Belgium, Bearman lap 12:
+    # INTERMEDIATE 11 on lap 11, MEDIUM 1 as set 2 on the in-lap, MEDIUM 2 after it): the
+    # age "running on" from the in-lap is the new set's, and the set changed at this stop
+    shows_next = _in_lap_shows_next_set(laps, by_driver, pit_in)
+    kept &= ~shows_next
     near_red = laps["LapNumber"].isin({lap + d for lap in red_laps for d in (-1, 0, 1)})
     red = status_has(laps["TrackStatus"], "5") & near_red
     neutral_row = status_has(laps["TrackStatus"], "4567")
@@ -340,9 +347,14 @@ def classify_pit_entries(
         log.add("tyre_data_distrusted", f"stop with {row.Compound} tyre age {int(row.TyreLife)} running on: "
                 "the tyre change was missed, compounds before and after unknown unless the Stint counter names them",
                 str(row.Driver), int(row.LapNumber))
+    for row in laps.loc[shows_next & laps["is_stop"], columns].itertuples():
+        log.add("in_lap_shows_new_set", f"the in-lap's row reads {row.Compound} tyre age {int(row.TyreLife)} as set "
+                f"{int(row.Stint)}, the row before another set: a tyre change at this stop, the in-lap's stint keeps "
+                "the compound of the rows before", str(row.Driver), int(row.LapNumber))
     previous_stint = by_driver["Stint"].shift(1)
     previous_pit = by_driver["PitInTime"].shift(1).notna()
     ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
+    ticked &= ~shows_next  # the tick of a set shown on its in-lap is that stop's
     in_red = laps["LapNumber"].isin(red_laps) | (laps["LapNumber"] - 1).isin(red_laps)
     laps["silent_red_change"] = ticked & in_red
     for row in laps.loc[ticked & ~in_red, columns].itertuples():
@@ -350,6 +362,21 @@ def classify_pit_entries(
                 "entry and no red flag", str(row.Driver), int(row.LapNumber))
     laps["passage"] = passage
     return laps
+
+
+def _in_lap_shows_next_set(laps: pd.DataFrame, by_driver: Any, pit_in: pd.Series) -> pd.Series:
+    """In-laps whose own row opens the next set: the Stint number ticks on the in-lap (not
+    after a pit entry), and the row shows another set than the row before (another known
+    compound, or the age restarted at 1)."""
+    previous_stint = by_driver["Stint"].shift(1)
+    previous_compound = by_driver["Compound"].shift(1)
+    previous_life = by_driver["TyreLife"].shift(1)
+    ticked = (laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint)
+              & by_driver["PitInTime"].shift(1).isna())
+    known = laps["Compound"].isin(TYRE_COMPOUNDS) & previous_compound.isin(TYRE_COMPOUNDS)
+    other = known & (laps["Compound"] != previous_compound)
+    restarted = (laps["TyreLife"] == 1).eq(True) & (previous_life > 1).eq(True)
+    return pit_in & ticked & (other | restarted)
 
 
 def _log_new_sets(rows: pd.DataFrame, transit: pd.Series, typical: float,
@@ -561,3 +588,34 @@ def start_stints_ahead(laps: pd.DataFrame, log: QualityLog) -> set[tuple[str, in
             log.add("start_compounds_withheld", f"lap 1 shows full wets beside slicks; stints {leading[0]}-"
                     f"{leading[-1]} read Stint numbers one set ahead: no compound", str(driver), 1)
     return ahead
+
+
+def late_opened_sets(laps: pd.DataFrame, skip: set[tuple[str, int]], log: QualityLog) -> dict[tuple[str, int], str]:
+    """Stints whose rows show the set before the stop until the feed opens the new set late:
+    (driver, stint id) -> the compound shown from then on. A car cannot change tyres on track,
+    so a Stint tick with no pit entry onto another known compound at age 1, inside a stint
+    that began at a stop, is the set fitted at that stop (2018 Spain, Hartley and Sirotkin:
+    lap-1 stops under the safety car, laps 2-4 read MEDIUM as set 1, HARD age 1 as set 2
+    from lap 5 on, HARD 29 on lap 33 with no pit entry between). The stints beside a
+    distrusted stop (``skip``) are the Stint counter's to name. ``laps`` is marked
+    (``stint_id``, ``is_stop``, ``silent_red_change``) and sorted by driver and lap."""
+    by_driver = laps.groupby("Driver", sort=False)
+    previous_compound = by_driver["Compound"].shift(1)
+    previous_stint = by_driver["Stint"].shift(1)
+    inside = by_driver["stint_id"].shift(1) == laps["stint_id"]
+    ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint)
+    other = laps["Compound"].isin(TYRE_COMPOUNDS) & previous_compound.isin(TYRE_COMPOUNDS) & (
+        laps["Compound"] != previous_compound)
+    late = ticked & inside & other & (laps["TyreLife"] == 1).eq(True) & ~laps["silent_red_change"]
+    late &= laps["stint_id"] > 1  # the first stint began at the start, not at a stop
+    named: dict[tuple[str, int], str] = {}
+    for row in laps.loc[late, ["Driver", "LapNumber", "Compound", "stint_id"]].itertuples():
+        key = (str(row.Driver), int(row.stint_id))
+        if key in skip or key in named:
+            continue
+        first = laps.loc[(laps["Driver"] == row.Driver) & (laps["stint_id"] == row.stint_id), "LapNumber"].min()
+        named[key] = str(row.Compound)
+        log.add("late_set_opened", f"stint {key[1]} (from lap {int(first)}) reads {previous_compound[row.Index]} "
+                f"until set {row.Compound} age 1 opens on lap {int(row.LapNumber)} with no pit entry: the set fitted "
+                f"at the stop was {row.Compound}", key[0], int(row.LapNumber))
+    return named

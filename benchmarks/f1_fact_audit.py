@@ -1,0 +1,371 @@
+"""A whole-fact audit of the f1 oracle on races no earlier test, benchmark or doc used.
+
+Issue 26's fourth round (docs/domains/f1.md, "A whole-fact audit"). Eight races are drawn
+with a fixed seed, one per season 2018-2025 (the seasons with an Ergast pit table), from
+the races that the repository's tests, benchmarks and docs did not name at the commit the
+audit started from (``BASE``); at least ``EVENTFUL`` of them with rain or a red flag. For
+each, every fact the oracle emits and every entry of ``factcov f1 check`` (what a rule
+dropped, withheld or kept) is listed with its evidence: Ergast's pit laps (raw and by F1
+convention, as in ``f1_ergast_agreement.py``), its result and status, the stint's rows in
+the lap table (compound, tyre age, Stint number, fresh), and for moves and defenses the
+two cars' gap lap by lap. The judgements are in ``benchmarks/f1_fact_audit_judgments.tsv``
+(key with the fact's value, verdict, evidence): ``right``, ``wrong``, ``unsure`` for an
+emitted fact (a judgement holds for its value only: another value is unjudged); for a check
+entry ``right``, ``wrong`` (it dropped a true fact) or ``unsure``. A fact judged right that
+the oracle no longer states, or a ``missing`` row, is a true fact missing. A fact that a
+table the rule did not read confirms (stop count and pit laps equal to Ergast's by F1
+convention, a position or status equal to Ergast's, a stint whose rows read one compound,
+a change between two such stints) is judged right with that evidence; every other fact
+(stop counts Ergast disagrees with, mixed stints, neutralizations, moves, defenses) and every
+check entry was judged by hand from the listed evidence. Rows judged ``wrong`` keep the
+values of the code before the fixes they led to, so the benchmark on that code counts them.
+
+    python benchmarks/f1_fact_audit.py --draw          # the pool and the draw
+    python benchmarks/f1_fact_audit.py --list          # every fact and exclusion, with evidence
+    python benchmarks/f1_fact_audit.py                 # the counts per race and fact type
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+JUDGMENTS = Path(__file__).with_name("f1_fact_audit_judgments.tsv")
+BASE = "bcc854e"  # main when the audit was drawn: the texts that name races already used
+SEED = 2604
+SEASONS = tuple(range(2018, 2026))
+EVENTFUL = 2
+# files that judge single decisions drawn from every race (not whole races), and this audit's own
+NOT_A_USE = ("benchmarks/f1_exclusion_judgments.tsv", "benchmarks/f1_fact_audit")
+# how the texts name a race: the event's adjective, its country, its city or circuit
+ALIASES = {
+    "70th Anniversary": ["70th Anniversary", "Silverstone"], "Abu Dhabi": ["Abu Dhabi", "Yas Marina"],
+    "Australian": ["Australia", "Australian", "Melbourne", "Albert Park"],
+    "Austrian": ["Austria", "Austrian", "Spielberg", "Red Bull Ring"], "Azerbaijan": ["Azerbaijan", "Baku"],
+    "Bahrain": ["Bahrain"], "Belgian": ["Belgium", "Belgian", "Spa"],
+    "Brazilian": ["Brazil", "Brazilian", "Interlagos", "São Paulo", "Sao Paulo"],
+    "British": ["Britain", "British", "Silverstone"], "Canadian": ["Canada", "Canadian", "Montreal", "Montréal"],
+    "Chinese": ["China", "Chinese", "Shanghai"], "Dutch": ["Dutch", "Netherlands", "Zandvoort"],
+    "Eifel": ["Eifel", "Nürburgring", "Nurburgring"], "Emilia Romagna": ["Emilia Romagna", "Imola"],
+    "French": ["France", "French", "Paul Ricard"], "German": ["Germany", "German", "Hockenheim"],
+    "Hungarian": ["Hungary", "Hungarian", "Budapest"], "Italian": ["Italy", "Italian", "Monza"],
+    "Japanese": ["Japan", "Japanese", "Suzuka"], "Las Vegas": ["Las Vegas", "Vegas"],
+    "Mexican": ["Mexico", "Mexican"], "Mexico City": ["Mexico", "Mexican"], "Miami": ["Miami"],
+    "Monaco": ["Monaco"], "Portuguese": ["Portugal", "Portuguese", "Portimão", "Portimao"],
+    "Qatar": ["Qatar", "Lusail", "Losail"], "Russian": ["Russia", "Russian", "Sochi"], "Sakhir": ["Sakhir"],
+    "Saudi Arabian": ["Saudi", "Jeddah"], "Singapore": ["Singapore"],
+    "Spanish": ["Spain", "Spanish", "Barcelona", "Catalunya"], "Styrian": ["Styria", "Styrian"],
+    "São Paulo": ["Brazil", "Brazilian", "Interlagos", "São Paulo", "Sao Paulo"],
+    "Turkish": ["Turkey", "Turkish", "Istanbul"], "Tuscan": ["Tuscany", "Tuscan", "Mugello"],
+    "United States": ["United States", "USA", "US", "Austin", "COTA"], "Barcelona": ["Barcelona", "Catalunya"],
+}
+
+
+def base_texts(commit: str = BASE) -> str:
+    """tests/, benchmarks/ and docs/ as they were at ``commit`` (the draw does not move when
+    this audit's own files and paragraph name its races)."""
+    names = subprocess.run(["git", "ls-tree", "-r", "--name-only", commit, "tests", "benchmarks", "docs"],
+                           cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    texts = []
+    for name in names:
+        if name.startswith(NOT_A_USE) or not name.endswith((".py", ".md", ".tsv", ".txt", ".json")):
+            continue
+        texts.append(subprocess.run(["git", "show", f"{commit}:{name}"], cwd=REPO, capture_output=True,
+                                    text=True, check=True).stdout)
+    return re.sub(r"\s+", " ", "\n".join(texts))  # a name broken over two lines is one name
+
+
+def named(text: str, season: int, round_: int, event: str) -> bool:
+    """Whether the texts name the race: "2019 Monza", "Monza 2019", "2025 Bahrain, Japan and
+    United States" (a season followed by a list), or (season, round) in code."""
+    words = "|".join(re.escape(a) for a in ALIASES[event.replace(" Grand Prix", "")])
+    if re.search(rf"\b(?:{words})\s+(?:GP\s+)?{season}\b", text):
+        return True
+    for found in re.finditer(rf"\b{season}\b([^;.()]{{0,80}})", text):
+        if re.search(rf"^\s+(?:[\w ]+?(?:,|\band)\s+)*(?:{words})\b", found.group(1)):
+            return True
+    return bool(re.search(rf"\b{season},\s*{round_}\)|\b{season}, {round_},|\b{season}:{round_}:", text))
+
+
+def claims_digest_races() -> set[tuple[int, int]]:
+    import f1_claims_digest
+
+    return set(f1_claims_digest.RACES)
+
+
+def draw(data: Path, seed: int = SEED) -> tuple[list[tuple[int, int, str, bool]], list[tuple[int, int, str, bool]]]:
+    """(pool, drawn): the unused races with an Ergast result and pit table as (season, round,
+    event, eventful), and the draw: one per season, then the latest seasons' picks replaced by
+    an eventful race of their season until ``EVENTFUL`` are eventful."""
+    import pandas as pd
+
+    from factcov.domains.f1.source import season_laps
+
+    read = lambda name: pd.read_csv(data / "ergast" / name, na_values=["\\N"], keep_default_na=False)  # noqa: E731
+    races, pits, results, red = read("races.csv"), read("pit_stops.csv"), read("results.csv"), read("red_flags.csv")
+    covered = set(races.loc[races["raceId"].isin(set(pits["raceId"]) & set(results["raceId"])),
+                            ["year", "round"]].itertuples(index=False, name=None))
+    reds = set(red["Race"])
+    text, digest = base_texts(), claims_digest_races()
+    pool = []
+    for season in SEASONS:
+        laps = season_laps(data, season)
+        for round_, rows in laps.groupby("RoundNumber"):
+            event = str(rows["EventName"].iloc[0])
+            key = (season, int(round_))
+            if key not in covered or key in digest or named(text, season, int(round_), event):
+                continue
+            wet = rows["Compound"].isin(("INTERMEDIATE", "WET")).any()
+            pool.append((season, int(round_), event, bool(wet or f"{season} {event}" in reds)))
+    rng = random.Random(seed)
+    by_season = {s: rng.sample([r for r in pool if r[0] == s], len([r for r in pool if r[0] == s])) for s in SEASONS}
+    drawn = [by_season[s][0] for s in SEASONS if by_season[s]]
+    for index in reversed(range(len(drawn))):
+        if sum(r[3] for r in drawn) >= EVENTFUL:
+            break
+        eventful = [r for r in by_season[drawn[index][0]] if r[3]]
+        if not drawn[index][3] and eventful:
+            drawn[index] = eventful[0]
+    return pool, drawn
+
+
+# the audited races: the draw of SEED (``--draw`` recomputes it)
+AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22), (2024, 16), (2025, 13))
+FACT_VERDICTS = ("right", "wrong", "unsure")
+
+
+def read_judgments(path: Path = JUDGMENTS) -> dict[str, tuple[str, str]]:
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as handle:
+        return {row["key"]: (row["verdict"], row["evidence"]) for row in csv.DictReader(handle, delimiter="\t")}
+
+
+class Evidence:
+    """What the tables say about one race, independently of the oracle's rules: Ergast's pit
+    laps and results, neutralizations, and the lap table's rows."""
+
+    def __init__(self, data: Path, season: int, round_: int) -> None:
+        import json
+
+        import pandas as pd
+
+        from factcov.domains.f1.context import race_block
+        from factcov.domains.f1.oracle import race_facts
+        from factcov.domains.f1.source import ergast, race, season_laps
+
+        self.season, self.round = season, round_
+        self.analysis = race(data, season, round_)
+        self.block = race_block(self.analysis)
+        self.facts = race_facts(self.block)
+        laps = season_laps(data, season)
+        self.laps = laps[laps["RoundNumber"] == round_].sort_values(["Driver", "LapNumber"])
+        raw, convention = _references(data)
+        self.raw, self.convention = raw.get((season, round_), {}), convention.get((season, round_), {})
+        self.results = ergast(data).classification(season, round_).set_index("code")
+        name = f"{season} {self.analysis.event}"
+        read = lambda n: pd.read_csv(data / "ergast" / n)  # noqa: E731
+        cars = read("safety_cars.csv")
+        self.safety_cars = [(r.Deployed, r.Retreated) for r in cars[cars["Race"] == name].itertuples()]
+        red = read("red_flags.csv")
+        self.red_flags = sorted(int(lap) for lap in red.loc[red["Race"] == name, "Lap"])
+        vsc = json.loads((data / "ergast" / "virtual_safety_car_estimates.json").read_text())
+        self.vsc_laps = vsc.get(name, [])
+
+    def stint_rows(self, driver: str, stint: dict) -> str:
+        rows = self.laps[(self.laps["Driver"] == driver) & self.laps["LapNumber"].between(stint["first_lap"],
+                                                                                        stint["last_lap"])]
+        compounds = Counter(str(c) for c in rows["Compound"])
+        first = rows.iloc[0] if len(rows) else None
+        start = "" if first is None else (f"first row: TyreLife {first['TyreLife']}, Stint {first['Stint']}, "
+                                          f"Fresh {first.get('FreshTyre', '?')}")
+        return f"laps {stint['first_lap']}-{stint['last_lap']}: {dict(compounds)}; {start}"
+
+    def gaps(self, a: str, b: str, first: int, last: int) -> str:
+        """a minus b (s) lap by lap; n: a neutralized lap, p: a stop of either car."""
+        times, stops = self.analysis.times, self.analysis.stops
+        neutral = {lap for f, t in zip(self.analysis.neutralizations["first_lap"],
+                                       self.analysis.neutralizations["last_lap"]) for lap in range(f, t + 1)}
+        pits = set(zip(stops["driver"], stops["lap"]))
+        cells = []
+        for lap in range(max(1, first), last + 1):
+            if lap in times.index and a in times.columns and b in times.columns:
+                gap = times.at[lap, a] - times.at[lap, b]
+                mark = ("n" if lap in neutral else "") + ("p" if (a, lap) in pits or (b, lap) in pits else "")
+                cells.append(f"{lap}{mark}:{gap:+.1f}" if gap == gap else f"{lap}{mark}:-")
+        return f"{a}-{b}: " + " ".join(cells)
+
+
+_REFERENCES: dict = {}
+
+
+def _references(data: Path) -> tuple[dict, dict]:
+    if data not in _REFERENCES:
+        from f1_ergast_agreement import convention_reference
+
+        _REFERENCES[data] = convention_reference(data)
+    return _REFERENCES[data]
+
+
+FACT_TYPES = ("stop_count", "pit_lap", "stint_compound", "compound_change", "final_position", "retired", "winner",
+              "neutralization", "undercut", "overcut", "time_gained", "defense")
+
+
+def fact_key(season: int, round_: int, fact) -> str:
+    """The fact with its value: a judgement holds for that value only (another value is unjudged)."""
+    import json
+
+    key = ",".join(f"{k}={v}" for k, v in sorted(fact.key.items()))
+    return f"{season}:{round_}:{fact.type}:{key}={json.dumps(fact.value)}"
+
+
+def entry_key(season: int, round_: int, entry: dict) -> str:
+    return f"{season}:{round_}:{entry['rule']}:{entry['driver']}:{entry['lap']}:{entry['detail'][:60]}"
+
+
+def fact_evidence(ev: Evidence, fact) -> str:
+    """The evidence a judge needs for one fact, from tables the oracle's rule did not decide."""
+    key = fact.key
+    driver = key.get("driver")
+    if fact.type in ("stop_count", "pit_lap"):
+        return f"ours {_stops(ev, driver)}; Ergast raw {ev.raw.get(driver, [])}, convention {ev.convention.get(driver, [])}"
+    if fact.type in ("stint_compound", "compound_change"):
+        car = next(d for d in ev.block["drivers"] if d["code"] == driver)
+        if fact.type == "stint_compound":
+            stints = [s for s in car["stints"] if s["stint"] == key["stint"]]
+        else:  # the stints either side of the stop (a red-flag change also starts a stint)
+            lap = next(p["lap"] for p in car["pit_stops"] if p["stop"] == key["stop"])
+            stints = [s for s in car["stints"] if s["last_lap"] == lap or s["first_lap"] == lap + 1]
+        return " | ".join(ev.stint_rows(driver, s) for s in stints) + f"; Ergast {ev.convention.get(driver, [])}"
+    if fact.type in ("final_position", "retired"):
+        row = ev.results.loc[driver] if driver in ev.results.index else None
+        return "no Ergast result" if row is None else f"Ergast position {row['position']}, status {row['status']}"
+    if fact.type == "winner":
+        return f"Ergast P1 {ev.results.index[ev.results['position'] == 1].tolist()}"
+    if fact.type == "neutralization":
+        return f"Ergast SC (deployed, retreated) {ev.safety_cars}, VSC laps {ev.vsc_laps}, red {ev.red_flags}"
+    if fact.type in ("undercut", "overcut", "time_gained"):
+        move = next(m for m in ev.block["moves"] if m["driver"] == driver and m["rival"] == key["rival"])
+        first = min(move["driver_pit_lap"], move["rival_pit_lap"])
+        last = max(move["driver_pit_lap"], move["rival_pit_lap"])
+        return (f"{move['kind']} stops {move['driver_pit_lap']}/{move['rival_pit_lap']} gap {move['gap_before_s']}"
+                f" -> {move['gap_after_s']}; " + ev.gaps(driver, key["rival"], first - 3, last + 3))
+    if fact.type == "defense":
+        d = next(d for d in ev.block["defenses"] if d["driver"] == driver and d["attacker"] == key["attacker"])
+        return f"laps {d['first_lap']}-{d['last_lap']}; " + ev.gaps(key["attacker"], driver, d["first_lap"] - 6,
+                                                                    d["last_lap"] + 6)
+    return ""
+
+
+def _stops(ev: Evidence, driver: str) -> list[int]:
+    stops = ev.analysis.stops
+    return [int(lap) for lap in stops.loc[stops["driver"] == driver, "lap"]]
+
+
+def entry_evidence(ev: Evidence, entry: dict) -> str:
+    """A check entry's evidence: the gaps around a move or a defense, the Ergast pit laps of a stop rule."""
+    detail, driver = entry["detail"], entry["driver"]
+    found = re.search(r"(\w{3}) behind (\w{3}) laps (\d+)-(\d+)", detail)
+    if found:
+        a, b, first, last = found.group(1), found.group(2), int(found.group(3)), int(found.group(4))
+        return ev.gaps(a, b, first - 6, last + 8)
+    found = re.search(r"(?:undercut|overcut) (\w{3}) on (\w{3}) \(laps (\d+)/(\d+)\)", detail)
+    if found:
+        a, b = found.group(1), found.group(2)
+        first, last = sorted((int(found.group(3)), int(found.group(4))))
+        return ev.gaps(a, b, first - 3, last + 3)
+    if driver:
+        return f"ours {_stops(ev, driver)}; Ergast raw {ev.raw.get(driver, [])}, convention {ev.convention.get(driver, [])}"
+    return ""
+
+
+def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool) -> Counter:
+    """Every audited race's facts and check entries against the judgements; the counts."""
+    counts: Counter = Counter()
+    emitted: set[str] = set()
+    for season, round_ in AUDITED:
+        ev = Evidence(data, season, round_)
+        if listing:
+            print(f"\n# {season} {ev.analysis.event} (round {round_}): {len(ev.facts)} facts")
+        for fact in ev.facts:
+            key = fact_key(season, round_, fact)
+            emitted.add(key)
+            verdict = judged.get(key, ("", ""))[0]
+            counts[("fact", fact.type, verdict or "unjudged")] += 1
+            if listing:
+                print(f"{key}\t{fact.value}\t{verdict}\t{fact_evidence(ev, fact)}")
+        for entry in ([] if ev.analysis.quality is None else ev.analysis.quality.to_dict("records")):
+            entry["driver"] = entry["driver"] if isinstance(entry["driver"], str) else None
+            lap = entry["lap"]
+            entry["lap"] = None if lap is None or lap != lap else int(lap)
+            key = entry_key(season, round_, entry)
+            verdict = judged.get(key, ("", ""))[0]
+            counts[("entry", entry["rule"], verdict or "unjudged")] += 1
+            if listing:
+                print(f"{key}\t{verdict}\t{entry['detail']}\t{entry_evidence(ev, entry)}")
+    for key, (verdict, _) in judged.items():
+        parts = key.split(":")
+        if tuple(int(p) for p in parts[:2]) not in AUDITED or parts[2] not in FACT_TYPES:
+            continue
+        # a true fact the oracle does not state (judged missing, or judged right and no longer emitted)
+        if verdict == "missing" or (verdict == "right" and key not in emitted):
+            counts[("missing", parts[2], "missing")] += 1
+    return counts
+
+
+def report(counts: Counter) -> None:
+    facts = defaultdict(Counter)
+    for (kind, name, verdict), n in counts.items():
+        if kind == "fact":
+            facts[name][verdict] += n
+    print("| fact type | emitted | right | wrong | unsure | unjudged |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total: Counter = Counter()
+    for name in sorted(facts):
+        row = facts[name]
+        total.update(row)
+        print(f"| {name} | {sum(row.values())} | {row['right']} | {row['wrong']} | {row['unsure']} | {row['unjudged']} |")
+    print(f"| all | {sum(total.values())} | {total['right']} | {total['wrong']} | {total['unsure']} | "
+          f"{total['unjudged']} |")
+    entries = defaultdict(Counter)
+    for (kind, name, verdict), n in counts.items():
+        if kind == "entry":
+            entries[name][verdict] += n
+    print("\n| check rule | entries | rightly | wrongly (a true fact lost) | unsure | unjudged |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in sorted(entries):
+        row = entries[name]
+        print(f"| {name} | {sum(row.values())} | {row['right']} | {row['wrong']} | {row['unsure']} | {row['unjudged']} |")
+    missing = Counter({name: n for (kind, name, _), n in sorted(counts.items()) if kind == "missing"})
+    lost = sum(row["wrong"] for row in entries.values())
+    print(f"\ntrue facts missing (judged true, not stated): {sum(missing.values())} {dict(missing)}; "
+          f"check entries that dropped a true fact: {lost}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
+    parser.add_argument("--draw", action="store_true", help="print the pool of unused races and the draw")
+    parser.add_argument("--list", action="store_true", help="every fact and check entry, with evidence")
+    parser.add_argument("--judgments", type=Path, default=JUDGMENTS)
+    args = parser.parse_args()
+    if args.draw:
+        pool, drawn = draw(args.data)
+        print(f"{len(pool)} races with an Ergast result and pit table that tests, benchmarks and docs did not name "
+              f"at {BASE}; {sum(r[3] for r in pool)} with rain or a red flag")
+        for season, round_, event, eventful in drawn:
+            print(f"  {season} round {round_:2d} {event}{' (rain or red flag)' if eventful else ''}")
+        return
+    report(audit(args.data, read_judgments(args.judgments), args.list))
+
+
+if __name__ == "__main__":
+    main()
