@@ -457,6 +457,30 @@ def _slow_stop(cars: tuple, dry: list[tuple[str, dict, float]], wet: tuple[str, 
     return f"{'/'.join(slow)}'s stop {lost}"
 
 
+def _stop_measures(stops: pd.DataFrame) -> tuple[list[tuple[str, dict, float]], tuple[str, dict, float]]:
+    """The slow-stop measures of ``_slow_stop``: (name, value per (driver, lap), the race's
+    median over green stops) for dry pairs (the laps against the field's pace, the pit lane)
+    and for pairs with a wet-weather stop (the laps against the driver's race pace)."""
+    green = ~stops["neutralized"]
+    by_stop = stops.set_index(["driver", "lap"])
+    dry = [(what, by_stop[column].to_dict(), stops.loc[green, column].median())
+           for what, column in (("stop", "loss_s"), ("pit-lane time", "pit_lane_s"))]
+    wet = ("stop", by_stop["loss_race_pace_s"].to_dict(), stops.loc[green, "loss_race_pace_s"].median())
+    return dry, wet
+
+
+def _neutralized(cars: tuple, exchange: range, neutral_laps: set[int], car_neutral: set[tuple[str, int]]) -> str:
+    """Why the exchange's laps are neutralized ('' when green): the leader's laps, or either
+    car's own rows: a neutralization called during the leader's lap n + 1 caught the cars
+    behind on their lap n (2022 Bahrain lap 45, Tsunoda's out-lap under the VSC, status
+    ``64``, the leader's lap green)."""
+    what = f"safety car, VSC or red flag between laps {exchange.start} and {exchange.stop - 1}"
+    if any(lap in neutral_laps for lap in exchange):
+        return what
+    own = [f"{d}'s lap {lap}" for d, _ in cars for lap in exchange if (d, lap) in car_neutral]
+    return f"{what} ({own[0]})" if own else ""
+
+
 def confounded(
     moves: pd.DataFrame,
     stops: pd.DataFrame,
@@ -472,11 +496,7 @@ def confounded(
     a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
     not adjacent on track before the first stop when the attacker did not come out ahead."""
 
-    green = ~stops["neutralized"]
-    by_stop = stops.set_index(["driver", "lap"])
-    dry = [(what, by_stop[column].to_dict(), stops.loc[green, column].median())
-           for what, column in (("stop", "loss_s"), ("pit-lane time", "pit_lane_s"))]
-    wet = ("stop", by_stop["loss_race_pace_s"].to_dict(), stops.loc[green, "loss_race_pace_s"].median())
+    dry, wet = _stop_measures(stops)
     to = stops.set_index(["driver", "lap"])["to"].to_dict()
     came_off = stops.set_index(["driver", "lap"])["from"].to_dict()
     passed = set() if passages is None else set(zip(passages["Driver"], passages["LapNumber"]))
@@ -496,13 +516,9 @@ def confounded(
         weather = {to.get(car) in WET_COMPOUNDS for car in cars if to.get(car) not in (None, "UNKNOWN")}
         before = order.loc[first - 1] if first - 1 in order.index else None
         between = None if before is None else abs(before.get(move.driver) - before.get(move.rival)) - 1
-        # a neutralization called during the leader's lap n + 1 caught the cars behind on
-        # their lap n: their own rows show it (2022 Bahrain lap 45, Tsunoda's out-lap under
-        # the VSC, the leader's lap green)
-        own = [f"{d}'s lap {lap}" for d, _ in cars for lap in exchange if (d, lap) in car_neutral]
-        if any(lap in neutral_laps for lap in exchange) or own:
-            reasons.append(f"safety car, VSC or red flag between laps {exchange.start} and {exchange.stop - 1}"
-                           + ("" if any(lap in neutral_laps for lap in exchange) else f" ({own[0]})"))
+        neutralized = _neutralized(cars, exchange, neutral_laps, car_neutral)
+        if neutralized:
+            reasons.append(neutralized)
         elif slow:
             reasons.append(slow)
         elif any((d, lap) in passed for d, _ in cars for lap in window):
