@@ -586,3 +586,49 @@ def test_a_set_the_feed_opens_late_after_a_stop_is_the_stints_compound_2018_spai
         assert stint[["compound", "first_lap"]].values.tolist() == [["HARD", 2]]
     assert [f.value for f in facts_of(spain, "compound_change", "HAR")] == [["HARD", "HARD"]]
     assert [f.value for f in facts_of(spain, "compound_change", "SIR")] == [["HARD", "HARD"], ["HARD", "SOFT"]]
+def _move_reasons(analysis: RaceAnalysis, driver: str, start: str) -> list[str]:
+    log = analysis.quality
+    rows = log[(log["rule"] == "move_excluded") & (log["driver"] == driver)]["detail"]
+    return [detail for detail in rows if detail.startswith(start)]
+
+
+def _move(analysis: RaceAnalysis, driver: str, rival: str) -> list[bool]:
+    moves = analysis.moves
+    return moves[(moves["driver"] == driver) & (moves["rival"] == rival)]["worked"].tolist()
+
+
+def test_a_neutralization_that_ended_before_the_first_in_lap_spoils_no_move_2019_germany(f1: Path) -> None:
+    # the safety car of laps 41-45 came in before Grosjean's lap-46 stop onto slicks and
+    # Räikkönen's on lap 47 (pit lanes 20.7 and 21.0 s, both laps green): Grosjean, 2.2 s
+    # behind at the restart, came out 1.3 s ahead. A neutralization on the out-lap still
+    # spoils one, the leader's (2023 Japan, Zhou's out-lap 14 under the safety car) or only
+    # the car's own lap (2022 Bahrain: the VSC called during the leader's lap 46 caught
+    # Tsunoda's out-lap 45, status 64, the gap after measured under it)
+    germany = race(f1, 2019, 11)
+    assert _move(germany, "GRO", "RAI") == [True]
+    assert not _move_reasons(germany, "GRO", "undercut GRO on RAI")
+    japan = race(f1, 2023, 16)
+    assert not _move(japan, "ALB", "ZHO")
+    assert "safety car" in _move_reasons(japan, "ALB", "overcut ALB on ZHO")[0]
+    bahrain = race(f1, 2022, 1)
+    assert not _move(bahrain, "TSU", "OCO")
+    assert _move_reasons(bahrain, "TSU", "overcut TSU on OCO")[0].endswith("(TSU's lap 45)")
+
+
+def test_a_stop_is_slow_against_the_pace_of_its_own_laps_and_its_pit_lane(f1: Path) -> None:
+    # 2023 Spa laps 20-22 ran 2-3 s over the race's pace for the whole field: Stroll's
+    # lap-20 stop (pit lane 25.3 s, Gasly's 25.7 s) lost 24.9 s against the field's laps,
+    # 31.8 s against his own race median; his undercut on Gasly (0.5 s behind, 4.5 s ahead
+    # after) is a move
+    spa = race(f1, 2023, 12)
+    assert _move(spa, "STR", "GAS") == [True]
+    # 2024 Bahrain, Bottas lap 30: 75.0 s in the pit lane against a typical 24.8 s (his
+    # in-lap has no lap time, so the laps measured nothing): Gasly's overcut is no move
+    bahrain = race(f1, 2024, 1)
+    assert not _move(bahrain, "GAS", "BOT")
+    assert "pit-lane time" in _move_reasons(bahrain, "GAS", "overcut GAS on BOT")[0]
+    # 2022 Silverstone, Pérez lap 5: a new front wing, 7.9 s over the typical pit lane,
+    # and 2.5 s behind Vettel after: the stop decided Vettel's overcut
+    silverstone = race(f1, 2022, 10)
+    assert not _move(silverstone, "VET", "PER")
+    assert "came out 2.5 s behind" in _move_reasons(silverstone, "VET", "overcut VET on PER")[0]

@@ -40,6 +40,7 @@ DEFENSE_MIN_LAPS = 5  # ... for at least this many consecutive green laps
 DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
+SLOW_STOP_DECIDES_S = 5.0  # ... or a pit-lane time this much over, when more than the margin the move ended with
 DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
 DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
 DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
@@ -247,20 +248,21 @@ def degradation(laps: pd.DataFrame) -> pd.DataFrame:
 
 def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
     """Pit stops (in-laps) with the compounds before and after, and the time the in-lap
-    and out-lap lost against the driver's median green lap (``loss_s``)."""
+    and out-lap lost against what the driver would have lapped on those laps (``loss_s``,
+    ``_stop_loss``)."""
     stops = laps.loc[laps["is_stop"], ["Driver", "LapNumber", "stint_id"]].copy()
     stops["stop"] = stops.groupby("Driver").cumcount() + 1
     compound = stints.set_index(["driver", "stint"])["compound"]
     stops["from"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"]))).values
     stops["to"] = compound.reindex(list(zip(stops["Driver"], stops["stint_id"] + 1))).values
     stops["neutralized"] = stops["LapNumber"].isin(neutral_laps)
-    clean = laps["LapTime"].where(laps["is_green"] & ~laps["is_out_lap"] & laps["PitInTime"].isna())
-    pace = clean.groupby(laps["Driver"]).transform("median")
-    out_lap = laps.groupby("Driver", sort=False)["LapTime"].shift(-1)  # rows are sorted by driver, lap
-    loss = laps["LapTime"] + out_lap - 2 * pace
-    stops["loss_s"] = loss[stops.index].to_numpy()
+    stops["loss_s"] = _stop_loss(laps)[stops.index].to_numpy()
+    stops["loss_race_pace_s"] = _stop_loss_race_pace(laps)[stops.index].to_numpy()
+    pit_lane = laps.groupby("Driver", sort=False)["PitOutTime"].shift(-1) - laps["PitInTime"]
+    stops["pit_lane_s"] = pit_lane[stops.index].to_numpy()
     stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
-    return stops[["driver", "stop", "lap", "from", "to", "neutralized", "loss_s"]].reset_index(drop=True)
+    columns = ["driver", "stop", "lap", "from", "to", "neutralized", "loss_s", "loss_race_pace_s", "pit_lane_s"]
+    return stops[columns].reset_index(drop=True)
 
 
 def build_red_flag_changes(laps: pd.DataFrame, stints: pd.DataFrame) -> pd.DataFrame:
@@ -312,6 +314,7 @@ def build_moves(
     neutral_laps: set[int] | None = None,
     passages: pd.DataFrame | None = None,
     log: QualityLog | None = None,
+    car_neutral: set[tuple[str, int]] | None = None,
 ) -> pd.DataFrame:
     """Undercuts and overcuts between cars running close (see docs/domains/f1.md).
 
@@ -376,7 +379,7 @@ def build_moves(
     out["gap_after_s"] = out["gap_after_s"].round(1)
     out["worked"] = out["gap_after_s"] < 0
     out = out.sort_values(["driver_pit_lap", "driver", "rival"], kind="stable")
-    reasons = confounded(out, stops, times, neutral_laps or set(), passages)
+    reasons = confounded(out, stops, times, neutral_laps or set(), passages, car_neutral or set())
     if log is not None:
         for move, reason in zip(out.itertuples(), reasons):
             if reason:
@@ -389,23 +392,99 @@ def build_moves(
     return out[columns].reset_index(drop=True)
 
 
-def _slow_stop(cars: tuple, loss: dict, typical: float, to: dict, came_off: dict) -> str:
+def _stop_loss(laps: pd.DataFrame) -> pd.Series:
+    """Per row: what that lap and the next (a stop's in- and out-lap) took beyond the
+    driver's pace on those two laps. The pace of a lap is the field's median lap on it
+    (rows neither in- nor out-laps) plus the driver's own median offset from the field on
+    his clean green laps. Against his median green lap of the whole race, a stop made
+    while the whole field was slow lost seconds it did not lose: 2023 Spa laps 20-22 ran
+    2-3 s over the race's pace for every car, Stroll's normal stop (pit lane 25.3 s, Gasly's
+    25.7 s) read 31.8 s against a typical 19.2 s; fuel and tyre age shift early and late
+    stops the same way."""
+    running = laps["LapTime"].where(~laps["is_out_lap"] & laps["PitInTime"].isna())
+    field = running.groupby(laps["LapNumber"]).median()
+    pace_here = laps["LapNumber"].map(field)
+    offset = (running - pace_here).where(laps["is_green"]).groupby(laps["Driver"]).transform("median")
+    by_driver = laps.groupby("Driver", sort=False)  # rows are sorted by driver, lap
+    out_lap = by_driver["LapTime"].shift(-1)
+    pace_next = by_driver["LapNumber"].shift(-1).map(field)
+    return laps["LapTime"] + out_lap - pace_here - pace_next - 2 * offset
+
+
+def _stop_loss_race_pace(laps: pd.DataFrame) -> pd.Series:
+    """Per row: that lap and the next against twice the driver's median clean green lap of
+    the race (the measure before issue 26's fifth round, kept for stops onto or off wet
+    tyres: see ``_slow_stop``)."""
+    clean = laps["LapTime"].where(laps["is_green"] & ~laps["is_out_lap"] & laps["PitInTime"].isna())
+    pace = clean.groupby(laps["Driver"]).transform("median")
+    out_lap = laps.groupby("Driver", sort=False)["LapTime"].shift(-1)  # rows are sorted by driver, lap
+    return laps["LapTime"] + out_lap - 2 * pace
+
+
+def _slow_stop(cars: tuple, dry: list[tuple[str, dict, float]], wet: tuple[str, dict, float], to: dict,
+               came_off: dict, behind: tuple[str, float] = ("", 0.0)) -> str:
     """Why a candidate move is a slow stop's ('' when no stop of the pair lost
-    ``SLOW_STOP_EXTRA_S`` more than the race's typical stop). A stop onto or off wet-weather
+    ``SLOW_STOP_EXTRA_S`` more than the race's typical stop; each measure is (its name,
+    value per (driver, lap), the race's median over green stops)). ``dry`` holds two
+    measures, either of which makes a stop slow: the in- and out-lap against the driver's
+    pace on those laps (``_stop_loss``), and the pit-lane time, where a long stationary time
+    (a penalty served, a repair) shows whatever the laps around it did (2018 Silverstone,
+    Räikkönen: 38.5 s against 28 s). The pit lane varies little from stop to stop, so its
+    extra time decides the move from ``SLOW_STOP_DECIDES_S`` on when it is the stop of the car
+    that came out behind, by less than that (``behind``: that car and its margin; 2022
+    Silverstone, Pérez's new front wing, 7.9 s over, 2.5 s behind Vettel after). A stop onto or off wet-weather
     tyres is the track's (rain, drying): its in- and out-lap say nothing of a slow stop, so
     the move is undecidable (sampled: 6 of 6 such exclusions in 2020 Hungary, 2021 Sochi,
-    2024 and 2025 Silverstone could not be judged)."""
-    import math
+    2024 and 2025 Silverstone could not be judged). Such a pair is measured against each
+    driver's race pace, not the field's on those laps: on a lap where half the field is on
+    slicks and half on inters the field's median is nobody's pace, and a crossover measured
+    against it reads as no loss at all (2020 Hungary laps 2-4)."""
+    wet_tyres = any(to.get(car) in WET_COMPOUNDS or came_off.get(car) in WET_COMPOUNDS for car in cars)
+    # the pit lane's extra seconds (a stationary time: lap times vary more) decided the move
+    # when the cars ended closer than that
+    loser, margin = behind
+    decides = round(min(SLOW_STOP_EXTRA_S, max(SLOW_STOP_DECIDES_S, margin)), 1)
 
-    if math.isnan(typical):
+    def floor(driver: str, what: str) -> float:
+        return decides if what == "pit-lane time" and driver == loser else SLOW_STOP_EXTRA_S
+
+    fired = [(d, what, typical, floor(d, what)) for d, lap in cars
+             for what, value, typical in ([wet] if wet_tyres else dry)
+             if value.get((d, lap), 0) > typical + floor(d, what)]
+    if not fired:
         return ""
-    slow = [d for d, lap in cars if loss.get((d, lap), 0) > typical + SLOW_STOP_EXTRA_S]
-    if not slow:
-        return ""
-    lost = f"lost over {SLOW_STOP_EXTRA_S:.0f} s more than the race's typical stop ({typical:.1f} s)"
-    if any(to.get(car) in WET_COMPOUNDS or came_off.get(car) in WET_COMPOUNDS for car in cars):
+    slow = list(dict.fromkeys(fire[0] for fire in fired))
+    _, what, typical, extra = fired[0]
+    lost = f"lost over {extra:g} s more than the race's typical {what} ({typical:.1f} s)"
+    if extra < SLOW_STOP_EXTRA_S:
+        lost += f", and came out {margin:.1f} s behind"
+    if wet_tyres:
         return f"undecidable: a stop onto or off wet-weather tyres {lost}"
     return f"{'/'.join(slow)}'s stop {lost}"
+
+
+def _stop_measures(stops: pd.DataFrame) -> tuple[list[tuple[str, dict, float]], tuple[str, dict, float]]:
+    """The slow-stop measures of ``_slow_stop``: (name, value per (driver, lap), the race's
+    median over green stops) for dry pairs (the laps against the field's pace, the pit lane)
+    and for pairs with a wet-weather stop (the laps against the driver's race pace)."""
+    green = ~stops["neutralized"]
+    by_stop = stops.set_index(["driver", "lap"])
+    dry = [(what, by_stop[column].to_dict(), stops.loc[green, column].median())
+           for what, column in (("stop", "loss_s"), ("pit-lane time", "pit_lane_s"))]
+    wet = ("stop", by_stop["loss_race_pace_s"].to_dict(), stops.loc[green, "loss_race_pace_s"].median())
+    return dry, wet
+
+
+def _neutralized(cars: tuple, exchange: range, neutral_laps: set[int], car_neutral: set[tuple[str, int]]) -> str:
+    """Why the exchange's laps are neutralized ('' when green): the leader's laps, or either
+    car's own rows: a neutralization called during the leader's lap n + 1 caught the cars
+    behind on their lap n (2022 Bahrain lap 45, Tsunoda's out-lap under the VSC, status
+    ``64``, the leader's lap green)."""
+    what = f"safety car, VSC or red flag between laps {exchange.start} and {exchange.stop - 1}"
+    if any(lap in neutral_laps for lap in exchange):
+        return what
+    own = [f"{d}'s lap {lap}" for d, _ in cars for lap in exchange if (d, lap) in car_neutral]
+    return f"{what} ({own[0]})" if own else ""
 
 
 def confounded(
@@ -414,15 +493,16 @@ def confounded(
     times: pd.DataFrame,
     neutral_laps: set[int],
     passages: pd.DataFrame | None,
+    car_neutral: set[tuple[str, int]] = frozenset(),
 ) -> list[str]:
     """Why each candidate move is not a strategy move ('' when it is one): a safety car,
-    VSC or red flag inside the window (from the lap before the first stop to the out-lap
-    of the second), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
+    VSC or red flag on the laps of the exchange (from the first in-lap to the out-lap of
+    the second), the leader's or either car's own (``car_neutral``, (driver, lap) whose
+    row's TrackStatus shows one), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
     a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
     not adjacent on track before the first stop when the attacker did not come out ahead."""
 
-    typical = stops.loc[~stops["neutralized"], "loss_s"].median()
-    loss = stops.set_index(["driver", "lap"])["loss_s"].to_dict()
+    dry, wet = _stop_measures(stops)
     to = stops.set_index(["driver", "lap"])["to"].to_dict()
     came_off = stops.set_index(["driver", "lap"])["from"].to_dict()
     passed = set() if passages is None else set(zip(passages["Driver"], passages["LapNumber"]))
@@ -432,13 +512,19 @@ def confounded(
         first = min(move.driver_pit_lap, move.rival_pit_lap)
         last = max(move.driver_pit_lap, move.rival_pit_lap)
         window = range(first - 1, last + 2)
+        # the laps whose times decide the move: the first in-lap to the later out-lap. A
+        # neutralization that ended before the first in-lap only set the gap the cars raced
+        # from (2021 Austin, 2024 Miami: a VSC on the lap before, both exchanges green)
+        exchange = range(first, last + 2)
         cars = ((move.driver, move.driver_pit_lap), (move.rival, move.rival_pit_lap))
-        slow = _slow_stop(cars, loss, typical, to, came_off)
+        behind = (move.rival if move.worked else move.driver, abs(move.gap_after_s))
+        slow = _slow_stop(cars, dry, wet, to, came_off, behind)
         weather = {to.get(car) in WET_COMPOUNDS for car in cars if to.get(car) not in (None, "UNKNOWN")}
         before = order.loc[first - 1] if first - 1 in order.index else None
         between = None if before is None else abs(before.get(move.driver) - before.get(move.rival)) - 1
-        if any(lap in neutral_laps for lap in window):
-            reasons.append(f"safety car, VSC or red flag between laps {window.start} and {window.stop - 1}")
+        neutralized = _neutralized(cars, exchange, neutral_laps, car_neutral)
+        if neutralized:
+            reasons.append(neutralized)
         elif slow:
             reasons.append(slow)
         elif any((d, lap) in passed for d, _ in cars for lap in window):
@@ -759,6 +845,8 @@ def derive_race(
     stops = build_stops(laps, stints, neutral_laps)
     times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
     passages = laps.loc[laps["passage"], ["Driver", "LapNumber"]]
+    own_status = laps.loc[_status_has(laps["TrackStatus"], "4567"), ["Driver", "LapNumber"]]
+    car_neutral = set(zip(own_status["Driver"], own_status["LapNumber"].astype(int)))
     return RaceAnalysis(
         season=season,
         round=round_,
@@ -769,7 +857,7 @@ def derive_race(
         stops=stops,
         red_flag_changes=build_red_flag_changes(laps, stints),
         neutralizations=neutralizations,
-        moves=build_moves(stops, times, neutral_laps, passages, log),
+        moves=build_moves(stops, times, neutral_laps, passages, log, car_neutral),
         defenses=build_defenses(laps, times, neutral_laps, log),
         times=times,
         quality=log.frame(),
