@@ -267,4 +267,20 @@ def main() -> None:
     except BrokenPipeError:
         _silence_stdout()
         code = 141
+    _leave_to_exit()
     sys.exit(code)
+
+
+def _leave_to_exit() -> None:
+    """The command is done and the process ends: every object still alive (the libraries'
+    modules, a run's instances, caches, knowledge) is moved out of the cyclic collector's
+    sight (``gc.freeze``). The interpreter's exit collects the whole heap while it tears
+    the modules down, walking each of those objects again to find the odd cycle: 0.14 s of
+    a weather run's 1.1-1.3 s (the CPU spent after the last ``atexit`` handler, 0.17 s ->
+    0.03 s). Nothing is skipped but that walk: ``atexit`` handlers (the disk caches' save)
+    run as before, the modules are torn down and reference counting frees what it frees;
+    a cycle left at exit is left to the operating system, as the interpreter itself does
+    for what is still alive at the end. Files a command writes are closed by the command."""
+    import gc
+
+    gc.freeze()
