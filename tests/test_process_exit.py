@@ -54,3 +54,32 @@ def test_the_exit_code_is_the_commands() -> None:
     done, heap = ended("score", "-d", "no-such-domain", "-i", "x.jsonl", "-g", "y.jsonl", "-o", "out")
     assert done.returncode == 2
     assert heap["walked"] < heap["frozen"] / 20, heap
+
+
+COUNTED = """
+import atexit, gc, json, sys
+from factcov.cli.app import main
+
+collections = [0, 0, 0]
+
+def counted(phase, info):
+    if phase == "start":
+        collections[info["generation"]] += 1
+
+gc.callbacks.append(counted)  # from here: what the command's own imports and work cost
+atexit.register(lambda: print(json.dumps(collections), file=sys.stderr))
+sys.argv = ["factcov", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_commands_imports_are_not_walked_by_a_hundred_young_collections(tmp_path) -> None:
+    """A run imports numpy, pyarrow, pydantic and a domain's grammar once it has started:
+    objects that live to the end, which the default first threshold (700) walked again and
+    again; the command runs at the threshold a run scores with (``GC_FIRST_THRESHOLD``)."""
+    done = subprocess.run([sys.executable, "-c", COUNTED, "score", "-d", "weather", "-i",
+                           str(WEATHER / "demo_instances.jsonl"), "-g", str(WEATHER / "demo_nws.jsonl"),
+                           "-o", str(tmp_path / "out"), "--no-report", "-q"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    young, middle, _ = json.loads(done.stderr.strip().splitlines()[-1])
+    assert young + middle < 30, (young, middle)  # about a hundred at the default threshold
