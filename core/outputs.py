@@ -191,18 +191,39 @@ def score_columns(
     columns.update(result_columns(results))  # in place: the columns keep SCORE_SCHEMA's order
     for name in COUNT_NAMES:
         columns[name] = list(map(attrgetter(name), totals))
+    # a text's repeats (``Extractor.deterministic``) share its score: what is made of a
+    # score is made once per distinct (score, policy, instance) and given to each row
+    firsts, at = _distinct_scores(results, scores, used)
     # what ``result.metrics`` holds when the policy is the result's own (without its lock)
-    metrics = list(map(GenerationScore.metrics, scores, used))
+    metrics = [scores[row].metrics(used[row]) for row in firsts]
     for name in METRIC_NAMES:
-        columns[name] = [values[name] for values in metrics]
+        values = [computed[name] for computed in metrics]
+        columns[name] = [values[index] for index in at]
     if any("f1" in extra for _, extra in rows):  # a domain's graded headline (``Domain.graded_scores``)
         _graded_headline(columns, [extra for _, extra in rows], used)
-    columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
-    columns["missed"] = list(map(missed_json, results))
+    by_type = [counts_json(scores[row].by_type, used[row]) for row in firsts]
+    columns["by_type"] = [by_type[index] for index in at]
+    missed = [missed_json(results[row]) for row in firsts]
+    columns["missed"] = [missed[index] for index in at]
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
+
+
+def _distinct_scores(results: list[Result], scores: list[GenerationScore],
+                     used: list[ScoringPolicy]) -> tuple[list[int], list[int]]:
+    """The first row of each distinct (score, policy, instance), by identity, and for each
+    row the position of its own among them."""
+    seen: dict[tuple[int, int, int], int] = {}
+    firsts: list[int] = []
+    at: list[int] = []
+    for row, key in enumerate(zip(map(id, scores), map(id, used), map(id, map(_INSTANCE, results)))):
+        index = seen.setdefault(key, len(firsts))
+        if index == len(firsts):
+            firsts.append(row)
+        at.append(index)
+    return firsts, at
 
 
 def _graded_headline(columns: dict[str, list], extras: list[dict[str, Any]], used: list[ScoringPolicy]) -> None:
