@@ -1,17 +1,22 @@
-"""The `factcov` process ends without its exit walking the heap the command left alive.
+"""What the `factcov` process (``factcov.cli.app.main``) pays besides its command: neither a
+walk of the heap at exit, nor a hundred young collections of its imports, nor OpenBLAS's
+idle threads.
 
-When a command is done, ``factcov.cli.app.main`` moves every object still alive out of the
-cyclic collector's sight (``gc.freeze``): the interpreter's exit collects the whole heap
-while tearing the modules down, which walked every object of the libraries and of a run
-again (0.14 s of a weather run). What a process must still do at exit is done: its
-``atexit`` handlers run (the disk caches are saved there), its output is complete, its exit
-code is the command's.
+When a command is done, ``main`` moves every object still alive out of the cyclic
+collector's sight (``gc.freeze``): the interpreter's exit collects the whole heap while
+tearing the modules down, which walked every object of the libraries and of a run again
+(0.14 s of a weather run). What a process must still do at exit is done: its ``atexit``
+handlers run (the disk caches are saved there), its output is complete, its exit code is
+the command's.
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 WEATHER = Path(__file__).resolve().parents[1] / "domains" / "weather"
 
@@ -83,3 +88,33 @@ def test_a_commands_imports_are_not_walked_by_a_hundred_young_collections(tmp_pa
     assert done.returncode == 0, done.stderr
     young, middle, _ = json.loads(done.stderr.strip().splitlines()[-1])
     assert young + middle < 30, (young, middle)  # about a hundred at the default threshold
+
+
+THREADS = """
+import atexit, os, sys
+from factcov.cli.app import main
+
+atexit.register(lambda: print(len(os.listdir("/proc/self/task")), file=sys.stderr))
+sys.argv = ["factcov", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc (Linux, as CI)")
+def test_numpys_blas_runs_one_thread_unless_the_user_chose(tmp_path) -> None:
+    """OpenBLAS's threads busy-wait after numpy's import (CPU spent for nothing: a command's
+    matrices are a few systems wide); a run has the threads it has with OPENBLAS_NUM_THREADS=1,
+    and a user's own setting is kept."""
+    def threads(**env: str) -> int:
+        clean = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
+                                                                   "OMP_NUM_THREADS")}
+        done = subprocess.run([sys.executable, "-c", THREADS, "score", "-d", "weather", "-i",
+                               str(WEATHER / "demo_instances.jsonl"), "-g", str(WEATHER / "demo_nws.jsonl"),
+                               "-o", str(tmp_path / f"out{len(env)}{sorted(env.values())}"), "--no-report", "-q"],
+                              capture_output=True, text=True, env={**clean, **env})
+        assert done.returncode == 0, done.stderr
+        return int(done.stderr.strip().splitlines()[-1])
+
+    assert threads() == threads(OPENBLAS_NUM_THREADS="1")
+    if (os.cpu_count() or 1) > 1:
+        assert threads(OPENBLAS_NUM_THREADS="2") > threads()

@@ -253,6 +253,7 @@ def main() -> None:
     import signal
 
     _fewer_collections_while_importing()
+    _one_blas_thread()
 
     signal.signal(signal.SIGTERM, _terminated)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where the shell ignores it (`&`)
@@ -271,6 +272,21 @@ def main() -> None:
         code = 141
     _leave_to_exit()
     sys.exit(code)
+
+
+# The variables OpenBLAS reads its thread count from, in its order: a user's own wins.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread() -> None:
+    """OpenBLAS (numpy's) with one thread, unless the user chose a count. Its threads
+    start when numpy is imported and busy-wait for work a while before they sleep (~0.03 s
+    of CPU per process on two cores, more on more), while the matrices a command gives it
+    are a few systems wide (rank correlations, bootstrap quantiles): a second thread never
+    speeds them up. Set before numpy is imported (it is imported by the command, not here),
+    so it holds for this process and what it starts (``--jobs`` workers)."""
+    if not any(name in os.environ for name in BLAS_THREAD_VARIABLES):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 def _fewer_collections_while_importing() -> None:
