@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from factcov import arrow_columns, system_rows
 from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
-from factcov.model import canonical_json, key_json
+from factcov.model import Verdict, canonical_json, key_json
 from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
 from factcov.trusted import fields_of
 
@@ -137,6 +137,22 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         columns[name] = list(chain.from_iterable(map(repeat, own[name], counts)))
     columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
     verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
+    # A text's repeats (``Extractor.deterministic``) share its verdicts: each distinct
+    # verdict's columns are made once, then given to every row holding it.
+    distinct = dict(zip(map(id, verdicts), verdicts))
+    if len(distinct) < len(verdicts):
+        _verdict_columns(columns, list(distinct.values()))
+        position = {key: index for index, key in enumerate(distinct)}
+        rows = itemgetter(*map(position.__getitem__, map(id, verdicts)))
+        for name in _VERDICT_COLUMNS:
+            columns[name] = list(rows(columns[name]))  # at least two rows: a tuple of them
+    else:
+        _verdict_columns(columns, verdicts)
+    return columns
+
+
+def _verdict_columns(columns: dict[str, list], verdicts: list[Verdict]) -> None:
+    """claims.parquet's columns of each verdict's own (its claim's, its label, its fact)."""
     # each object's fields read at once from the dict pydantic keeps them in (``fields_of``:
     # half the cost of attribute access on a model) and transposed by zip (C)
     claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(fields_of, verdicts)))
@@ -156,10 +172,11 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     columns["value_number"] = [float(value) if kind in _PLAIN_NUMBERS else None if kind in _NEVER_NUMBERS else _number(value)
                                for value, kind in zip(values, map(type, values))]
     columns["value_text"] = [value if isinstance(value, str) else None for value in values]
-    return columns
 
 
 _VERDICTS = attrgetter("verdicts")
+_VERDICT_COLUMNS = ("type", "key", "value", "span_start", "span_end", "text", "verdict", "expected", "fact_id",
+                    "extractor", "out_of_scope", "value_number", "value_text")
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)

@@ -113,8 +113,8 @@ def test_key_json_tells_apart_what_python_equality_merges():
 
 def test_a_texts_repeats_share_what_is_made_of_its_score_and_get_the_same_rows(monkeypatch):
     """Systems that agree on a text are read once (``Extractor.deterministic``): their results
-    share one score, whose metrics, per-type JSON and missed facts are made once for all of
-    them, each row the same as if it had been made apart."""
+    share one score and its verdicts, whose metrics, per-type JSON, missed facts and claim
+    columns are made once for all of them, each row the same as if it had been made apart."""
     from factcov.scoring import GenerationScore
 
     domain = get_domain("weather")
@@ -134,3 +134,11 @@ def test_a_texts_repeats_share_what_is_made_of_its_score_and_get_the_same_rows(m
         assert rows == [_as_rows(score_columns([r], policy))[0] for r in results]
     assert columns["missed"] == [_reference_missed(r) for r in results]
     assert columns["f1"] == [r.metrics["f1"] for r in results]
+    # claims.parquet: each shared verdict's columns made once (its key encoded once), every row as made apart
+    from factcov import outputs
+
+    keys = []
+    monkeypatch.setattr(outputs, "key_json", lambda key: keys.append(key) or key_json(key))
+    claims = _as_rows(claim_columns(results))
+    assert claims == _reference_claim_rows(results)
+    assert len(keys) == len({id(v) for r in results for v in r.verdicts}) < len(claims)
