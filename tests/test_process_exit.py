@@ -100,7 +100,17 @@ main()
 """
 
 
+def _blas() -> str:
+    import numpy
+
+    try:
+        return str(numpy.__config__.CONFIG["Build Dependencies"]["blas"]["name"])
+    except (AttributeError, KeyError, TypeError):
+        return "unknown"
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc (Linux, as CI)")
+@pytest.mark.skipif("openblas" not in _blas(), reason="numpy's BLAS is not OpenBLAS (PyPI's wheels': scipy-openblas)")
 def test_numpys_blas_runs_one_thread_unless_the_user_chose(tmp_path) -> None:
     """OpenBLAS's threads busy-wait after numpy's import (CPU spent for nothing: a command's
     matrices are a few systems wide); a run has the threads it has with OPENBLAS_NUM_THREADS=1,
