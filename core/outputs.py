@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from factcov import arrow_columns, system_rows
 from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
-from factcov.model import canonical_json, key_json
+from factcov.model import Verdict, canonical_json, key_json
 from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
 from factcov.trusted import fields_of
 
@@ -137,6 +137,22 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
         columns[name] = list(chain.from_iterable(map(repeat, own[name], counts)))
     columns["claim_index"] = list(chain.from_iterable(map(range, counts)))
     verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
+    # A text's repeats (``Extractor.deterministic``) share its verdicts: each distinct
+    # verdict's columns are made once, then given to every row holding it.
+    distinct = dict(zip(map(id, verdicts), verdicts))
+    if len(distinct) < len(verdicts):
+        _verdict_columns(columns, list(distinct.values()))
+        position = {key: index for index, key in enumerate(distinct)}
+        rows = itemgetter(*map(position.__getitem__, map(id, verdicts)))
+        for name in _VERDICT_COLUMNS:
+            columns[name] = list(rows(columns[name]))  # at least two rows: a tuple of them
+    else:
+        _verdict_columns(columns, verdicts)
+    return columns
+
+
+def _verdict_columns(columns: dict[str, list], verdicts: list[Verdict]) -> None:
+    """claims.parquet's columns of each verdict's own (its claim's, its label, its fact)."""
     # each object's fields read at once from the dict pydantic keeps them in (``fields_of``:
     # half the cost of attribute access on a model) and transposed by zip (C)
     claims, labels, facts, expected = zip(*map(_VERDICT_FIELDS, map(fields_of, verdicts)))
@@ -156,10 +172,11 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     columns["value_number"] = [float(value) if kind in _PLAIN_NUMBERS else None if kind in _NEVER_NUMBERS else _number(value)
                                for value, kind in zip(values, map(type, values))]
     columns["value_text"] = [value if isinstance(value, str) else None for value in values]
-    return columns
 
 
 _VERDICTS = attrgetter("verdicts")
+_VERDICT_COLUMNS = ("type", "key", "value", "span_start", "span_end", "text", "verdict", "expected", "fact_id",
+                    "extractor", "out_of_scope", "value_number", "value_text")
 _VERDICT_FIELDS = itemgetter("claim", "label", "fact", "expected")
 _CLAIM_FIELDS = itemgetter("type", "key", "value", "span", "text", "extractor", "out_of_scope")
 _PLAIN_NUMBERS = frozenset((int, float))  # exact types: ``_number``'s answer is float(value)
@@ -191,18 +208,39 @@ def score_columns(
     columns.update(result_columns(results))  # in place: the columns keep SCORE_SCHEMA's order
     for name in COUNT_NAMES:
         columns[name] = list(map(attrgetter(name), totals))
+    # a text's repeats (``Extractor.deterministic``) share its score: what is made of a
+    # score is made once per distinct (score, policy, instance) and given to each row
+    firsts, at = _distinct_scores(results, scores, used)
     # what ``result.metrics`` holds when the policy is the result's own (without its lock)
-    metrics = list(map(GenerationScore.metrics, scores, used))
+    metrics = [scores[row].metrics(used[row]) for row in firsts]
     for name in METRIC_NAMES:
-        columns[name] = [values[name] for values in metrics]
+        values = [computed[name] for computed in metrics]
+        columns[name] = [values[index] for index in at]
     if any("f1" in extra for _, extra in rows):  # a domain's graded headline (``Domain.graded_scores``)
         _graded_headline(columns, [extra for _, extra in rows], used)
-    columns["by_type"] = [counts_json(score.by_type, policy_) for score, policy_ in zip(scores, used)]
-    columns["missed"] = list(map(missed_json, results))
+    by_type = [counts_json(scores[row].by_type, used[row]) for row in firsts]
+    columns["by_type"] = [by_type[index] for index in at]
+    missed = [missed_json(results[row]) for row in firsts]
+    columns["missed"] = [missed[index] for index in at]
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
+
+
+def _distinct_scores(results: list[Result], scores: list[GenerationScore],
+                     used: list[ScoringPolicy]) -> tuple[list[int], list[int]]:
+    """The first row of each distinct (score, policy, instance), by identity, and for each
+    row the position of its own among them."""
+    seen: dict[tuple[int, int, int], int] = {}
+    firsts: list[int] = []
+    at: list[int] = []
+    for row, key in enumerate(zip(map(id, scores), map(id, used), map(id, map(_INSTANCE, results)))):
+        index = seen.setdefault(key, len(firsts))
+        if index == len(firsts):
+            firsts.append(row)
+        at.append(index)
+    return firsts, at
 
 
 def _graded_headline(columns: dict[str, list], extras: list[dict[str, Any]], used: list[ScoringPolicy]) -> None:

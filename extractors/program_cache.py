@@ -16,7 +16,10 @@ every program) is written anew; ``fast_regex``'s feature test compiles its probe
 through this cache and compares their matches with plain ones, so a cache that gave other
 matches would turn the programs off altogether. New entries are written at exit, atomically
 (a temporary file renamed over the old one), merged with what the file held, under the
-file's lock (``NAME-KEY.lock`` beside it). The folder:
+file's lock (``NAME-KEY.lock`` beside it). Each entry is kept in the file as its own
+marshal bytes and decoded when a run first reads it (``Entries``): the file holds every
+domain's programs (f1's few hundred, weather's, rag's), of which a run reads its own
+grammar's (weather: 34 of ~500, 0.2 of 2.2 MB; decoding them all was ~10 ms of its start). The folder:
 ``$FACTCOV_CACHE_DIR``, else ``$XDG_CACHE_HOME/factcov``, else ``~/.cache/factcov``;
 ``FACTCOV_CACHE_DIR=off`` keeps nothing on disk.
 """
@@ -38,7 +41,7 @@ from typing import Any
 from factcov.parallel import at_worker_start
 
 CACHE_VARIABLE = "FACTCOV_CACHE_DIR"
-FORMAT = 1  # this file's own layout
+FORMAT = 2  # this file's own layout (2: each entry its own marshal bytes)
 MAX_ENTRIES = 20_000  # past this, a file keeps only the entries the last run used
 MISSING = object()
 
@@ -67,6 +70,33 @@ def code_key(*modules: ModuleType, extra: str = "") -> str | None:
     return digest.hexdigest()
 
 
+class Entries(dict):
+    """A cache file's entries: key -> the entry's marshal bytes, each decoded the first time it
+    is read (and kept decoded); an entry set is encoded at once. ``encoded()`` is what the file
+    holds. A dict of the keys: ``in``, ``len``, ``keys()`` see every entry, decoded or not."""
+
+    def __init__(self, encoded: dict[tuple[Any, ...], bytes] | None = None) -> None:
+        super().__init__(encoded or {})
+        self.decoded: dict[tuple[Any, ...], Any] = {}
+
+    def __getitem__(self, key: tuple[Any, ...]) -> Any:
+        try:
+            return self.decoded[key]
+        except KeyError:
+            entry = self.decoded[key] = marshal.loads(dict.__getitem__(self, key))
+            return entry
+
+    def get(self, key: tuple[Any, ...], default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in self else default
+
+    def __setitem__(self, key: tuple[Any, ...], entry: Any) -> None:
+        dict.__setitem__(self, key, marshal.dumps(entry))
+        self.decoded[key] = entry
+
+    def encoded(self) -> dict[tuple[Any, ...], bytes]:
+        return dict(self.items())
+
+
 class ProgramCache:
     """Entries (source, flags) -> a program (marshal-able), loaded from and saved to one file.
 
@@ -78,36 +108,43 @@ class ProgramCache:
         self.key = key
         self.name = name
         self.path = None if key is None or folder is None else folder / f"{name}-{key}.marshal"
-        self.entries: dict[tuple[Any, ...], Any] = self._load()
-        self.used: dict[tuple[Any, ...], Any] = {}
+        self.entries = self._load()
+        self.used: set[tuple[Any, ...]] = set()  # the keys this process read or added
         self.added = False
         self.dirty = False  # entries added since the file was last written by this process
         if self.path is not None:
             _OPEN.add(self)
 
-    def _load(self) -> dict[tuple[Any, ...], Any]:
+    def _load(self) -> Entries:
         if self.path is None:
-            return {}
+            return Entries()
         try:
             layout, key, checksum, payload = marshal.loads(self.path.read_bytes())
             if layout != FORMAT or key != self.key or checksum != hashlib.blake2b(payload, digest_size=16).digest():
-                return {}
+                return Entries()
             entries = marshal.loads(payload)
-            return entries if isinstance(entries, dict) else {}
+            if not isinstance(entries, dict) or not all(type(entry) is bytes for entry in entries.values()):
+                return Entries()
+            return Entries(entries)
         except Exception:  # noqa: BLE001 - any damage: as if there were no file
-            return {}
+            return Entries()
 
     def get(self, *key: Any) -> Any:
         """The entry of ``key`` (``MISSING`` when none)."""
-        entry = self.entries.get(key, MISSING)
-        if entry is not MISSING:
-            self.used[key] = entry
+        if key not in self.entries:
+            return MISSING
+        try:
+            entry = self.entries[key]
+        except Exception:  # noqa: BLE001 - an entry that does not decode: as if it were not there
+            return MISSING
+        self.used.add(key)
         return entry
 
     def put(self, *key_and_entry: Any) -> None:
         """``put(*key, entry)``: keep ``entry`` for ``key`` (written at exit)."""
         *key, entry = key_and_entry
-        self.entries[tuple(key)] = self.used[tuple(key)] = entry
+        self.entries[tuple(key)] = entry
+        self.used.add(tuple(key))
         self.dirty = True
         if not self.added and self.path is not None:
             self.added = True
@@ -131,9 +168,9 @@ class ProgramCache:
             os.close(lock)  # releases the lock
 
     def _write_merged(self) -> None:
-        entries = {**self._load(), **self.entries}
+        entries = {**self._load().encoded(), **self.entries.encoded()}
         if len(entries) > MAX_ENTRIES:
-            entries = dict(self.used)
+            entries = {key: entries[key] for key in self.used}
         try:
             payload = marshal.dumps(entries)
             data = marshal.dumps((FORMAT, self.key, hashlib.blake2b(payload, digest_size=16).digest(), payload))

@@ -251,3 +251,24 @@ def test_the_f1_grammar_is_read_from_the_programs_an_earlier_run_wrote(fresh_cac
         read = lexicon._lexicon("es")
     assert read == written  # every field: the patterns compare by source, flags and program
     fast_regex._compile_cached.cache_clear()
+
+
+def test_a_run_decodes_only_the_entries_it_reads(fresh_cache):
+    """The cache file holds every domain's programs; a run decodes those its grammar asks for
+    (the others stay bytes, and go back to the file as they came), so reading a file of f1's
+    few hundred programs costs a weather run little."""
+    first = fresh_cache()
+    sources = [PATTERN, r"\b(?:rain|snow)\s+showers?\b", r"\bgusts?\s+(?:as\s+high\s+as|up\s+to)\s+\d+\b"]
+    for source in sources:
+        compile_fast(re.compile(source))
+    first.save()
+    second = fresh_cache()
+    assert set(second.entries) == {(source, re.UNICODE) for source in sources}
+    cached = compile_fast(re.compile(sources[1]))
+    assert _matches(cached) == _matches(re.compile(sources[1]))
+    assert set(second.entries.decoded) == {(sources[1], re.UNICODE)}
+    second.put(r"\bnew\b", 0, None)  # a new entry: the file is written again, the others as they were
+    second.save()
+    third = ProgramCache("k", second.path.parent)
+    assert set(third.entries) == {*second.entries, (r"\bnew\b", 0)}
+    assert all(third.entries[key] == first.entries[key] for key in first.entries)

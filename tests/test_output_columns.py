@@ -109,3 +109,36 @@ def test_key_json_tells_apart_what_python_equality_merges():
     for _ in range(2):  # the second round reads what the first remembered
         for key in keys + keys[::-1]:
             assert key_json(key) == canonical_json(key)
+
+
+def test_a_texts_repeats_share_what_is_made_of_its_score_and_get_the_same_rows(monkeypatch):
+    """Systems that agree on a text are read once (``Extractor.deterministic``): their results
+    share one score and its verdicts, whose metrics, per-type JSON, missed facts and claim
+    columns are made once for all of them, each row the same as if it had been made apart."""
+    from factcov.scoring import GenerationScore
+
+    domain = get_domain("weather")
+    instances = [i for i in domain.demo_instances() if i.facts][:3]
+    pairs = [(instance, Generation(instance_id=instance.id, system=f"s{k}",
+                                   text=domain.realize(instance.facts[::2], instance.language, instance)))
+             for instance in instances for k in range(4)]
+    results = Evaluator(domain).evaluate(pairs)
+    assert len({id(r.score) for r in results}) == len(instances)  # four rows, one score, per instance
+    made = []
+    metrics = GenerationScore.metrics
+    monkeypatch.setattr(GenerationScore, "metrics", lambda self, policy: made.append(self) or metrics(self, policy))
+    columns = score_columns(results)
+    assert len(made) == len(instances)
+    for policy in (None, ScoringPolicy(unverifiable="ignore")):
+        rows = _as_rows(score_columns(results, policy))
+        assert rows == [_as_rows(score_columns([r], policy))[0] for r in results]
+    assert columns["missed"] == [_reference_missed(r) for r in results]
+    assert columns["f1"] == [r.metrics["f1"] for r in results]
+    # claims.parquet: each shared verdict's columns made once (its key encoded once), every row as made apart
+    from factcov import outputs
+
+    keys = []
+    monkeypatch.setattr(outputs, "key_json", lambda key: keys.append(key) or key_json(key))
+    claims = _as_rows(claim_columns(results))
+    assert claims == _reference_claim_rows(results)
+    assert len(keys) == len({id(v) for r in results for v in r.verdicts}) < len(claims)
