@@ -149,3 +149,14 @@ def test_the_word_index_answers_in_as_the_list_does():
     words = IndexWords(["cat", "dog", "cat"])
     assert words == ["cat", "dog", "cat"] and "dog" in words and "cow" not in words and 3 not in words
     assert json.loads(json.dumps(words)) == ["cat", "dog", "cat"]
+
+
+def test_an_indexed_pipeline_pickled_for_a_worker_process_still_matches_by_look_up():
+    import pickle
+
+    nlp, ruler = ruler_of(SPECIAL)
+    copy = pickle.loads(pickle.dumps(indexed(nlp)))
+    plain, _ = ruler_of(SPECIAL)
+    assert isinstance(copy.get_pipe("attribute_ruler").match, IndexedMatches)
+    text = "The cat caught a cold cow! 42 cows came."
+    assert annotations(copy(text)) == annotations(plain(text))
