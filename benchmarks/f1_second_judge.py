@@ -14,8 +14,15 @@ precision under each judge, and every disagreement with both reasons.
     python benchmarks/f1_second_judge.py --check /tmp/check.jsonl           # the agreement table
 
 A first-judge key that no longer names a decision the current oracle makes (a rule changed
-since it was judged) is left out of the listing and counted as stale; with ``--check`` the
-table run also lists any second-judge key gone stale and exits 1.
+since it was judged) is left out of the listing and counted as stale. When a rule change
+touches a second-judge key, ``benchmarks/f1_second_judge_changes.tsv`` records what happened
+and by which commit: ``re-keyed`` (the same cars, laps, rule and outcome under a new detail
+text, the evidence the verdict was judged on unchanged: the verdict moves to the new key) or
+``resolved`` (the rule no longer makes that decision: the move is kept, or another rule now
+makes it). Resolved keys leave the agreement table and are listed as resolved; with
+``--check`` the table run lists any second-judge key that is neither a current decision
+under its rule nor recorded as resolved (stale), and any key recorded as resolved that the
+oracle makes again, and exits 1.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ from f1_exclusion_precision import gap_window, key_of, rule_of  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 FIRST = Path(__file__).with_name("f1_exclusion_judgments.tsv")
 SECOND = Path(__file__).with_name("f1_second_judge.tsv")
+CHANGES = Path(__file__).with_name("f1_second_judge_changes.tsv")
+CHANGE_KINDS = ("re-keyed", "resolved")
 PER_RULE = 40
 SEED = 2605
 VERDICTS = ("right", "unsure", "wrong")
@@ -295,9 +304,52 @@ def second_judge_rules(path: Path) -> dict[str, str]:
     return {row["key"]: row["rule"] for row in read_tsv(path, ("key", "rule"))}
 
 
-def stale_judgments(rules: dict[str, str], current: dict[str, Decision]) -> list[str]:
-    """The second judge's keys that no longer name a decision the oracle makes under that rule."""
-    return [key for key, rule in rules.items() if key not in current or current[key].rule != rule]
+@dataclass(frozen=True)
+class Change:
+    """What a rule change did to a judged key: ``re-keyed`` (``now`` is the new key) or
+    ``resolved`` (``now`` says what the oracle does instead), and the commit (``by``)."""
+
+    key: str
+    rule: str
+    kind: str
+    now: str
+    by: str
+
+
+def read_changes(path: Path) -> dict[str, Change]:
+    """Old key -> its recorded change; an unknown kind is a usage error (exit 2)."""
+    changes = {}
+    for line, row in enumerate(read_tsv(path, ("key", "rule", "change", "now", "by")), start=2):
+        if row["change"] not in CHANGE_KINDS:
+            usage_error(f"{path}: line {line}: change {row['change']!r} is not one of {', '.join(CHANGE_KINDS)}")
+        changes[row["key"]] = Change(row["key"], row["rule"], row["change"], row["now"], row["by"])
+    return changes
+
+
+def resolved_keys(changes: dict[str, Change]) -> dict[str, Change]:
+    return {key: change for key, change in changes.items() if change.kind == "resolved"}
+
+
+def judged_as(changes: dict[str, Change]) -> dict[str, str]:
+    """New key -> the old key a re-keyed verdict was judged under."""
+    return {change.now: key for key, change in changes.items() if change.kind == "re-keyed"}
+
+
+def is_current(key: str, rule: str, current: dict[str, Decision]) -> bool:
+    return key in current and current[key].rule == rule
+
+
+def stale_judgments(rules: dict[str, str], current: dict[str, Decision],
+                    resolved: dict[str, Change] | None = None) -> list[str]:
+    """The second judge's keys that no longer name a decision the oracle makes under that rule
+    and are not recorded as resolved by a rule change."""
+    resolved = resolved or {}
+    return [key for key, rule in rules.items() if not is_current(key, rule, current) and key not in resolved]
+
+
+def unresolved(resolved: dict[str, Change], current: dict[str, Decision]) -> list[str]:
+    """Keys recorded as resolved that the oracle makes again under the same rule."""
+    return [key for key, change in resolved.items() if is_current(key, change.rule, current)]
 
 
 def kappa(first: list[str], second: list[str]) -> float | None:
@@ -329,11 +381,19 @@ class RuleAgreement:
 
 
 def agreement(first: dict[str, tuple[str, str]], second: dict[str, tuple[str, str]],
-              rules: dict[str, str]) -> list[RuleAgreement]:
-    """Per rule (``rules``: key -> rule), the keys both judges judged and how they agree."""
+              rules: dict[str, str], changes: dict[str, Change] | None = None) -> list[RuleAgreement]:
+    """Per rule (``rules``: key -> rule), the keys both judges judged and how they agree.
+    Resolved keys are left out (the rule no longer makes that decision); a re-keyed key
+    takes the first judge's verdict under its new key, else under the old one."""
+    changes = changes or {}
+    old_key = judged_as(changes)
+    first = dict(first)
+    for new, old in old_key.items():
+        if new not in first and old in first:
+            first[new] = first[old]
     keys_by_rule: dict[str, list[str]] = defaultdict(list)
     for key in sorted(second):
-        if key in first and key in rules:
+        if key in first and key in rules and key not in resolved_keys(changes):
             keys_by_rule[rules[key]].append(key)
     table = []
     for rule in sorted(keys_by_rule):
@@ -378,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
     parser.add_argument("--first", type=Path, default=FIRST)
     parser.add_argument("--second", type=Path, default=SECOND)
+    parser.add_argument("--changes", type=Path, default=CHANGES)
     parser.add_argument("--list", action="store_true", help="the blind listing with evidence, no verdicts")
     args = parser.parse_args(argv)
     if args.list and args.check is None:
@@ -389,11 +450,31 @@ def main(argv: list[str] | None = None) -> int:
         print_listing(chosen, args.data.resolve())
         return 0
     rules = second_judge_rules(args.second)
-    print_table(agreement(read_verdicts(args.first, "evidence"), read_verdicts(args.second, "reason"), rules))
-    stale = stale_judgments(rules, current) if current is not None else []
+    changes = read_changes(args.changes)
+    second = read_verdicts(args.second, "reason")
+    print_table(agreement(read_verdicts(args.first, "evidence"), second, rules, changes))
+    return report_changes(rules, second, changes, current)
+
+
+def report_changes(rules: dict[str, str], second: dict[str, tuple[str, str]], changes: dict[str, Change],
+                   current: dict[str, Decision] | None) -> int:
+    """List the resolved keys; with the current decisions, the stale ones and the resolved
+    ones made again (exit 1 if any)."""
+    resolved = {key: change for key, change in resolved_keys(changes).items() if key in rules}
+    if resolved:
+        print(f"\n{len(resolved)} second-judge keys resolved by a rule change (left out of the table):")
+    for key, change in resolved.items():
+        verdict = second[key][0] if key in second else "-"
+        print(f"resolved: {key} ({change.rule}; judge 2 {verdict}) now {change.now}; by {change.by}")
+    if current is None:
+        return 0
+    stale = stale_judgments(rules, current, resolved)
     for key in stale:
         print(f"stale: {key} names no decision of the current oracle under {rules[key]!r}")
-    return 1 if stale else 0
+    again = unresolved(resolved, current)
+    for key in again:
+        print(f"not resolved: {key} is recorded as resolved, yet the oracle makes it under {resolved[key].rule!r}")
+    return 1 if stale or again else 0
 
 
 if __name__ == "__main__":
