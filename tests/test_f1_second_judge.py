@@ -104,10 +104,11 @@ def test_join_and_agreement_arithmetic_on_the_real_files() -> None:
     below = sorted(rule for rule, row in table.items()
                    if rule not in judge.UNDECIDABLE and row.precision_second < 0.9)
     assert below == ["defense kept: faster and closing before", "defense_excluded", "tyre_data_distrusted"]
-    # the four decisions judge 2 called wrong before the rules changed are all resolved
+    # the five decisions judge 2 called wrong before the rules changed are all resolved (the
+    # fifth, 2018 Mexico VAN on ERI, by the sixth round's slow stop that could have decided it)
     resolved = judge.resolved_keys(changes)
     wrong = [row["key"] for row in second if row["key"] in resolved and row["verdict"] == "wrong"]
-    assert len(wrong) == 4
+    assert len(wrong) == 5
 
 
 def test_the_listing_never_shows_the_first_judges_verdict_or_evidence(tmp_path: Path, shared_data: Path,

@@ -40,7 +40,7 @@ DEFENSE_MIN_LAPS = 5  # ... for at least this many consecutive green laps
 DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
-SLOW_STOP_DECIDES_S = 5.0  # ... or a pit-lane time this much over, when more than the margin the move ended with
+SLOW_STOP_DECIDES_S = 5.0  # ... or a pit-lane time this much over, for the car that came out behind
 DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
 DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
 DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
@@ -423,44 +423,88 @@ def _stop_loss_race_pace(laps: pd.DataFrame) -> pd.Series:
 
 def _slow_stop(cars: tuple, dry: list[tuple[str, dict, float]], wet: tuple[str, dict, float], to: dict,
                came_off: dict, behind: tuple[str, float] = ("", 0.0)) -> str:
-    """Why a candidate move is a slow stop's ('' when no stop of the pair lost
-    ``SLOW_STOP_EXTRA_S`` more than the race's typical stop; each measure is (its name,
-    value per (driver, lap), the race's median over green stops)). ``dry`` holds two
-    measures, either of which makes a stop slow: the in- and out-lap against the driver's
-    pace on those laps (``_stop_loss``), and the pit-lane time, where a long stationary time
-    (a penalty served, a repair) shows whatever the laps around it did (2018 Silverstone,
-    Räikkönen: 38.5 s against 28 s). The pit lane varies little from stop to stop, so its
-    extra time decides the move from ``SLOW_STOP_DECIDES_S`` on when it is the stop of the car
-    that came out behind, by less than that (``behind``: that car and its margin; 2022
-    Silverstone, Pérez's new front wing, 7.9 s over, 2.5 s behind Vettel after). A stop onto or off wet-weather
-    tyres is the track's (rain, drying): its in- and out-lap say nothing of a slow stop, so
-    the move is undecidable (sampled: 6 of 6 such exclusions in 2020 Hungary, 2021 Sochi,
-    2024 and 2025 Silverstone could not be judged). Such a pair is measured against each
-    driver's race pace, not the field's on those laps: on a lap where half the field is on
-    slicks and half on inters the field's median is nobody's pace, and a crossover measured
-    against it reads as no loss at all (2020 Hungary laps 2-4)."""
+    """Why a candidate move is a slow stop's ('' when no stop of the pair could have decided
+    it; ``cars`` is (attacker, rival), each (driver, lap); each measure is (its name, value
+    per (driver, lap), the race's median over green stops)). ``dry`` holds two measures,
+    either of which makes a stop slow: the in- and out-lap ``SLOW_STOP_EXTRA_S`` over the
+    typical against the driver's pace on those laps (``_stop_loss``), and the pit-lane time,
+    where a long stationary time (a penalty served, a repair) shows whatever the laps around
+    it did (2018 Silverstone, Räikkönen: 38.5 s against 28 s). The pit lane varies little
+    from stop to stop, so for the car that came out behind (``behind``: that car and its
+    margin) it counts from ``SLOW_STOP_DECIDES_S`` over when that is more than the margin
+    (2022 Silverstone, Pérez's new front wing, 7.9 s over, 2.5 s behind Vettel after).
+
+    Only a slow stop that could have decided the move excludes it (``_decided``): a slow
+    car that came out ahead leaves the move as it happened, and so does a slow rival that
+    came out behind by more than its extra time (2018 Mexico: Ericsson's stop 10.8 s over,
+    Vandoorne 22.4 s ahead after). A slow attacker that came out behind stays excluded
+    whatever the margin: the trouble that slowed the stop (a puncture, damage) goes on
+    costing after the out-lap (2018 Monaco, Stroll 63.8 s over and 74.2 s behind Hartley;
+    2023 Las Vegas, Hamilton's puncture), so a margin beyond the stop's loss does not show
+    the strategy failed (issue 26, sixth round: 2 of 10 such kept moves wrong, 4 unsure).
+
+    A stop onto or off wet-weather tyres is the track's (rain, drying): its in- and out-lap
+    say nothing of a slow stop, so the move is undecidable whichever car came out ahead
+    (sampled: 6 of 6 such exclusions in 2020 Hungary, 2021 Sochi, 2024 and 2025 Silverstone
+    could not be judged). Such a pair is measured against each driver's race pace, not the
+    field's on those laps: on a lap where half the field is on slicks and half on inters the
+    field's median is nobody's pace, and a crossover measured against it reads as no loss at
+    all (2020 Hungary laps 2-4)."""
     wet_tyres = any(to.get(car) in WET_COMPOUNDS or came_off.get(car) in WET_COMPOUNDS for car in cars)
-    # the pit lane's extra seconds (a stationary time: lap times vary more) decided the move
-    # when the cars ended closer than that
     loser, margin = behind
-    decides = round(min(SLOW_STOP_EXTRA_S, max(SLOW_STOP_DECIDES_S, margin)), 1)
 
     def floor(driver: str, what: str) -> float:
-        return decides if what == "pit-lane time" and driver == loser else SLOW_STOP_EXTRA_S
+        # the pit lane's extra seconds (a stationary time: lap times vary more) are read
+        # from the lower threshold for the car that came out behind
+        return SLOW_STOP_DECIDES_S if what == "pit-lane time" and driver == loser else SLOW_STOP_EXTRA_S
 
-    fired = [(d, what, typical, floor(d, what)) for d, lap in cars
+    fired = [(d, what, typical, floor(d, what), value.get((d, lap), 0) - typical) for d, lap in cars
              for what, value, typical in ([wet] if wet_tyres else dry)
              if value.get((d, lap), 0) > typical + floor(d, what)]
-    if not fired:
+    laps_lost = dry[0][1]
+    unmeasured = {d for d, lap in cars if not laps_lost.get((d, lap), 0) == laps_lost.get((d, lap), 0)}
+    deciding = fired if wet_tyres else [fire for fire in fired
+                                        if _decided(fire, cars[0][0], behind, fire[0] in unmeasured)]
+    if not deciding:
         return ""
-    slow = list(dict.fromkeys(fire[0] for fire in fired))
-    _, what, typical, extra = fired[0]
-    lost = f"lost over {extra:g} s more than the race's typical {what} ({typical:.1f} s)"
-    if extra < SLOW_STOP_EXTRA_S:
-        lost += f", and came out {margin:.1f} s behind"
+    slow = "/".join(dict.fromkeys(fire[0] for fire in fired))
     if wet_tyres:
-        return f"undecidable: a stop onto or off wet-weather tyres {lost}"
-    return f"{'/'.join(slow)}'s stop {lost}"
+        _, what, typical, threshold, _ = deciding[0]
+        return (f"undecidable: a stop onto or off wet-weather tyres lost over {threshold:g} s more "
+                f"than the race's typical {what} ({typical:.1f} s)")
+    return f"{slow}'s stop {_slow_reason(deciding[0], margin, deciding[0][0] in unmeasured)}"
+
+
+def _decided(fire: tuple, attacker: str, behind: tuple[str, float], unmeasured: bool) -> bool:
+    """Whether a slow stop (``fire``: driver, measure, typical, threshold, extra seconds)
+    could have decided the move: it is the stop of the car that came out behind, and that
+    car is the attacker (its pit lane read from the margin up, to ``SLOW_STOP_EXTRA_S``), or
+    the rival and it lost at least the margin, or its laps measured nothing (an in- or
+    out-lap without a time: the pit lane is only part of what it lost; 2024 Bahrain,
+    Sargeant 10.9 s over in the pit lane and 75 s behind Stroll after)."""
+    driver, _, _, _, extra = fire
+    loser, margin = behind
+    if driver != loser:
+        return False  # the slow car came out ahead anyway: the move happened
+    if driver == attacker:
+        return extra > SLOW_STOP_EXTRA_S or extra > margin
+    return extra >= margin or unmeasured
+
+
+def _slow_reason(fire: tuple, margin: float, unmeasured: bool) -> str:
+    """What the deciding slow stop lost, in the words of the log (the first words are part
+    of the judged keys: the threshold, or the margin for a pit lane under it)."""
+    _, what, typical, threshold, extra = fire
+    if threshold < SLOW_STOP_EXTRA_S:  # the pit lane: named from the margin up
+        threshold = round(min(SLOW_STOP_EXTRA_S, max(threshold, margin)), 1)
+    lost = f"lost over {threshold:g} s more than the race's typical {what} ({typical:.1f} s)"
+    if threshold < SLOW_STOP_EXTRA_S:
+        return lost + f", and came out {margin:.1f} s behind"
+    if margin > threshold:
+        lost += f": {extra:.1f} s, and came out {margin:.1f} s behind"
+    if unmeasured and extra < margin:
+        lost += " (an in- or out-lap without a time: what it lost is not known)"
+    return lost
 
 
 def _stop_measures(stops: pd.DataFrame) -> tuple[list[tuple[str, dict, float]], tuple[str, dict, float]]:
@@ -498,7 +542,7 @@ def confounded(
     """Why each candidate move is not a strategy move ('' when it is one): a safety car,
     VSC or red flag on the laps of the exchange (from the first in-lap to the out-lap of
     the second), the leader's or either car's own (``car_neutral``, (driver, lap) whose
-    row's TrackStatus shows one), a stop losing ``SLOW_STOP_EXTRA_S`` more than the race's typical stop,
+    row's TrackStatus shows one), a slow stop that could have decided it (``_slow_stop``),
     a pit-lane passage of either car in the window, a wet-versus-slick tyre call, or cars
     not adjacent on track before the first stop when the attacker did not come out ahead."""
 
