@@ -9,7 +9,8 @@ file's order, then systems by name (code point order), then the generation's own
 Memory stays bounded by the instances (``tests/test_memory.py``): a first pass validates
 every line (the same errors as a streamed read) and keeps three integers per generation
 and the generation itself, the generations held in memory until they hold
-``HELD_TEXT_CHARS`` characters of text or number ``HELD_GENERATIONS``; past that, every
+``HELD_TEXT_CHARS`` characters (text and the user's ``meta``: ``Generation.held_chars``)
+or number ``HELD_GENERATIONS``; past that, every
 generation goes to an anonymous temporary file (pickled) and the second pass reads them
 back in sorted order. A file of a few thousand generations is never pickled: writing and
 reading back each pydantic ``Generation`` was 0.085 s of a 5,600-text weather run.
@@ -46,7 +47,7 @@ class _Generations:
     def add(self, generation: Generation) -> None:
         if self._spool is None:
             self._held.append(generation)
-            self._chars += len(generation.text)
+            self._chars += generation.held_chars()
             if self._chars > HELD_TEXT_CHARS or len(self._held) > HELD_GENERATIONS:
                 self._spool = tempfile.TemporaryFile(prefix="factcov-generations-")
                 held, self._held = self._held, []

@@ -254,6 +254,16 @@ class Generation(BaseModel):
     id: str | None = None
     meta: Any = None
 
+    def held_chars(self) -> int:
+        """What holding this generation costs, in characters: its text and the user's own
+        ``id`` and ``meta``. The budgets that bound a run's memory (a chunk, the generations
+        the canonical order holds) count this, not the text alone: a line may carry up to
+        ``MAX_LINE_BYTES`` of ``meta`` beside an empty text."""
+        held = len(self.text) + len(self.id or "")
+        if self.meta is not None:
+            held += len(json.dumps(self.meta, ensure_ascii=False, separators=(",", ":")))
+        return held
+
 
 class Verdict(BaseModel):
     """The verifier's judgement of one claim.

@@ -144,7 +144,7 @@ def score_run(
     totals = SystemTotals(extras, graded=domain.graded_scores)  # bounded per system: nothing per generation is kept
     failures = ExtractionFailures()
     type_counts: dict[str, dict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
-    chunks = chunked(pairs, chunk_size, weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS)
+    chunks = chunked(pairs, chunk_size, weight=lambda pair: pair[1].held_chars(), budget=CHUNK_TEXT_CHARS)
     run_dir = RunDirectory(outdir)  # locked; every file goes to run_dir.staging, swapped in at commit
     claims_out = scores_out = None
     # the instances live for the whole run: out of the collector's sight (and, in forked

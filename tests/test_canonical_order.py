@@ -49,5 +49,24 @@ def test_past_the_memory_budget_the_generations_are_spooled_with_the_same_order_
     assert not any(id(g) in originals for _, g in found)  # read back from the spool
 
 
+def test_what_the_user_passes_through_counts_toward_the_budget_not_the_text_alone() -> None:
+    # a line may carry megabytes of ``meta`` beside an empty text: held by count alone
+    # (20,000 of them), such a file would sit in memory whole
+    instances = _instances(4)
+    heavy = [(instances[f"i{n}"], Generation(instance_id=f"i{n}", system="s", text="",
+                                              meta={"blob": "x" * (canonical_order.HELD_TEXT_CHARS // 3)}))
+             for n in range(4)]
+    original = {id(g) for _, g in heavy}
+    found = list(canonical_pairs(heavy, instances))
+    assert [g.meta for _, g in found] == [g.meta for _, g in heavy]
+    assert not any(id(g) in original for _, g in found)  # spooled: the budget saw the meta
+
+
+def test_a_generations_held_size_counts_its_text_id_and_meta() -> None:
+    bare = Generation(instance_id="i", system="s", text="four")
+    assert bare.held_chars() == 4
+    assert Generation(instance_id="i", system="s", text="four", id="ab", meta={"k": "vé"}).held_chars() == 4 + 2 + 10
+
+
 def test_no_generations_yield_nothing() -> None:
     assert list(canonical_pairs([], _instances(3))) == []

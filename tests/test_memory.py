@@ -26,9 +26,10 @@ from factcov.scoring import ScoringPolicy
 ITEMS = ("apples", "pears", "plums", "figs", "kiwis")
 
 
-def _write_mini_files(folder, instances: int, systems: int, filler: int) -> None:
+def _write_mini_files(folder, instances: int, systems: int, filler: int, into: str = "text") -> None:
     """Instances of the test's mini domain and each system's text for each: the counts,
-    some of them wrong, then ``filler`` characters that state nothing."""
+    some of them wrong, then ``filler`` characters that state nothing, in the text or in the
+    generation's ``meta`` (``into``), which a run passes through to its outputs."""
     filler = "-" * filler
     with open(folder / "instances.jsonl", "w") as handle:
         for i in range(instances):
@@ -40,8 +41,12 @@ def _write_mini_files(folder, instances: int, systems: int, filler: int) -> None
             for i in range(instances):
                 said = " ".join(f"{item}: {(i + k + (i * s + k) % 3 // 2) % 7}." for k, item in enumerate(ITEMS)
                                 if (i + s + k) % 4)
-                handle.write(json.dumps({"instance_id": f"i{i}", "system": f"system-{s:02d}",
-                                         "text": f"{said} {filler}"}) + "\n")
+                line = {"instance_id": f"i{i}", "system": f"system-{s:02d}", "text": said}
+                if into == "text":
+                    line["text"] = f"{said} {filler}"
+                else:
+                    line["meta"] = {"note": filler}
+                handle.write(json.dumps(line) + "\n")
 
 
 CEILING_RUN = textwrap.dedent("""
@@ -79,12 +84,15 @@ CEILING_RUN = textwrap.dedent("""
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmSize from /proc (Linux, as CI)")
-def test_scoring_a_file_far_larger_than_the_memory_margin_stays_under_the_ceiling(tmp_path, repo_root):
+@pytest.mark.parametrize("into", ["text", "meta"])
+def test_scoring_a_file_far_larger_than_the_memory_margin_stays_under_the_ceiling(tmp_path, repo_root, into):
+    # "meta": the bulk is what the user passes through, beside short texts; the budgets that
+    # bound memory by text alone held 20,000 such generations whole
     small, large = tmp_path / "small", tmp_path / "large"
     small.mkdir()
     large.mkdir()
-    _write_mini_files(small, instances=300, systems=2, filler=40_000)
-    _write_mini_files(large, instances=300, systems=20, filler=40_000)  # 6,000 texts, 240 MB
+    _write_mini_files(small, instances=300, systems=2, filler=40_000, into=into)
+    _write_mini_files(large, instances=300, systems=20, filler=40_000, into=into)  # 6,000 lines, 240 MB
     margin = 64 * 2**20  # chunks of 100 texts (4 MB) fit many times; the file's texts do not
     assert (large / "generations.jsonl").stat().st_size > 3.5 * margin
     env = {**os.environ, "FACTCOV_PLUGINS": "", "MALLOC_ARENA_MAX": "2", "PYTHONPATH": str(repo_root)}

@@ -38,7 +38,7 @@ def extract(
 
     def rows():
         for chunk in chunked(iter_generations(generations, known, the_domain), 1000,
-                             weight=lambda pair: len(pair[1].text), budget=CHUNK_TEXT_CHARS):
+                             weight=lambda pair: pair[1].held_chars(), budget=CHUNK_TEXT_CHARS):
             for result in evaluator.evaluate(chunk):
                 for verdict in result.verdicts:
                     claim = verdict.claim
