@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Hashable
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
@@ -25,7 +26,7 @@ from factcov import arrow_columns, system_rows
 from factcov.evaluate import KNOWLEDGE_CACHE_SIZE, Result
 from factcov.jsonl import atomic_path, write_text_atomic
 from factcov.model import Verdict, canonical_json, key_json
-from factcov.scoring import GenerationScore, ScoringPolicy, counts_json
+from factcov.scoring import ScoringPolicy, counts_json
 from factcov.trusted import fields_of
 
 if TYPE_CHECKING:
@@ -139,16 +140,28 @@ def claim_columns(results: list[Result]) -> dict[str, list]:
     verdicts = list(chain.from_iterable(map(_VERDICTS, said)))
     # A text's repeats (``Extractor.deterministic``) share its verdicts: each distinct
     # verdict's columns are made once, then given to every row holding it.
-    distinct = dict(zip(map(id, verdicts), verdicts))
-    if len(distinct) < len(verdicts):
-        _verdict_columns(columns, list(distinct.values()))
-        position = {key: index for index, key in enumerate(distinct)}
-        rows = itemgetter(*map(position.__getitem__, map(id, verdicts)))
+    ones, at = shared_rows(list(map(id, verdicts)))
+    if len(ones) < len(verdicts):
+        _verdict_columns(columns, [verdicts[row] for row in ones])
         for name in _VERDICT_COLUMNS:
-            columns[name] = list(rows(columns[name]))  # at least two rows: a tuple of them
+            columns[name] = spread(columns[name], at)
     else:
         _verdict_columns(columns, verdicts)
     return columns
+
+
+def shared_rows(keys: list[Hashable]) -> tuple[list[int], list[int]]:
+    """Rows whose keys repeat: one row of each distinct key (its last), in the order the keys
+    first appear, and for each row the position of its key among them (``spread`` gives
+    each row what was made for its key). Built by C-level dicts: a chunk's million claims."""
+    last = dict(zip(keys, range(len(keys))))
+    position = dict(zip(last, range(len(last))))
+    return list(last.values()), list(map(position.__getitem__, keys))
+
+
+def spread(values: list, at: list[int]) -> list:
+    """``values[i]`` for each ``i`` of ``at`` (``itemgetter``: C-level)."""
+    return list(itemgetter(*at)(values)) if len(at) > 1 else [values[i] for i in at]
 
 
 def _verdict_columns(columns: dict[str, list], verdicts: list[Verdict]) -> None:
@@ -210,37 +223,19 @@ def score_columns(
         columns[name] = list(map(attrgetter(name), totals))
     # a text's repeats (``Extractor.deterministic``) share its score: what is made of a
     # score is made once per distinct (score, policy, instance) and given to each row
-    firsts, at = _distinct_scores(results, scores, used)
+    ones, at = shared_rows(list(zip(map(id, scores), map(id, used), map(id, map(_INSTANCE, results)))))
     # what ``result.metrics`` holds when the policy is the result's own (without its lock)
-    metrics = [scores[row].metrics(used[row]) for row in firsts]
+    metrics = [scores[row].metrics(used[row]) for row in ones]
     for name in METRIC_NAMES:
-        values = [computed[name] for computed in metrics]
-        columns[name] = [values[index] for index in at]
+        columns[name] = spread([computed[name] for computed in metrics], at)
     if any("f1" in extra for _, extra in rows):  # a domain's graded headline (``Domain.graded_scores``)
         _graded_headline(columns, [extra for _, extra in rows], used)
-    by_type = [counts_json(scores[row].by_type, used[row]) for row in firsts]
-    columns["by_type"] = [by_type[index] for index in at]
-    missed = [missed_json(results[row]) for row in firsts]
-    columns["missed"] = [missed[index] for index in at]
+    columns["by_type"] = spread([counts_json(scores[row].by_type, used[row]) for row in ones], at)
+    columns["missed"] = spread([missed_json(results[row]) for row in ones], at)
     columns["missed_ids"] = [list(score.missed_ids) for score in scores]
     for name in extra_names:
         columns[name] = [extra.get(name) for _, extra in rows]
     return columns
-
-
-def _distinct_scores(results: list[Result], scores: list[GenerationScore],
-                     used: list[ScoringPolicy]) -> tuple[list[int], list[int]]:
-    """The first row of each distinct (score, policy, instance), by identity, and for each
-    row the position of its own among them."""
-    seen: dict[tuple[int, int, int], int] = {}
-    firsts: list[int] = []
-    at: list[int] = []
-    for row, key in enumerate(zip(map(id, scores), map(id, used), map(id, map(_INSTANCE, results)))):
-        index = seen.setdefault(key, len(firsts))
-        if index == len(firsts):
-            firsts.append(row)
-        at.append(index)
-    return firsts, at
 
 
 def _graded_headline(columns: dict[str, list], extras: list[dict[str, Any]], used: list[ScoringPolicy]) -> None:
