@@ -252,7 +252,9 @@ def _interrupted(signum: int, frame: object) -> None:
 def main() -> None:
     import signal
 
-    _fewer_collections_while_importing()
+    from factcov import collector
+
+    collector.fewer_collections_for_the_process()
     _one_blas_thread()
 
     signal.signal(signal.SIGTERM, _terminated)
@@ -270,7 +272,7 @@ def main() -> None:
     except BrokenPipeError:
         _silence_stdout()
         code = 141
-    _leave_to_exit()
+    collector.leave_to_exit()
     sys.exit(code)
 
 
@@ -287,35 +289,3 @@ def _one_blas_thread() -> None:
     so it holds for this process and what it starts (``--jobs`` workers)."""
     if not any(name in os.environ for name in BLAS_THREAD_VARIABLES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
-
-
-def _fewer_collections_while_importing() -> None:
-    """The process's cyclic collector at the threshold a run scores with
-    (``factcov.collector.GC_FIRST_THRESHOLD``) from its start. A command imports most of
-    what it uses once it runs (numpy, pyarrow, pydantic, a domain's grammar): hundreds of
-    thousands of objects that live to the end, which the default threshold (700) walked in
-    ~110 young and ~10 middle collections that found next to nothing, ~25 ms of a weather
-    run; now a few. Cyclic garbage waits a little longer to be found (at most that many
-    objects' worth), as it does while scoring."""
-    import gc
-
-    from factcov.collector import GC_FIRST_THRESHOLD
-
-    first, *older = gc.get_threshold()
-    if first and first < GC_FIRST_THRESHOLD:  # 0: the collector is off, left so
-        gc.set_threshold(GC_FIRST_THRESHOLD, *older)
-
-
-def _leave_to_exit() -> None:
-    """The command is done and the process ends: every object still alive (the libraries'
-    modules, a run's instances, caches, knowledge) is moved out of the cyclic collector's
-    sight (``gc.freeze``). The interpreter's exit collects the whole heap while it tears
-    the modules down, walking each of those objects again to find the odd cycle: 0.14 s of
-    a weather run's 1.1-1.3 s (the CPU spent after the last ``atexit`` handler, 0.17 s ->
-    0.03 s). Nothing is skipped but that walk: ``atexit`` handlers (the disk caches' save)
-    run as before, the modules are torn down and reference counting frees what it frees;
-    a cycle left at exit is left to the operating system, as the interpreter itself does
-    for what is still alive at the end. Files a command writes are closed by the command."""
-    import gc
-
-    gc.freeze()
