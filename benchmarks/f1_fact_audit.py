@@ -321,29 +321,31 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool) -> Coun
     return counts
 
 
+def _by_name(counts: Counter, kind: str) -> dict[str, Counter]:
+    """The verdicts' counts of one kind ("fact" or "entry"), per fact type or check rule."""
+    rows: dict[str, Counter] = defaultdict(Counter)
+    for (each, name, verdict), n in counts.items():
+        if each == kind:
+            rows[name][verdict] += n
+    return rows
+
+
+def _row(name: str, row: Counter) -> str:
+    return f"| {name} | {sum(row.values())} | {row['right']} | {row['wrong']} | {row['unsure']} | {row['unjudged']} |"
+
+
 def report(counts: Counter) -> None:
-    facts = defaultdict(Counter)
-    for (kind, name, verdict), n in counts.items():
-        if kind == "fact":
-            facts[name][verdict] += n
+    facts = _by_name(counts, "fact")
     print("| fact type | emitted | right | wrong | unsure | unjudged |")
     print("|---|---:|---:|---:|---:|---:|")
-    total: Counter = Counter()
     for name in sorted(facts):
-        row = facts[name]
-        total.update(row)
-        print(f"| {name} | {sum(row.values())} | {row['right']} | {row['wrong']} | {row['unsure']} | {row['unjudged']} |")
-    print(f"| all | {sum(total.values())} | {total['right']} | {total['wrong']} | {total['unsure']} | "
-          f"{total['unjudged']} |")
-    entries = defaultdict(Counter)
-    for (kind, name, verdict), n in counts.items():
-        if kind == "entry":
-            entries[name][verdict] += n
+        print(_row(name, facts[name]))
+    print(_row("all", sum(facts.values(), Counter())))
+    entries = _by_name(counts, "entry")
     print("\n| check rule | entries | rightly | wrongly (a true fact lost) | unsure | unjudged |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in sorted(entries):
-        row = entries[name]
-        print(f"| {name} | {sum(row.values())} | {row['right']} | {row['wrong']} | {row['unsure']} | {row['unjudged']} |")
+        print(_row(name, entries[name]))
     missing = Counter({name: n for (kind, name, _), n in sorted(counts.items()) if kind == "missing"})
     lost = sum(row["wrong"] for row in entries.values())
     print(f"\ntrue facts missing (judged true, not stated): {sum(missing.values())} {dict(missing)}; "
