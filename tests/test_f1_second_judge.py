@@ -35,6 +35,15 @@ def plain_kappa(first: list[str], second: list[str]) -> float:
     return (observed - expected) / (1 - expected)
 
 
+def one_entry_check(folder: Path, detail: str = "1 row(s)", event: str = "GP") -> tuple[Path, str]:
+    """An `f1 check --json` file of one decision (2025 round 1, Doohan's no-lap entry) and its key."""
+    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": detail}
+    check = folder / "check.jsonl"
+    check.write_text(json.dumps({"season": 2025, "round": 1, "event": event, "entries": [entry]}) + "\n",
+                     encoding="utf-8")
+    return check, judge.key_of(2025, 1, entry)
+
+
 def test_kappa_is_cohens_on_a_known_table_and_undefined_without_variation() -> None:
     # 20 both right, 5 right/wrong, 10 wrong/right, 15 both wrong: p_o 0.7, p_e 0.5, kappa 0.4
     first = ["right"] * 25 + ["wrong"] * 25
@@ -113,12 +122,8 @@ def test_join_and_agreement_arithmetic_on_the_real_files() -> None:
 
 def test_the_listing_never_shows_the_first_judges_verdict_or_evidence(tmp_path: Path, shared_data: Path,
                                                                       capsys) -> None:
-    detail = "1 row(s), none with a lap time or a position: no facts and no instance"
-    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": detail}
-    check = tmp_path / "check.jsonl"
-    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "Australian Grand Prix",
-                                 "entries": [entry]}) + "\n", encoding="utf-8")
-    key = judge.key_of(2025, 1, entry)
+    check, key = one_entry_check(tmp_path, "1 row(s), none with a lap time or a position: no facts and no instance",
+                                 "Australian Grand Prix")
     first = tmp_path / "first.tsv"
     first.write_text("key\trule\tverdict\tevidence\tdecision\n"
                      f"{key}\tno_lap_completed\tSENTINEL-VERDICT\tSENTINEL-EVIDENCE\tx\n"
@@ -132,11 +137,7 @@ def test_the_listing_never_shows_the_first_judges_verdict_or_evidence(tmp_path: 
 
 
 def test_a_stale_second_judge_key_fails_the_table_run(tmp_path: Path, capsys) -> None:
-    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": "1 row(s)"}
-    check = tmp_path / "check.jsonl"
-    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "GP", "entries": [entry]}) + "\n",
-                     encoding="utf-8")
-    key = judge.key_of(2025, 1, entry)
+    check, key = one_entry_check(tmp_path)
     first, second = tmp_path / "first.tsv", tmp_path / "second.tsv"
     first.write_text(f"key\trule\tverdict\tevidence\n{key}\tx\tright\te\n2018:1:gone\tx\tright\te\n", encoding="utf-8")
     second.write_text(f"key\trule\tverdict\treason\n{key}\tno_lap_completed\tright\tr\n"
@@ -149,11 +150,7 @@ def test_a_stale_second_judge_key_fails_the_table_run(tmp_path: Path, capsys) ->
 
 
 def test_a_resolved_key_is_reported_not_stale_and_leaves_the_table(tmp_path: Path, capsys) -> None:
-    entry = {"rule": "no_lap_completed", "driver": "DOO", "lap": None, "detail": "1 row(s)"}
-    check = tmp_path / "check.jsonl"
-    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "GP", "entries": [entry]}) + "\n",
-                     encoding="utf-8")
-    key = judge.key_of(2025, 1, entry)
+    check, key = one_entry_check(tmp_path)
     first, second, changes = tmp_path / "first.tsv", tmp_path / "second.tsv", tmp_path / "changes.tsv"
     first.write_text(f"key\trule\tverdict\tevidence\n{key}\tx\tright\te\n2018:1:gone\tx\tright\te\n"
                      "2018:1:also gone\tx\tright\te\n", encoding="utf-8")
