@@ -252,7 +252,9 @@ def classify_pit_entries(
     # an in-lap whose own row already shows the next set (2025 Belgium, Bearman lap 12:
     # INTERMEDIATE 11 on lap 11, MEDIUM 1 as set 2 on the in-lap, MEDIUM 2 after it): the
     # age "running on" from the in-lap is the new set's, and the set changed at this stop
-    shows_next = _in_lap_shows_next_set(laps, by_driver, pit_in)
+    # a Stint tick with no pit entry on the row before: a set the feed opened on track
+    silent_tick = _stint_ticks(laps, by_driver) & by_driver["PitInTime"].shift(1).isna()
+    shows_next = _in_lap_shows_next_set(laps, by_driver, pit_in, silent_tick)
     kept &= ~shows_next
     near_red = laps["LapNumber"].isin({lap + d for lap in red_laps for d in (-1, 0, 1)})
     red = status_has(laps["TrackStatus"], "5") & near_red
@@ -352,9 +354,7 @@ def classify_pit_entries(
                 f"{int(row.Stint)}, the row before another set: a tyre change at this stop, the in-lap's stint keeps "
                 "the compound of the rows before", str(row.Driver), int(row.LapNumber))
     previous_stint = by_driver["Stint"].shift(1)
-    previous_pit = by_driver["PitInTime"].shift(1).notna()
-    ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint) & ~previous_pit
-    ticked &= ~shows_next  # the tick of a set shown on its in-lap is that stop's
+    ticked = silent_tick & ~shows_next  # the tick of a set shown on its in-lap is that stop's
     in_red = laps["LapNumber"].isin(red_laps) | (laps["LapNumber"] - 1).isin(red_laps)
     laps["silent_red_change"] = ticked & in_red
     for row in laps.loc[ticked & ~in_red, columns].itertuples():
@@ -364,19 +364,27 @@ def classify_pit_entries(
     return laps
 
 
-def _in_lap_shows_next_set(laps: pd.DataFrame, by_driver: Any, pit_in: pd.Series) -> pd.Series:
-    """In-laps whose own row opens the next set: the Stint number ticks on the in-lap (not
-    after a pit entry), and the row shows another set than the row before (another known
-    compound, or the age restarted at 1)."""
+def _stint_ticks(laps: pd.DataFrame, by_driver: Any) -> pd.Series:
+    """Rows whose Stint number is another than the row before's (both known)."""
     previous_stint = by_driver["Stint"].shift(1)
+    return laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint)
+
+
+def _another_known_compound(laps: pd.DataFrame, by_driver: Any) -> pd.Series:
+    """Rows showing another known compound than the row before's."""
     previous_compound = by_driver["Compound"].shift(1)
+    return (laps["Compound"].isin(TYRE_COMPOUNDS) & previous_compound.isin(TYRE_COMPOUNDS)
+            & (laps["Compound"] != previous_compound))
+
+
+def _in_lap_shows_next_set(laps: pd.DataFrame, by_driver: Any, pit_in: pd.Series,
+                           silent_tick: pd.Series) -> pd.Series:
+    """In-laps whose own row opens the next set: the Stint number ticks on the in-lap (not
+    after a pit entry: ``silent_tick``), and the row shows another set than the row before
+    (another known compound, or the age restarted at 1)."""
     previous_life = by_driver["TyreLife"].shift(1)
-    ticked = (laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint)
-              & by_driver["PitInTime"].shift(1).isna())
-    known = laps["Compound"].isin(TYRE_COMPOUNDS) & previous_compound.isin(TYRE_COMPOUNDS)
-    other = known & (laps["Compound"] != previous_compound)
     restarted = (laps["TyreLife"] == 1).eq(True) & (previous_life > 1).eq(True)
-    return pit_in & ticked & (other | restarted)
+    return pit_in & silent_tick & (_another_known_compound(laps, by_driver) | restarted)
 
 
 def _log_new_sets(rows: pd.DataFrame, transit: pd.Series, typical: float,
@@ -600,13 +608,10 @@ def late_opened_sets(laps: pd.DataFrame, skip: set[tuple[str, int]], log: Qualit
     distrusted stop (``skip``) are the Stint counter's to name. ``laps`` is marked
     (``stint_id``, ``is_stop``, ``silent_red_change``) and sorted by driver and lap."""
     by_driver = laps.groupby("Driver", sort=False)
-    previous_compound = by_driver["Compound"].shift(1)
-    previous_stint = by_driver["Stint"].shift(1)
+    previous_compound = by_driver["Compound"].shift(1)  # for the log message
     inside = by_driver["stint_id"].shift(1) == laps["stint_id"]
-    ticked = laps["Stint"].notna() & previous_stint.notna() & (laps["Stint"] != previous_stint)
-    other = laps["Compound"].isin(TYRE_COMPOUNDS) & previous_compound.isin(TYRE_COMPOUNDS) & (
-        laps["Compound"] != previous_compound)
-    late = ticked & inside & other & (laps["TyreLife"] == 1).eq(True) & ~laps["silent_red_change"]
+    late = (_stint_ticks(laps, by_driver) & inside & _another_known_compound(laps, by_driver)
+            & (laps["TyreLife"] == 1).eq(True) & ~laps["silent_red_change"])
     late &= laps["stint_id"] > 1  # the first stint began at the start, not at a stop
     named: dict[tuple[str, int], str] = {}
     for row in laps.loc[late, ["Driver", "LapNumber", "Compound", "stint_id"]].itertuples():
