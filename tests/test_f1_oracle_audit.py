@@ -705,15 +705,17 @@ def test_a_recorded_change_before_a_missed_one_stays_a_stop_with_a_stops_officia
     assert fired(monaco, "tyre_data_distrusted", "VET") == [23]
 
 
-def test_without_official_times_the_lap_table_decides_as_before_2025_monaco_russell(f1: Path) -> None:
-    # the official pit laps without their times (a pit table without milliseconds): nothing
-    # tells the drive-through, the lap table's change on lap 53 stands
+@pytest.mark.parametrize("shape", [dict.fromkeys, list])
+def test_without_official_times_the_lap_table_decides_as_before_2025_monaco_russell(f1: Path, shape) -> None:
+    # the official pit laps without their times (a pit table without milliseconds, or the
+    # plain lists of laps derive_race took before): nothing tells the drive-through, the
+    # lap table's change on lap 53 stands
     from factcov.domains.f1.derive import derive_race
     from factcov.domains.f1.source import ergast, season_laps
 
     tables = ergast(f1)
     laps = season_laps(f1, 2025)
-    untimed = {code: dict.fromkeys(laps_) for code, laps_ in tables.official_stops(2025, 8).items()}
+    untimed = {code: shape(laps_) for code, laps_ in tables.official_stops(2025, 8).items()}
     monaco = derive_race(laps[laps["RoundNumber"] == 8], tables.classification(2025, 8), tables.driver_names(), untimed)
     assert fired(monaco, "change_after_drive_through") == []
     assert stops(monaco, "RUS") == [53, 62, 68]

@@ -861,7 +861,7 @@ def derive_race(
     """All derived facts of one race; ``laps`` holds that race's rows only.
     ``official_stops`` (driver -> official pit laps and their times, Ergast ``pit_stops.csv``)
     checks the lap numbering, tells a stop from a retirement on a car's last lap, and, where
-    it times the entries, a drive-through from a stop."""
+    it times the entries, a drive-through from a stop (a plain list of laps has no times)."""
     import pandas as pd
 
     season = int(laps["Season"].iloc[0])

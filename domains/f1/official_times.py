@@ -13,6 +13,7 @@ Without the table or the column every time is missing and the lap table decides 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,16 +29,19 @@ OFFICIAL_DRIVE_THROUGH_S = 3.5
 
 def official_times(laps: pd.DataFrame, official_stops: OfficialStops | None) -> pd.Series:
     """Each row's official pit-lane time in seconds (the official entry on the row's driver
-    and lap); NaN where the official table gives none."""
+    and lap); NaN where the official table gives none or no positive time. A driver's laps
+    given as a plain list (the shape before the times were read) have no times."""
     import numpy as np
     import pandas as pd
 
-    timed = {(driver, lap): time for driver, stops in (official_stops or {}).items()
-             for lap, time in stops.items() if time is not None}
+    timed = {(str(driver), int(lap)): float(time) for driver, stops in (official_stops or {}).items()
+             if isinstance(stops, Mapping) for lap, time in stops.items() if time is not None and time > 0}
     if not timed:
         return pd.Series(np.nan, index=laps.index, dtype=float)
-    keys = zip(laps["Driver"].astype(str), laps["LapNumber"].astype(int))
-    return pd.Series([timed.get(key, np.nan) for key in keys], index=laps.index, dtype=float)
+    numbers = pd.to_numeric(laps["LapNumber"], errors="coerce")
+    keys = zip(laps["Driver"].astype(str), numbers)
+    return pd.Series([timed.get((driver, int(lap)), np.nan) if lap == lap else np.nan for driver, lap in keys],
+                     index=laps.index, dtype=float)
 
 
 def official_typical(times: pd.Series, changed: pd.Series, wait_s: float) -> float:

@@ -203,7 +203,8 @@ def move_changes_off_drive_throughs(laps: pd.DataFrame, official_stops: Official
     shown = entry & ~runs_on & laps["Compound"].isin(TYRE_COMPOUNDS) & by_driver["Compound"].shift(-1).isin(
         TYRE_COMPOUNDS)
     typical = official_typical(times, shown, RED_WAIT_S)
-    quick = shown & officially_quick(times, typical) & (laps["LapNumber"] >= PENALTY_EARLIEST_LAP)
+    quick = (shown & officially_quick(times, typical) & (laps["LapNumber"] >= PENALTY_EARLIEST_LAP)
+             & laps["TyreLife"].notna())
     if not quick.any():
         return laps
     laps = laps.copy()
