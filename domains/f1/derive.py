@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from factcov.domains.f1.defense_doubts import SWAP_LAPS, closing_doubt, fall_back_doubt, swapped_team_mates
 from factcov.domains.f1.quality import (
     QualityLog,
     check_lap_numbering,
@@ -645,11 +646,13 @@ def build_defenses(
     # real defenses, 2020 70th Anniversary, Sainz closing on Vettel to the flag)
     paced = runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S
     held = pd.Series("", index=runs.index, dtype=object)
+    doubt = pd.Series("", index=runs.index, dtype=object)  # kept but for a judge's doubt: undecidable
     for index in runs.index[~paced]:
-        held[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
-    runs = runs.assign(held=held, kept=paced | held.ne(""))
+        held[index], doubt[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
+    runs = runs.assign(held=held, doubt=doubt, kept=paced | held.ne(""))
     if log is not None:
-        _log_defenses(runs, times, clean, log)
+        teams = laps.groupby("Driver", observed=True)["Team"].last().to_dict()
+        _log_defenses(runs, times, clean, log, teams)
     runs = runs[runs["kept"]]
     runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
@@ -658,15 +661,17 @@ def build_defenses(
 
 
 def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series,
-             in_pits: pd.Series) -> str:
-    """Why a close run without a pace margin is still a defense ('' when it is not): the
+             in_pits: pd.Series) -> tuple[str, str]:
+    """Why a close run without a pace margin is still a defense ('' when it is not), and
+    why a closing-in that seemed to show it does not (``closing_doubt``; '' when none): the
     attacker passed on track soon after it, or lapped faster than the defender before it
     and closed in (a car held up laps at the defender's pace, so the run itself cannot
     show it). A long close run alone is no defense: a DRS train or a car simply following
     looks the same (measured on the kept side: 10+ laps within DEFENSE_GAP_S kept 14 real
     defenses of 30, 5 wrong; with a closing-in before it, 7 of 11, 1 wrong: neither
     reaches 90%)."""
-    return _passed_after(run, times, in_pits, clean) or _closed_before(run, times, clean, lap_time)
+    passed = _passed_after(run, times, in_pits, clean)
+    return (passed, "") if passed else _closed_before(run, times, clean, lap_time)
 
 
 def _passed_after(run: pd.Series, times: pd.DataFrame, in_pits: pd.Series, clean: pd.Series) -> str:
@@ -725,29 +730,37 @@ def _gap_closed(run: pd.Series, times: pd.DataFrame, start: int) -> float:
                  - (times.at[first, attacker] - times.at[first, defender]))
 
 
-def _closed_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series) -> str:
+def _closed_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series,
+                   lap_time: pd.Series) -> tuple[str, str]:
     """Faster by the robust pace measure over the clean laps before the run and closing in
-    (``DEFENSE_CLOSING_S``), then held at the defender's pace. With only two clean laps
-    (the attacker's out-lap just before: 2026 Hungary, Albon after his stop, 2.6 s to
-    0.5 s behind Bearman) one lap's pace is no evidence, so the closing itself must show
-    it: ``DEFENSE_CLOSING_FAST_S`` over them."""
+    (``DEFENSE_CLOSING_S``), then held at the defender's pace, and no ``closing_doubt``
+    (the closing spread over more than one lap, a pace edge of ``CLOSING_PACE_S``, from
+    ``CLOSING_FROM_S`` back); with a doubt the first item is '' and the second says why.
+    With only two clean laps (the attacker's out-lap just before: 2026 Hungary, Albon
+    after his stop, 2.6 s to 0.5 s behind Bearman) one lap's pace is no evidence, so the
+    closing itself must show it: ``DEFENSE_CLOSING_FAST_S`` over them."""
     before = _clean_laps_before(run, clean)
     if len(before) < 2:
-        return ""
+        return "", ""
     closed = _gap_closed(run, times, before[0] - 1)
     if len(before) == 2:
         if closed >= DEFENSE_CLOSING_FAST_S:
             return (f"the attacker closed {closed:.1f} s on the two clean laps {before[0]}-{before[-1]} "
-                    f"before the run")
-        return ""
+                    f"before the run"), ""
+        return "", ""
     own = sorted(float(lap_time.get((k, run["attacker"]))) for k in before)
     their = sorted(float(lap_time.get((k, run["driver"]))) for k in before)
     half = (len(before) + 1) // 2
     margin = sum(their[:half]) / half - sum(own[:half]) / half
-    if margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S:
-        return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
-                f"run and closed {closed:.1f} s")
-    return ""
+    if not (margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S):
+        return "", ""
+    gaps = [_gap(times, lap, run["attacker"], run["driver"]) for lap in range(before[0] - 1, int(run["first_lap"]) + 1)]
+    doubt = closing_doubt(gaps, margin, DEFENSE_CLOSING_S)
+    if doubt:
+        return "", (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} and closed "
+                    f"{closed:.1f} s, but {doubt}")
+    return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
+            f"run and closed {closed:.1f} s"), ""
 
 
 def _gap(times: pd.DataFrame, lap: int, attacker: str, defender: str) -> float:
@@ -786,44 +799,84 @@ def _closed_in_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> 
     return not max(gaps, default=0.0) - _gap(times, first, attacker, defender) < DEFENSE_CLOSING_S
 
 
-def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> str:
+def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series, team_mates: bool) -> tuple[str, str]:
     """Why a run that is no defense is *known* not to be one ('' when the lap table cannot
-    tell): the attacker, which had not closed in before (``_closed_in_before``), fell
-    ``DEFENSE_DROPPED_S`` behind within ``DEFENSE_DROP_LAPS`` clean laps after the run, on
-    its own pace, and did not come back within ``DEFENSE_GAP_S`` over the next
-    ``DEFENSE_DROP_LAPS`` laps. A run that ends with a stop, the flag or a neutralization,
-    or follows a closing-in, a restart or a stop, is undecidable: a held-up car and a DRS
-    train look the same in lap times (measured: of 30 runs that fell back after a
-    closing-in or came back, 5 were undecidable by hand)."""
+    tell), and why that fall-back does not show it after all (``fall_back_doubt``, or
+    team-mates who had just swapped places; '' when none): the attacker, which had not
+    closed in before (``_closed_in_before``), fell ``DEFENSE_DROPPED_S`` behind within
+    ``DEFENSE_DROP_LAPS`` clean laps after the run, on its own pace, and did not come back
+    within ``DEFENSE_GAP_S`` over the next ``DEFENSE_DROP_LAPS`` laps. A run that ends with
+    a stop, the flag or a neutralization, or follows a closing-in, a restart or a stop, is
+    undecidable: a held-up car and a DRS train look the same in lap times (measured: of 30
+    runs that fell back after a closing-in or came back, 5 were undecidable by hand)."""
     import math
 
     defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
     if _closed_in_before(run, times, clean):
-        return ""
+        return "", ""
     for lap in range(last + 1, last + DEFENSE_DROP_LAPS + 1):
         if not (clean.get((lap, defender), False) and clean.get((lap, attacker), False)):
-            return ""
+            return "", ""
         gap = _gap(times, lap, attacker, defender)
         if math.isnan(gap):
-            return ""
+            return "", ""
         if gap >= DEFENSE_DROPPED_S:
             later = [_gap(times, k, attacker, defender) for k in range(lap + 1, lap + DEFENSE_DROP_LAPS + 1)]
             if any(g <= DEFENSE_GAP_S for g in later):  # back on the defender: still a fight
-                return ""
-            return f"the attacker dropped back to {gap:.1f} s on lap {lap}"
-    return ""
+                return "", ""
+            return f"the attacker dropped back to {gap:.1f} s on lap {lap}", _fall_back_doubt(
+                run, times, clean, lap, team_mates)
+    return "", ""
 
 
-def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log: QualityLog) -> None:
+def _fall_back_doubt(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap: int, team_mates: bool) -> str:
+    """Why the fall-back on ``lap`` does not show an attacker without the pace ('' when it
+    does): team-mates who swapped places within ``SWAP_LAPS`` before the run, or a
+    ``fall_back_doubt`` of the gaps from the lap before it to ``DEFENSE_DROP_LAPS`` after."""
+    defender, attacker, first = run["driver"], run["attacker"], int(run["first_lap"])
+    before = range(first - SWAP_LAPS, first)
+    gaps_before = [_gap(times, k, attacker, defender) for k in before]
+    if swapped_team_mates(team_mates, gaps_before):
+        ahead = max(k for k, gap in zip(before, gaps_before) if gap < 0)
+        return f"team-mates who had swapped places (the attacker ahead on lap {ahead})"
+    laps = range(lap - 1, lap + DEFENSE_DROP_LAPS + 1)
+    return fall_back_doubt([_gap(times, k, attacker, defender) for k in laps],
+                           [bool(clean.get((k, defender), False) and clean.get((k, attacker), False)) for k in laps],
+                           DEFENSE_DROPPED_S)
+
+
+def _unkept_runs(ordered: pd.DataFrame, kept_pairs: set[tuple[str, str]], times: pd.DataFrame, clean: pd.Series,
+                 teams: dict[str, str]) -> tuple[dict, dict[tuple[str, str], str]]:
+    """For each run of a pair with no kept run: (why the attacker is known to have dropped
+    back, the doubt on it) (``_dropped_back``; a run kept but for a closing doubt carries
+    that doubt); and, per pair, the first of its runs a doubt moved, named when the pair's
+    logged (longest) run is another."""
+    dropped, doubts = {}, {}
+    for index in ordered.index:
+        run = ordered.loc[index]
+        pair = (run["driver"], run["attacker"])
+        if pair in kept_pairs:
+            continue
+        same_team = teams.get(pair[0]) is not None and teams.get(pair[0]) == teams.get(pair[1])
+        why, doubt = ("", run["doubt"]) if run["doubt"] else _dropped_back(run, times, clean, same_team)
+        dropped[index] = (why, doubt)
+        if doubt and pair not in doubts:
+            doubts[pair] = f"laps {run['first_lap']}-{run['last_lap']}: {why + ', but ' if why else ''}{doubt}"
+    return dropped, doubts
+
+
+def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log: QualityLog,
+                  teams: dict[str, str]) -> None:
     """One entry per pair: the run kept because the attacker was held up, or, for a pair
     with no defense at all, its longest run and why it is not one: ``defense_excluded``
     when every run of the pair ended with the attacker dropping back (known not to be a
-    defense), else ``defense_undecidable`` (no fact either: the lap table cannot tell)."""
+    defense) with no doubt on it (``defense_doubts``), else ``defense_undecidable`` (no
+    fact either: the lap table cannot tell; the entry names a doubt where one moved it)."""
     kept_pairs = set(zip(runs.loc[runs["kept"], "driver"], runs.loc[runs["kept"], "attacker"]))
     ordered = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
-    dropped = {index: _dropped_back(ordered.loc[index], times, clean) for index in ordered.index
-               if (ordered.at[index, "driver"], ordered.at[index, "attacker"]) not in kept_pairs}
-    undecided = {(ordered.at[i, "driver"], ordered.at[i, "attacker"]) for i, why in dropped.items() if not why}
+    dropped, doubts = _unkept_runs(ordered, kept_pairs, times, clean, teams)
+    undecided = {(ordered.at[i, "driver"], ordered.at[i, "attacker"]) for i, (why, doubt) in dropped.items()
+                 if not why or doubt}
     seen: set[tuple[str, str]] = set()
     for index, run in zip(ordered.index, ordered.itertuples()):
         pair = (run.driver, run.attacker)
@@ -840,12 +893,17 @@ def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log
             continue
         why_not = (f"pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within {DEFENSE_PASS_WITHIN_LAPS} laps, "
                    f"not faster and closing before")
-        if pair in undecided:
+        why, doubt = dropped[index]
+        if pair in doubts:
+            log.add("defense_undecidable", f"{what}: {why_not}; undecidable: "
+                    + (f"{why + ', but ' if why else ''}{doubt}" if doubt else doubts[pair]),
+                    run.driver, int(run.first_lap))
+        elif pair in undecided:
             log.add("defense_undecidable", f"{what}: {why_not}; the attacker did not drop back "
                     f"{DEFENSE_DROPPED_S} s within {DEFENSE_DROP_LAPS} clean laps, or had closed in before",
                     run.driver, int(run.first_lap))
         else:
-            log.add("defense_excluded", f"{what}: {why_not}; {dropped[index]}", run.driver, int(run.first_lap))
+            log.add("defense_excluded", f"{what}: {why_not}; {why}", run.driver, int(run.first_lap))
 
 
 def derive_race(
