@@ -14,7 +14,9 @@ little closing, a car in DRS range behaves the same in a train).
 
 A run *excluded* because the attacker fell back (``fall_back_doubt``) is doubtful when the
 two cars are team-mates who swapped places just before it (a hold order or a stopped fight,
-not pace), when the fall-back is not held on the next clean lap (it falls on the lap before
+not pace), when the run is ``LONG_RUN_LAPS`` or longer (a car that follows that long within
+a second is as likely held up as in a train: on the kept side such runs were real defenses
+in 14 of 30; judge 2: "11 laps at 0.8-1.0 s ... could be held"), when the fall-back is not held on the next clean lap (it falls on the lap before
 an in-lap, or a neutralization follows), or when one lap's loss made it and the attacker did
 not keep losing after it (a mistake or traffic while attacking, not pace).
 
@@ -30,6 +32,7 @@ from itertools import takewhile
 CLOSING_PACE_S = 0.2  # a pace edge before the run under this is lap-time noise, not a faster car
 CLOSING_FROM_S = 2.0  # the closing must start at least this far back (twice DRS range)
 SWAP_LAPS = 5  # team-mates with the attacker ahead within this many laps before the run
+LONG_RUN_LAPS = 10  # a car following this long within a second may be held up: no exclusion
 
 
 def closing_doubt(gaps: Sequence[float], margin: float, closing_s: float) -> str:

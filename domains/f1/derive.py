@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from factcov.domains.f1.defense_doubts import SWAP_LAPS, closing_doubt, fall_back_doubt, swapped_team_mates
+from factcov.domains.f1.defense_doubts import (
+    LONG_RUN_LAPS,
+    SWAP_LAPS,
+    closing_doubt,
+    fall_back_doubt,
+    swapped_team_mates,
+)
 from factcov.domains.f1.quality import (
     QualityLog,
     check_lap_numbering,
@@ -831,9 +837,12 @@ def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series, team_ma
 
 def _fall_back_doubt(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap: int, team_mates: bool) -> str:
     """Why the fall-back on ``lap`` does not show an attacker without the pace ('' when it
-    does): team-mates who swapped places within ``SWAP_LAPS`` before the run, or a
-    ``fall_back_doubt`` of the gaps from the lap before it to ``DEFENSE_DROP_LAPS`` after."""
+    does): team-mates who swapped places within ``SWAP_LAPS`` before the run, a run of
+    ``LONG_RUN_LAPS`` or more, or a ``fall_back_doubt`` of the gaps from the lap before it
+    to ``DEFENSE_DROP_LAPS`` after."""
     defender, attacker, first = run["driver"], run["attacker"], int(run["first_lap"])
+    if int(run["laps"]) >= LONG_RUN_LAPS:
+        return f"{int(run['laps'])} laps within {DEFENSE_GAP_S} s: a car following that long may be held up"
     before = range(first - SWAP_LAPS, first)
     gaps_before = [_gap(times, k, attacker, defender) for k in before]
     if swapped_team_mates(team_mates, gaps_before):
