@@ -112,7 +112,8 @@ def test_join_and_agreement_arithmetic_on_the_real_files() -> None:
     # the rules the docs name as under 90% for the second judge
     below = sorted(rule for rule, row in table.items()
                    if rule not in judge.UNDECIDABLE and row.precision_second < 0.9)
-    assert below == ["defense kept: faster and closing before", "defense_excluded", "tyre_data_distrusted"]
+    # (the two defense rules were until issue 26's seventh round: docs/domains/f1.md)
+    assert below == ["tyre_data_distrusted"]
     # the five decisions judge 2 called wrong before the rules changed are all resolved (the
     # fifth, 2018 Mexico VAN on ERI, by the sixth round's slow stop that could have decided it)
     resolved = judge.resolved_keys(changes)
