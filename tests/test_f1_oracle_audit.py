@@ -673,26 +673,20 @@ def test_a_slow_stop_of_the_car_that_came_out_ahead_decides_nothing() -> None:
     assert _slow_stop(cars, dry, wet, {}, {}, ("ERI", 3.0)).startswith("ERI's stop lost over 10 s")
 
 
-def test_a_closing_in_made_in_one_lap_is_undecidable_2019_hungary_giovinazzi(f1: Path) -> None:
-    # Giovinazzi 1.9-4.5 s behind Stroll on laps 25-29, then 0.7 s on lap 30 (2.2 s in one
-    # lap: traffic or a moment of Stroll's), 0.4-0.9 s on laps 30-34. Kept as "faster and
-    # closing before" until issue 26's seventh round; the second judge was unsure (the
-    # closing is one lap's dip), so it is undecidable now: no fact. Kept beside it: Ocon
-    # closing 4.6 -> 0.9 s over four laps on Grosjean in 2018 Montreal (laps 22-26)
+def test_a_closing_in_stays_a_defense_when_a_judge_doubts_only_its_shape(f1: Path) -> None:
+    # Issue 26's seventh round tried doubts on the kept side too and dropped them: of 30
+    # closing-ins they moved, 13 were real defenses and none was judged no defense, so a
+    # keep rule would lose true facts for no known-wrong one (docs/domains/f1.md).
+    # 2019 Hungary: Giovinazzi 1.9-4.5 s behind Stroll on laps 25-29, 0.7 s on lap 30
+    # (most of the closing in one lap), then 0.4-0.9 s on laps 30-34
     hungaroring = race(f1, 2019, 12)
-    assert defense_of(hungaroring, "STR", "GIO") == []
-    assert 30 not in fired(hungaroring, "defense_held_up", "STR")
-    montreal = race(f1, 2018, 7)
-    assert defense_of(montreal, "GRO", "OCO") == [[27, 33]]
-
-
-def test_a_pace_edge_within_lap_time_noise_is_undecidable_2026_silverstone_bearman(f1: Path) -> None:
-    # Bearman closed 2.4 -> 0.7 s on Pérez over laps 11-16 with a pace edge of 0.12 s a lap
-    # (the robust measure), then 0.7-0.8 s for five laps: the second judge was unsure
-    # (0.12 s a lap is lap-time noise), undecidable now
+    assert defense_of(hungaroring, "STR", "GIO") == [[30, 34]]
+    assert any("faster over laps 25-29" in d for d in details(hungaroring, "defense_held_up", "STR"))
+    # 2026 Silverstone: Bearman closed 2.4 -> 0.7 s on Pérez over laps 11-16 with a pace
+    # edge of 0.12 s a lap (the robust measure), then 0.7-0.8 s for five laps
     silverstone = race(f1, 2026, 9)
-    assert defense_of(silverstone, "PER", "BEA") == []
-    assert any("within lap-time noise" in d for d in details(silverstone, "defense_undecidable", "PER"))
+    assert defense_of(silverstone, "PER", "BEA") == [[16, 20]]
+    assert not any("undecidable: " in d for d in details(silverstone, "defense_undecidable", "PER"))
 
 
 def test_team_mates_who_just_swapped_places_are_undecidable_2021_interlagos_ocon(f1: Path) -> None:

@@ -1,24 +1,23 @@
-"""When the lap table only seems to decide a defense (issue 26, the second judge's doubts).
+"""When the lap table only seems to decide a defense exclusion (issue 26, the second judge's doubts).
 
-Two defense rules of ``derive.build_defenses`` fell under 90% under a second, blind judge,
-every miss an "unsure": the judge could not tell from the gaps whether the rule was right.
-The reasons recur as classes, and each class is a doubt here: a decision that carries one
-is moved to ``defense_undecidable`` (no fact, no exclusion) instead of being made.
-
-A run *kept* as a defense because the attacker was faster and closing in before it
-(``closing_doubt``) is doubtful when the closing is one lap's dip (traffic, a defender's
-moment: the closing less its largest one-lap gain is under ``DEFENSE_CLOSING_S``), when the
-pace edge is within the noise of lap times (under ``CLOSING_PACE_S`` a lap), or when the
-attacker started closing from inside ``CLOSING_FROM_S`` (already near a second behind:
-little closing, a car in DRS range behaves the same in a train).
+A run excluded as a defense because the attacker fell back after it fell under 90% under a
+second, blind judge, every miss an "unsure": the judge could not tell from the gaps whether
+the attacker lacked the pace. The reasons recur as classes, and each class is a doubt here:
+an exclusion that carries one is moved to ``defense_undecidable`` (no fact, no exclusion)
+instead of being made. An exclusion states nothing, so a doubt costs no fact.
 
 A run *excluded* because the attacker fell back (``fall_back_doubt``) is doubtful when the
 two cars are team-mates who swapped places just before it (a hold order or a stopped fight,
 not pace), when the run is ``LONG_RUN_LAPS`` or longer (a car that follows that long within
 a second is as likely held up as in a train: on the kept side such runs were real defenses
-in 14 of 30; judge 2: "11 laps at 0.8-1.0 s ... could be held"), when the fall-back is not held on the next clean lap (it falls on the lap before
-an in-lap, or a neutralization follows), or when one lap's loss made it and the attacker did
-not keep losing after it (a mistake or traffic while attacking, not pace).
+in 14 of 30; judge 2: "11 laps at 0.8-1.0 s ... could be held"), when the fall-back is not
+held on the next clean lap (it falls on the lap before an in-lap, or a neutralization
+follows), or when one lap's loss made it and the attacker did not keep losing after it (a
+mistake or traffic while attacking, not pace).
+
+The kept side has no doubts on purpose: the same treatment of defenses kept as "faster and
+closing before" was measured (issue 26's seventh round) and moved no run judged no defense
+but 13 of 30 judged real ones, facts a keep rule exists to state (docs/domains/f1.md).
 
 Pure functions over gap sequences (seconds the attacker is behind the defender, lap by
 lap), so the rules read and test without a race.
@@ -29,27 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import takewhile
 
-CLOSING_PACE_S = 0.2  # a pace edge before the run under this is lap-time noise, not a faster car
-CLOSING_FROM_S = 2.0  # the closing must start at least this far back (twice DRS range)
 SWAP_LAPS = 5  # team-mates with the attacker ahead within this many laps before the run
 LONG_RUN_LAPS = 10  # a car following this long within a second may be held up: no exclusion
-
-
-def closing_doubt(gaps: Sequence[float], margin: float, closing_s: float) -> str:
-    """Why a closing-in before a run does not show a held-up attacker ('' when it does).
-    ``gaps``: the gap at the end of the lap before the clean stretch, each lap of it, and
-    the run's first lap; ``margin``: the attacker's pace edge over the stretch (s a lap);
-    ``closing_s``: the closing the rule asks for (``DEFENSE_CLOSING_S``)."""
-    gains = [a - b for a, b in zip(gaps, gaps[1:])]
-    closed = gaps[0] - gaps[-1]
-    largest = max(gains, default=0.0)
-    if closed - largest < closing_s:
-        return f"most of the closing ({largest:.1f} of {closed:.1f} s) is one lap's"
-    if margin < CLOSING_PACE_S:
-        return f"a pace edge of {margin:.2f} s a lap before the run is within lap-time noise"
-    if gaps[0] < CLOSING_FROM_S:
-        return f"the closing started {gaps[0]:.1f} s back, already near the defender"
-    return ""
 
 
 def swapped_team_mates(team_mates: bool, gaps_before: Sequence[float]) -> bool:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from factcov.domains.f1.defense_doubts import (
     LONG_RUN_LAPS,
     SWAP_LAPS,
-    closing_doubt,
     fall_back_doubt,
     swapped_team_mates,
 )
@@ -652,10 +651,9 @@ def build_defenses(
     # real defenses, 2020 70th Anniversary, Sainz closing on Vettel to the flag)
     paced = runs["best_lap_delta_s"] >= DEFENSE_PACE_MARGIN_S
     held = pd.Series("", index=runs.index, dtype=object)
-    doubt = pd.Series("", index=runs.index, dtype=object)  # kept but for a judge's doubt: undecidable
     for index in runs.index[~paced]:
-        held[index], doubt[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
-    runs = runs.assign(held=held, doubt=doubt, kept=paced | held.ne(""))
+        held[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
+    runs = runs.assign(held=held, kept=paced | held.ne(""))
     if log is not None:
         teams = laps.groupby("Driver", observed=True)["Team"].last().to_dict()
         _log_defenses(runs, times, clean, log, teams)
@@ -667,17 +665,15 @@ def build_defenses(
 
 
 def _held_up(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series,
-             in_pits: pd.Series) -> tuple[str, str]:
-    """Why a close run without a pace margin is still a defense ('' when it is not), and
-    why a closing-in that seemed to show it does not (``closing_doubt``; '' when none): the
+             in_pits: pd.Series) -> str:
+    """Why a close run without a pace margin is still a defense ('' when it is not): the
     attacker passed on track soon after it, or lapped faster than the defender before it
     and closed in (a car held up laps at the defender's pace, so the run itself cannot
     show it). A long close run alone is no defense: a DRS train or a car simply following
     looks the same (measured on the kept side: 10+ laps within DEFENSE_GAP_S kept 14 real
     defenses of 30, 5 wrong; with a closing-in before it, 7 of 11, 1 wrong: neither
     reaches 90%)."""
-    passed = _passed_after(run, times, in_pits, clean)
-    return (passed, "") if passed else _closed_before(run, times, clean, lap_time)
+    return _passed_after(run, times, in_pits, clean) or _closed_before(run, times, clean, lap_time)
 
 
 def _passed_after(run: pd.Series, times: pd.DataFrame, in_pits: pd.Series, clean: pd.Series) -> str:
@@ -736,37 +732,29 @@ def _gap_closed(run: pd.Series, times: pd.DataFrame, start: int) -> float:
                  - (times.at[first, attacker] - times.at[first, defender]))
 
 
-def _closed_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series,
-                   lap_time: pd.Series) -> tuple[str, str]:
+def _closed_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap_time: pd.Series) -> str:
     """Faster by the robust pace measure over the clean laps before the run and closing in
-    (``DEFENSE_CLOSING_S``), then held at the defender's pace, and no ``closing_doubt``
-    (the closing spread over more than one lap, a pace edge of ``CLOSING_PACE_S``, from
-    ``CLOSING_FROM_S`` back); with a doubt the first item is '' and the second says why.
-    With only two clean laps (the attacker's out-lap just before: 2026 Hungary, Albon
-    after his stop, 2.6 s to 0.5 s behind Bearman) one lap's pace is no evidence, so the
-    closing itself must show it: ``DEFENSE_CLOSING_FAST_S`` over them."""
+    (``DEFENSE_CLOSING_S``), then held at the defender's pace. With only two clean laps
+    (the attacker's out-lap just before: 2026 Hungary, Albon after his stop, 2.6 s to
+    0.5 s behind Bearman) one lap's pace is no evidence, so the closing itself must show
+    it: ``DEFENSE_CLOSING_FAST_S`` over them."""
     before = _clean_laps_before(run, clean)
     if len(before) < 2:
-        return "", ""
+        return ""
     closed = _gap_closed(run, times, before[0] - 1)
     if len(before) == 2:
         if closed >= DEFENSE_CLOSING_FAST_S:
             return (f"the attacker closed {closed:.1f} s on the two clean laps {before[0]}-{before[-1]} "
-                    f"before the run"), ""
-        return "", ""
+                    f"before the run")
+        return ""
     own = sorted(float(lap_time.get((k, run["attacker"]))) for k in before)
     their = sorted(float(lap_time.get((k, run["driver"]))) for k in before)
     half = (len(before) + 1) // 2
     margin = sum(their[:half]) / half - sum(own[:half]) / half
-    if not (margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S):
-        return "", ""
-    gaps = [_gap(times, lap, run["attacker"], run["driver"]) for lap in range(before[0] - 1, int(run["first_lap"]) + 1)]
-    doubt = closing_doubt(gaps, margin, DEFENSE_CLOSING_S)
-    if doubt:
-        return "", (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} and closed "
-                    f"{closed:.1f} s, but {doubt}")
-    return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
-            f"run and closed {closed:.1f} s"), ""
+    if margin >= DEFENSE_PACE_MARGIN_S and closed >= DEFENSE_CLOSING_S:
+        return (f"the attacker was {margin:.2f} s a lap faster over laps {before[0]}-{before[-1]} before the "
+                f"run and closed {closed:.1f} s")
+    return ""
 
 
 def _gap(times: pd.DataFrame, lap: int, attacker: str, defender: str) -> float:
@@ -857,9 +845,8 @@ def _fall_back_doubt(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap:
 def _unkept_runs(ordered: pd.DataFrame, kept_pairs: set[tuple[str, str]], times: pd.DataFrame, clean: pd.Series,
                  teams: dict[str, str]) -> tuple[dict, dict[tuple[str, str], str]]:
     """For each run of a pair with no kept run: (why the attacker is known to have dropped
-    back, the doubt on it) (``_dropped_back``; a run kept but for a closing doubt carries
-    that doubt); and, per pair, the first of its runs a doubt moved, named when the pair's
-    logged (longest) run is another."""
+    back, the doubt on it) (``_dropped_back``); and, per pair, the first of its runs a doubt
+    moved, named when the pair's logged (longest) run is another."""
     dropped, doubts = {}, {}
     for index in ordered.index:
         run = ordered.loc[index]
@@ -867,10 +854,10 @@ def _unkept_runs(ordered: pd.DataFrame, kept_pairs: set[tuple[str, str]], times:
         if pair in kept_pairs:
             continue
         same_team = teams.get(pair[0]) is not None and teams.get(pair[0]) == teams.get(pair[1])
-        why, doubt = ("", run["doubt"]) if run["doubt"] else _dropped_back(run, times, clean, same_team)
+        why, doubt = _dropped_back(run, times, clean, same_team)
         dropped[index] = (why, doubt)
         if doubt and pair not in doubts:
-            doubts[pair] = f"laps {run['first_lap']}-{run['last_lap']}: {why + ', but ' if why else ''}{doubt}"
+            doubts[pair] = f"laps {run['first_lap']}-{run['last_lap']}: {why}, but {doubt}"
     return dropped, doubts
 
 
@@ -905,7 +892,7 @@ def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log
         why, doubt = dropped[index]
         if pair in doubts:
             log.add("defense_undecidable", f"{what}: {why_not}; undecidable: "
-                    + (f"{why + ', but ' if why else ''}{doubt}" if doubt else doubts[pair]),
+                    + (f"{why}, but {doubt}" if doubt else doubts[pair]),
                     run.driver, int(run.first_lap))
         elif pair in undecided:
             log.add("defense_undecidable", f"{what}: {why_not}; the attacker did not drop back "
