@@ -20,9 +20,15 @@ a change between two such stints) is judged right with that evidence; every othe
 check entry was judged by hand from the listed evidence. Rows judged ``wrong`` keep the
 values of the code before the fixes they led to, so the benchmark on that code counts them.
 
+An audit set is a named (base, seed, eventful) triple with its own judgments file (``SETS``):
+set 1 is the fourth round's (bcc854e, 2604, 2 races with rain or a red flag); set 2 the
+generalization audit drawn after the sixth round (a027064, 2607, 3 races with rain, a red flag
+or a safety car, from a pool without set 1's races), on races no rule was tuned on.
+
     python benchmarks/f1_fact_audit.py --draw          # the pool and the draw
     python benchmarks/f1_fact_audit.py --list          # every fact and exclusion, with evidence
     python benchmarks/f1_fact_audit.py                 # the counts per race and fact type
+    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,14 +76,52 @@ ALIASES = {
 }
 
 
-def base_texts(commit: str = BASE) -> str:
+# the audited races: the draw of SEED (``--draw`` recomputes it)
+AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22), (2024, 16), (2025, 13))
+# set 2: the draw of seed 2607 at a027064 (``--set 2 --draw``)
+AUDITED_2 = ((2018, 12), (2019, 5), (2020, 17), (2021, 20), (2022, 21), (2023, 6), (2024, 7), (2025, 18))
+
+
+@dataclass(frozen=True)
+class AuditSet:
+    """One audit: the commit whose texts decide which races are unused, the seed, how many
+    eventful races the draw needs and what counts as an event, its races (the draw, which
+    ``--draw`` recomputes) and its judgments file."""
+
+    name: str
+    base: str
+    seed: int
+    eventful: int
+    events: tuple[str, ...]
+    audited: tuple[tuple[int, int], ...]
+    judgments: Path
+    excluded: tuple[tuple[int, int], ...] = ()  # races of earlier sets, never drawn again
+    not_a_use: tuple[str, ...] = NOT_A_USE  # files whose naming a race does not count as its use
+
+    def describe(self, article: str = "") -> str:
+        """The events in words: "rain or red flag" ("rain or a red flag" with ``article="a "``)."""
+        words = [word if word == "rain" else article + word for word in self.events]
+        return " or ".join((", ".join(words[:-1]), words[-1])) if len(words) > 1 else words[0]
+
+
+SETS = {
+    "1": AuditSet("1", BASE, SEED, EVENTFUL, ("rain", "red flag"), AUDITED, JUDGMENTS),
+    # issue 26's generalization audit: races no rule was tuned on, drawn after the sixth round
+    "2": AuditSet("2", "a027064", 2607, 3, ("rain", "red flag", "safety car"), AUDITED_2,
+                  JUDGMENTS.with_name("f1_fact_audit_judgments_2.tsv"), excluded=AUDITED,
+                  # the second judge's verdicts, like the first's, judge single decisions of nearly every race
+                  not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
+}
+
+
+def base_texts(commit: str = BASE, not_a_use: tuple[str, ...] = NOT_A_USE) -> str:
     """tests/, benchmarks/ and docs/ as they were at ``commit`` (the draw does not move when
     this audit's own files and paragraph name its races)."""
     names = subprocess.run(["git", "ls-tree", "-r", "--name-only", commit, "tests", "benchmarks", "docs"],
                            cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     texts = []
     for name in names:
-        if name.startswith(NOT_A_USE) or not name.endswith((".py", ".md", ".tsv", ".txt", ".json")):
+        if name.startswith(not_a_use) or not name.endswith((".py", ".md", ".tsv", ".txt", ".json")):
             continue
         texts.append(subprocess.run(["git", "show", f"{commit}:{name}"], cwd=REPO, capture_output=True,
                                     text=True, check=True).stdout)
@@ -101,35 +146,38 @@ def claims_digest_races() -> set[tuple[int, int]]:
     return set(f1_claims_digest.RACES)
 
 
-def draw(data: Path, seed: int = SEED) -> tuple[list[tuple[int, int, str, bool]], list[tuple[int, int, str, bool]]]:
+def draw(data: Path, chosen: AuditSet | None = None) -> tuple[list[tuple[int, int, str, bool]],
+                                                           list[tuple[int, int, str, bool]]]:
     """(pool, drawn): the unused races with an Ergast result and pit table as (season, round,
     event, eventful), and the draw: one per season, then the latest seasons' picks replaced by
-    an eventful race of their season until ``EVENTFUL`` are eventful."""
+    an eventful race of their season until the set's ``eventful`` many are eventful."""
     import pandas as pd
 
     from factcov.domains.f1.source import season_laps
 
+    chosen = chosen or SETS["1"]
     read = lambda name: pd.read_csv(data / "ergast" / name, na_values=["\\N"], keep_default_na=False)  # noqa: E731
     races, pits, results, red = read("races.csv"), read("pit_stops.csv"), read("results.csv"), read("red_flags.csv")
     covered = set(races.loc[races["raceId"].isin(set(pits["raceId"]) & set(results["raceId"])),
                             ["year", "round"]].itertuples(index=False, name=None))
-    reds = set(red["Race"])
-    text, digest = base_texts(), claims_digest_races()
+    events = set(red["Race"]) | (set(read("safety_cars.csv")["Race"]) if "safety car" in chosen.events else set())
+    text, digest = base_texts(chosen.base, chosen.not_a_use), claims_digest_races()
     pool = []
     for season in SEASONS:
         laps = season_laps(data, season)
         for round_, rows in laps.groupby("RoundNumber"):
             event = str(rows["EventName"].iloc[0])
             key = (season, int(round_))
-            if key not in covered or key in digest or named(text, season, int(round_), event):
+            if (key not in covered or key in digest or key in chosen.excluded
+                    or named(text, season, int(round_), event)):
                 continue
             wet = rows["Compound"].isin(("INTERMEDIATE", "WET")).any()
-            pool.append((season, int(round_), event, bool(wet or f"{season} {event}" in reds)))
-    rng = random.Random(seed)
+            pool.append((season, int(round_), event, bool(wet or f"{season} {event}" in events)))
+    rng = random.Random(chosen.seed)
     by_season = {s: rng.sample([r for r in pool if r[0] == s], len([r for r in pool if r[0] == s])) for s in SEASONS}
     drawn = [by_season[s][0] for s in SEASONS if by_season[s]]
     for index in reversed(range(len(drawn))):
-        if sum(r[3] for r in drawn) >= EVENTFUL:
+        if sum(r[3] for r in drawn) >= chosen.eventful:
             break
         eventful = [r for r in by_season[drawn[index][0]] if r[3]]
         if not drawn[index][3] and eventful:
@@ -137,8 +185,6 @@ def draw(data: Path, seed: int = SEED) -> tuple[list[tuple[int, int, str, bool]]
     return pool, drawn
 
 
-# the audited races: the draw of SEED (``--draw`` recomputes it)
-AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22), (2024, 16), (2025, 13))
 FACT_VERDICTS = ("right", "wrong", "unsure")
 
 
@@ -287,11 +333,12 @@ def entry_evidence(ev: Evidence, entry: dict) -> str:
     return ""
 
 
-def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool) -> Counter:
+def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool,
+          races: tuple[tuple[int, int], ...] = AUDITED) -> Counter:
     """Every audited race's facts and check entries against the judgements; the counts."""
     counts: Counter = Counter()
     emitted: set[str] = set()
-    for season, round_ in AUDITED:
+    for season, round_ in races:
         ev = Evidence(data, season, round_)
         if listing:
             print(f"\n# {season} {ev.analysis.event} (round {round_}): {len(ev.facts)} facts")
@@ -313,7 +360,7 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool) -> Coun
                 print(f"{key}\t{verdict}\t{entry['detail']}\t{entry_evidence(ev, entry)}")
     for key, (verdict, _) in judged.items():
         parts = key.split(":")
-        if tuple(int(p) for p in parts[:2]) not in AUDITED or parts[2] not in FACT_TYPES:
+        if tuple(int(p) for p in parts[:2]) not in races or parts[2] not in FACT_TYPES:
             continue
         # a true fact the oracle does not state (judged missing, or judged right and no longer emitted)
         if verdict == "missing" or (verdict == "right" and key not in emitted):
@@ -357,16 +404,19 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "f1")
     parser.add_argument("--draw", action="store_true", help="print the pool of unused races and the draw")
     parser.add_argument("--list", action="store_true", help="every fact and check entry, with evidence")
-    parser.add_argument("--judgments", type=Path, default=JUDGMENTS)
+    parser.add_argument("--set", choices=sorted(SETS), default="1", help="the audit set (default: 1)")
+    parser.add_argument("--judgments", type=Path, help="default: the set's own judgments file")
     args = parser.parse_args()
+    chosen = SETS[args.set]
     if args.draw:
-        pool, drawn = draw(args.data)
+        pool, drawn = draw(args.data, chosen)
         print(f"{len(pool)} races with an Ergast result and pit table that tests, benchmarks and docs did not name "
-              f"at {BASE}; {sum(r[3] for r in pool)} with rain or a red flag")
+              f"at {chosen.base}{'' if not chosen.excluded else ', not in an earlier set'}; "
+              f"{sum(r[3] for r in pool)} with {chosen.describe('a ')}")
         for season, round_, event, eventful in drawn:
-            print(f"  {season} round {round_:2d} {event}{' (rain or red flag)' if eventful else ''}")
+            print(f"  {season} round {round_:2d} {event}{f' ({chosen.describe()})' if eventful else ''}")
         return
-    report(audit(args.data, read_judgments(args.judgments), args.list))
+    report(audit(args.data, read_judgments(args.judgments or chosen.judgments), args.list, chosen.audited))
 
 
 if __name__ == "__main__":

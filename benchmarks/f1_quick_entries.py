@@ -1,7 +1,8 @@
 """Quick pit entries against the race's own stops, every race: is a drive-through that the
 feed gave a tyre change told from a real stop by its pit-lane time? (issue 26, oracle7)
 
-The one known-wrong stop count of the oracle (2025 Monaco, Russell) is a drive-through on
+The one known-wrong stop count of the oracle until it read the official times (2025 Monaco,
+Russell; now ``change_after_drive_through``, measured by ``f1_pit_durations.py``) is a drive-through on
 lap 53 (19.5 s in Ergast against the race's ~24 s stops) that the lap table shows with the
 next stop's tyre change (HARD 53 -> MEDIUM 1), the real stop on lap 62 then showing no
 change (MEDIUM 9 -> 10, `tyre_data_distrusted`). A rule moving the change from a quick

@@ -120,3 +120,16 @@ def test_fastf1_laps_object_converts_to_the_same_table(f1: Path) -> None:
     pd.testing.assert_frame_equal(
         converted[expected.columns].reset_index(drop=True), expected, check_dtype=False
     )
+
+
+def test_official_stops_give_each_pit_laps_official_time_and_none_without_the_column(f1: Path, tmp_path: Path) -> None:
+    # Ergast's pit_stops.csv times each entry (milliseconds); the column is optional input:
+    # without it the official pit laps are still read, with no time (2025 Monaco, Russell:
+    # a 19.5 s drive-through on lap 53, stops of 25.1 and 24.0 s on laps 62 and 68)
+    russell = ergast(f1).official_stops(2025, 8)["RUS"]
+    assert russell == {53: 19.482, 62: 25.063, 68: 24.025}
+    for table in ("races", "results", "drivers", "constructors", "status", "pit_stops"):
+        (tmp_path / f"{table}.csv").write_bytes((f1 / "ergast" / f"{table}.csv").read_bytes())
+    pits = pd.read_csv(tmp_path / "pit_stops.csv").drop(columns=["milliseconds"])
+    pits.to_csv(tmp_path / "pit_stops.csv", index=False)
+    assert Ergast.read(tmp_path).official_stops(2025, 8)["RUS"] == {53: None, 62: None, 68: None}

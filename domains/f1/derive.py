@@ -25,6 +25,7 @@ from factcov.domains.f1.quality import (
     field_red_laps,
     late_opened_sets,
     leader_rows,
+    move_changes_off_drive_throughs,
     move_late_pit_times,
     name_distrusted_sides,
     start_stints_ahead,
@@ -33,6 +34,8 @@ from factcov.domains.f1.quality import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from factcov.domains.f1.ergast import OfficialStops
 
 _status_has = status_has
 
@@ -157,7 +160,7 @@ def classify_from_laps(laps: pd.DataFrame, names: dict[str, str], log: QualityLo
 def mark_laps(
     laps: pd.DataFrame,
     red_laps: set[int] | None = None,
-    official_stops: dict[str, list[int]] | None = None,
+    official_stops: OfficialStops | None = None,
     log: QualityLog | None = None,
 ) -> pd.DataFrame:
     """Per-row flags: pit stops, passages, red-flag tyre changes, stint ids, green laps
@@ -167,6 +170,7 @@ def mark_laps(
     log = log if log is not None else QualityLog()
     laps = laps.sort_values(["Driver", "LapNumber"], kind="stable").reset_index(drop=True)
     laps = move_late_pit_times(laps, log)
+    laps = move_changes_off_drive_throughs(laps, official_stops, log)
     if red_laps is None:
         red_laps = field_red_laps(laps)
     laps = classify_pit_entries(laps, red_laps, official_stops, log)
@@ -906,11 +910,12 @@ def derive_race(
     laps: pd.DataFrame,
     classification: pd.DataFrame,
     names: dict[str, str] | None = None,
-    official_stops: dict[str, list[int]] | None = None,
+    official_stops: OfficialStops | None = None,
 ) -> RaceAnalysis:
     """All derived facts of one race; ``laps`` holds that race's rows only.
-    ``official_stops`` (driver -> official pit laps, Ergast ``pit_stops.csv``) checks the
-    lap numbering and tells a stop from a retirement on a car's last lap."""
+    ``official_stops`` (driver -> official pit laps and their times, Ergast ``pit_stops.csv``)
+    checks the lap numbering, tells a stop from a retirement on a car's last lap, and, where
+    it times the entries, a drive-through from a stop (a plain list of laps has no times)."""
     import pandas as pd
 
     season = int(laps["Season"].iloc[0])

@@ -26,6 +26,9 @@ ERGAST_COLUMNS: dict[str, tuple[str, ...]] = {
     "status.csv": ("statusId", "status"),
 }
 PIT_STOP_COLUMNS = ("raceId", "driverId", "stop", "lap")
+PIT_STOP_DURATION = "milliseconds"  # optional: the official pit-lane time of each entry
+# driver code -> {official pit lap: official pit-lane time in seconds, or None when not given}
+OfficialStops = dict[str, dict[int, float | None]]
 CLASSIFICATION_COLUMNS = (
     "code", "name", "surname", "team", "grid", "position", "position_order", "laps", "status",
 )
@@ -52,7 +55,7 @@ class Ergast:
     drivers: pd.DataFrame
     constructors: pd.DataFrame
     status: pd.DataFrame
-    pit_stops: pd.DataFrame | None = None  # optional: the official pit laps check the lap table
+    pit_stops: pd.DataFrame | None = None  # optional: the official pit laps (and times) check the lap table
 
     @classmethod
     def read(cls, directory: str | Path) -> Ergast:
@@ -68,9 +71,13 @@ class Ergast:
             tables["pit_stops"] = read_ergast_table(pit_stops, PIT_STOP_COLUMNS)
         return cls(**tables)
 
-    def official_stops(self, season: int, round_: int) -> dict[str, list[int]] | None:
-        """Driver code -> the laps of his official pit entries (Ergast counts red-flag tyre
-        changes and pit-lane passages too); ``None`` when the race has no pit table."""
+    def official_stops(self, season: int, round_: int) -> OfficialStops | None:
+        """Driver code -> {lap of each official pit entry: its official pit-lane time in
+        seconds, ``None`` without the optional ``milliseconds`` column or value} (Ergast
+        counts red-flag tyre changes and pit-lane passages too); ``None`` when the race has
+        no pit table."""
+        import pandas as pd
+
         race_id = self.race_id(season, round_)
         if self.pit_stops is None or race_id is None:
             return None
@@ -78,7 +85,14 @@ class Ergast:
         if rows.empty:
             return None
         rows = rows.merge(self.drivers[["driverId", "code"]], on="driverId").sort_values("lap")
-        return {str(code): [int(lap) for lap in group["lap"]] for code, group in rows.groupby("code")}
+        if PIT_STOP_DURATION in rows.columns:
+            seconds = pd.to_numeric(rows[PIT_STOP_DURATION], errors="coerce") / 1000
+        else:
+            seconds = pd.Series(float("nan"), index=rows.index)
+        stops: OfficialStops = {}
+        for code, lap, time in zip(rows["code"], rows["lap"], seconds):
+            stops.setdefault(str(code), {})[int(lap)] = None if pd.isna(time) else float(time)
+        return stops
 
     def race_id(self, season: int, round_: int) -> int | None:
         rows = self.races[(self.races["year"] == season) & (self.races["round"] == round_)]

@@ -14,8 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from factcov.domains.f1.official_times import official_times, official_typical, officially_quick
+
 if TYPE_CHECKING:
     import pandas as pd
+
+    from factcov.domains.f1.ergast import OfficialStops
 
 LATE_PIT_EXIT_S = 1.0  # a pit exit this much after the row's lap end belongs to the next lap
 LATE_PIT_ENTRY_SHARE = 0.5  # a pit entry later than this share of the next lap: the next lap's
@@ -38,6 +42,8 @@ RULES = {
     "race_dropped": "lap numbering disagrees with Ergast and cannot be repaired: no facts",
     "rows_past_distance": "rows after the official race distance dropped",
     "pit_time_after_lap_end": "a pit entry/exit timed after its row's lap ended moved to the next lap",
+    "change_after_drive_through": "a tyre change shown at an entry the official pit table times as a "
+    "drive-through, the set then running on through the car's next entry: the change is that entry's",
     "pit_passage": "a pit-lane passage with the same tyres (penalty or diversion): not a stop",
     "new_set_at_age_one": "tyre age 1 then 1 across a pit stop with a stop's pit-lane time: a new set, a stop",
     "red_flag_tyres_kept": "a pit entry under a red flag with the same tyres: no tyre change",
@@ -89,7 +95,7 @@ def status_has(status: pd.Series, codes: str) -> pd.Series:
 def check_lap_numbering(
     laps: pd.DataFrame,
     classification: pd.DataFrame,
-    official_stops: dict[str, list[int]] | None,
+    official_stops: OfficialStops | None,
     log: QualityLog,
 ) -> pd.DataFrame | None:
     """The table's laps against the official distance and pit laps.
@@ -118,7 +124,7 @@ def check_lap_numbering(
     return None
 
 
-def _pit_lap_offset(laps: pd.DataFrame, official_stops: dict[str, list[int]] | None) -> int | None:
+def _pit_lap_offset(laps: pd.DataFrame, official_stops: OfficialStops | None) -> int | None:
     """The offset (official minus table lap) most pit entries agree on, if enough do."""
     from collections import Counter
 
@@ -127,7 +133,7 @@ def _pit_lap_offset(laps: pd.DataFrame, official_stops: dict[str, list[int]] | N
     entries = laps[laps["PitInTime"].notna() & (laps["LapNumber"] > 1)]
     offsets: Counter = Counter()
     for driver, lap in zip(entries["Driver"], entries["LapNumber"]):
-        official = official_stops.get(str(driver), [])
+        official = official_stops.get(str(driver), {})
         found = [k for k in range(-2, 7) if lap + k in official]
         if found:
             offsets[min(found, key=abs)] += 1
@@ -174,6 +180,86 @@ def move_late_pit_times(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
                     f"moved to lap {int(laps.loc[index + 1, 'LapNumber'])}",
                     str(laps.loc[index, "Driver"]), int(laps.loc[index + 1, "LapNumber"]))
     return laps
+
+
+def move_changes_off_drive_throughs(laps: pd.DataFrame, official_stops: OfficialStops | None,
+                                    log: QualityLog) -> pd.DataFrame:
+    """A tyre change the feed put on a pit entry the official pit table times as a
+    drive-through, when the set it shows then runs on through the car's next pit entry,
+    belongs to that entry: a drive-through has no stationary time to change tyres in, and
+    the later entry's "missed change" is the change shown early (2025 Monaco, Russell: lap
+    53, 19.5 s against the race's 24.3 s official stops, reads HARD 53 -> MEDIUM 1; MEDIUM
+    9 -> 10 across his 25.1 s entry on lap 62; race reports: a drive-through on lap 53,
+    stops on 62 and 68). The rows from the drive-through to the later entry carry the old
+    set on, and the set's ages after it count from its fitting. Both pieces of evidence
+    must agree; without official times nothing moves. ``laps`` is sorted by driver and lap
+    with a RangeIndex."""
+    times = official_times(laps, official_stops)
+    if times.isna().all():
+        return laps
+    by_driver = laps.groupby("Driver", sort=False)
+    entry = laps["PitInTime"].notna() & by_driver["LapNumber"].shift(-1).notna()
+    runs_on = _set_runs_on(laps, by_driver)
+    shown = entry & ~runs_on & laps["Compound"].isin(TYRE_COMPOUNDS) & by_driver["Compound"].shift(-1).isin(
+        TYRE_COMPOUNDS)
+    typical = official_typical(times, shown, RED_WAIT_S)
+    quick = (shown & officially_quick(times, typical) & (laps["LapNumber"] >= PENALTY_EARLIEST_LAP)
+             & laps["TyreLife"].notna())
+    if not quick.any():
+        return laps
+    laps = laps.copy()
+    for index in laps.index[quick]:
+        later = _next_entry_on_the_set(laps, runs_on, int(index))
+        if later is None:
+            continue
+        before = f"{laps.at[index, 'Compound']} {int(laps.at[index, 'TyreLife'])}"
+        after = f"{laps.at[index + 1, 'Compound']} {int(laps.at[index + 1, 'TyreLife'])}"
+        _carry_the_old_set(laps, runs_on, int(index), later)
+        log.add("change_after_drive_through", f"{before} -> {after} at an entry the official pit table times "
+                f"{times[index]:.1f} s against the race's official stops {typical:.1f} s (a drive-through), the set "
+                f"then running on through the entry on lap {int(laps.at[later, 'LapNumber'])}: the change is that "
+                f"entry's, the laps between on the old set", str(laps.at[index, "Driver"]), int(laps.at[index, "LapNumber"]))
+    return laps
+
+
+def _set_runs_on(laps: pd.DataFrame, by_driver: Any) -> pd.Series:
+    """Rows whose recorded set runs on into the car's next row: the same known compound and
+    Stint number (when both are given), the age one lap older."""
+    next_stint = by_driver["Stint"].shift(-1)
+    same_stint = (next_stint == laps["Stint"]) | next_stint.isna() | laps["Stint"].isna()
+    return (laps["Compound"].isin(TYRE_COMPOUNDS) & (by_driver["Compound"].shift(-1) == laps["Compound"])
+            & (by_driver["TyreLife"].shift(-1) == laps["TyreLife"] + 1) & same_stint).eq(True)
+
+
+def _next_entry_on_the_set(laps: pd.DataFrame, runs_on: pd.Series, first: int) -> int | None:
+    """The car's next pit entry after row ``first`` when the set its out-lap shows runs on
+    unbroken to that entry and through it (a change the tyre columns missed there)."""
+    driver, pit = laps["Driver"].to_numpy(), laps["PitInTime"].notna().to_numpy()
+    row = first + 1
+    while row < len(laps) and driver[row] == driver[first]:
+        if pit[row]:
+            return row if runs_on.iat[row] else None
+        if not runs_on.iat[row]:
+            return None
+        row += 1
+    return None
+
+
+def _carry_the_old_set(laps: pd.DataFrame, runs_on: pd.Series, first: int, later: int) -> None:
+    """Rows ``first``+1..``later`` back onto the set of row ``first`` (its compound, Stint
+    number and age running on); the early-shown set's rows after ``later`` aged from its
+    fitting at ``later``."""
+    shift = later - first  # rows (laps) the set was shown early, one lap of age each
+    row = later + 1
+    while row < len(laps) and laps.at[row, "Driver"] == laps.at[first, "Driver"]:
+        laps.at[row, "TyreLife"] -= shift
+        if laps.at[row, "PitInTime"] == laps.at[row, "PitInTime"] or not runs_on.iat[row]:
+            break  # the set's last row: its in-lap, or the feed shows another set next
+        row += 1
+    between = slice(first + 1, later)
+    laps.loc[between, "Compound"] = laps.at[first, "Compound"]
+    laps.loc[between, "Stint"] = laps.at[first, "Stint"]
+    laps.loc[between, "TyreLife"] = [laps.at[first, "TyreLife"] + k for k in range(1, shift + 1)]
 
 
 def field_red_laps(laps: pd.DataFrame) -> set[int]:
@@ -225,14 +311,14 @@ def _phantom_resets(
 def classify_pit_entries(
     laps: pd.DataFrame,
     red_laps: set[int],
-    official_stops: dict[str, list[int]] | None,
+    official_stops: OfficialStops | None,
     log: QualityLog,
 ) -> pd.DataFrame:
     """Flags of each row: ``is_stop``, ``is_red_change``, ``distrusted`` (a stop whose
     tyre data ran on), ``silent_red_change``, and ``passage`` (not a stop).
 
-    ``laps`` is sorted by driver and lap; ``official_stops`` (driver -> official pit laps)
-    is ``None`` when there is no official pit table for the race.
+    ``laps`` is sorted by driver and lap; ``official_stops`` (driver -> official pit laps and
+    times) is ``None`` when there is no official pit table for the race.
     """
     import numpy as np
     import pandas as pd
@@ -303,7 +389,8 @@ def classify_pit_entries(
     # a penalty is notified before it is served: never on the first laps, where a slow
     # stop with the tyre columns running on is a damage stop (2018 Austin, Stroll lap 1)
     penalty_lap = laps["LapNumber"] >= PENALTY_EARLIEST_LAP
-    quick = kept & penalty_lap & (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
+    quick_time = _drive_through_times(laps, transit, typical, changed, official_stops)
+    quick = kept & penalty_lap & quick_time.quick
     # stationary well beyond any of the race's own stops with the tyre set unchanged: a
     # stop-go penalty (or a repair without new tyres), under green or not (2020 Monza:
     # Hamilton and Giovinazzi's 10 s stop-gos, +6.4 s and +6.2 s over a normal stop)
@@ -329,8 +416,10 @@ def classify_pit_entries(
     kinds = _PassageKinds(field, phantom, restart, quick, kept, missed_elsewhere, stop_go_extra)
     for row in laps.loc[passage, columns].itertuples():
         i = row.Index
-        log.add("pit_passage", f"{kinds.kind(i)}: pit lane {transit[i]:.1f} s against the race's typical stop "
-                f"{typical:.1f} s, {kinds.tyres(row, next_life[i])}", str(row.Driver), int(row.LapNumber))
+        kind = kinds.kind(i)
+        log.add("pit_passage", f"{kind}: pit lane {transit[i]:.1f} s against the race's typical stop {typical:.1f} "
+                f"s, {kinds.tyres(row, next_life[i])}{quick_time.said(i) if kind == 'drive-through' else ''}",
+                str(row.Driver), int(row.LapNumber))
     for row in laps.loc[pit_in & red & has_next & kept, columns].itertuples():
         log.add("red_flag_tyres_kept", f"{row.Compound} tyre age {int(row.TyreLife)} running on after the "
                 "red flag", str(row.Driver), int(row.LapNumber))
@@ -387,8 +476,38 @@ def _in_lap_shows_next_set(laps: pd.DataFrame, by_driver: Any, pit_in: pd.Series
     return pit_in & silent_tick & (_another_known_compound(laps, by_driver) | restarted)
 
 
+@dataclass(frozen=True)
+class _DriveThroughTimes:
+    """Which entries' pit-lane times are a drive-through's: the official time's test where the
+    official table times the entry, the lap table's elsewhere (an official timing outranks it)."""
+
+    quick: pd.Series
+    official: pd.Series
+    official_typical: float
+
+    def said(self, i: Any) -> str:
+        if self.official[i] != self.official[i]:  # NaN: the lap table decided
+            return ""
+        return (f"; the official pit table times it {self.official[i]:.1f} s against the race's official "
+                f"stops {self.official_typical:.1f} s")
+
+
+def _drive_through_times(laps: pd.DataFrame, transit: pd.Series, typical: float, changed: pd.Series,
+                         official_stops: OfficialStops | None) -> _DriveThroughTimes:
+    """A drive-through has no stationary time: its pit-lane time is ``DRIVE_THROUGH_SAVING_S``
+    under the race's typical stop in the lap table, or ``OFFICIAL_DRIVE_THROUGH_S`` under the
+    race's official stops where the official table times it (``changed``: the entries with a
+    tyre change, whose official times make the race's official stops)."""
+    times = official_times(laps, official_stops)
+    typical_official = official_typical(times, changed, RED_WAIT_S)
+    by_lap_table = (transit < typical - DRIVE_THROUGH_SAVING_S).eq(True)
+    timed = times.notna() & (typical_official == typical_official)
+    quick = by_lap_table.where(~timed, officially_quick(times, typical_official))
+    return _DriveThroughTimes(quick, times.where(timed), typical_official)
+
+
 def _log_new_sets(rows: pd.DataFrame, transit: pd.Series, typical: float,
-                  official_stops: dict[str, list[int]] | None, log: QualityLog) -> None:
+                  official_stops: OfficialStops | None, log: QualityLog) -> None:
     """Say each new set read from a tyre age of 1 then 1, and whether the official table lists it."""
     for row in rows[["Driver", "LapNumber", "Compound"]].itertuples():
         listed = "" if not official_stops else (
@@ -431,7 +550,7 @@ class _PassageKinds:
 
 
 def _last_entries_that_are_stops(laps: pd.DataFrame, last: pd.Series,
-                                 official_stops: dict[str, list[int]] | None, log: QualityLog) -> Any:
+                                 official_stops: OfficialStops | None, log: QualityLog) -> Any:
     """Which pit entries on a car's last row are stops (a boolean array): those the official pit
     table lists (the car retired on its out-lap); without a table it cannot be told, and is said so."""
     import numpy as np
