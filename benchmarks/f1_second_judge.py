@@ -40,7 +40,7 @@ from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from f1_exclusion_precision import DOUBTED_CLOSING, DOUBTED_FALL_BACK, gap_window, key_of, rule_of  # noqa: E402
+from f1_exclusion_precision import DOUBTED_FALL_BACK, gap_window, key_of, rule_of  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST = Path(__file__).with_name("f1_exclusion_judgments.tsv")
@@ -52,7 +52,7 @@ SEED = 2605
 VERDICTS = ("right", "unsure", "wrong")
 # rules whose entries are no exclusion (nothing is known to be wrong with them): judged, but
 # their "precision" is not a claim of the oracle
-UNDECIDABLE = ("defense_undecidable", DOUBTED_CLOSING, DOUBTED_FALL_BACK, "move: undecidable, wet-weather tyres at a slow stop",
+UNDECIDABLE = ("defense_undecidable", DOUBTED_FALL_BACK, "move: undecidable, wet-weather tyres at a slow stop",
                "passage: stop-go where the tyre columns miss changes (count withheld)")
 
 
