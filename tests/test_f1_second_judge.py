@@ -140,6 +140,15 @@ def test_the_listing_never_shows_the_first_judges_verdict_or_evidence(tmp_path: 
     assert "SENTINEL" not in out
 
 
+def test_a_later_judges_verdict_in_the_first_file_is_not_listed_for_the_second_judge(tmp_path: Path) -> None:
+    # issue 26's seventh round added judge 8's verdicts to the first judge's file; judge 2 had
+    # re-judged blind what judge 1 saw, so the listing (and its sample) leaves them out
+    first = tmp_path / "first.tsv"
+    first.write_text("key\trule\tverdict\tevidence\n2018:1:a\tx\tright\tjudge 1's reason\n"
+                     "2018:1:b\tx\tright\tstart train (judge 8, issue 26 seventh round)\n", encoding="utf-8")
+    assert judge.first_judge_keys(first) == ["2018:1:a"]
+
+
 def test_a_stale_second_judge_key_fails_the_table_run(tmp_path: Path, capsys) -> None:
     check, key = one_entry_check(tmp_path)
     first, second = tmp_path / "first.tsv", tmp_path / "second.tsv"
