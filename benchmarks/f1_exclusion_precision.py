@@ -50,6 +50,9 @@ KEPT_DEFENSES = (
     ("defense kept: faster and closing before", "faster over laps"),
     ("defense kept: closed 1 s on two clean laps before", "two clean laps"),
 )
+# the exclusions issue 26's seventh round moved to defense_undecidable (a judge's doubt on the
+# fall-back; the kept side's doubt was measured and not adopted)
+DOUBTED_FALL_BACK = "defense_undecidable: a fall-back doubted (excluded before the seventh round)"
 # defense_undecidable is no exclusion (nothing is known to be wrong with it) but is sampled to
 # show what the lap table cannot decide
 OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept", "tyre_data_distrusted", "no_lap_completed",
@@ -69,6 +72,9 @@ def rule_of(entry: dict) -> str | None:
         return next((name for name, word in MOVE_REASONS if word in detail), "move: other")
     if entry["rule"] == "pit_passage":
         return next((name for name, word in PASSAGE_KINDS if word in detail), "passage: other")
+    if entry["rule"] == "defense_undecidable" and "; undecidable: " in detail:
+        # issue 26's seventh round: an exclusion a judge's doubt moved here (domains/f1/defense_doubts.py)
+        return DOUBTED_FALL_BACK
     if entry["rule"] == "defense_held_up":
         return next((name for name, word in KEPT_DEFENSES if word in detail), "defense kept: other")
     if entry["rule"] in KEPT_COMPOUNDS:

@@ -40,7 +40,7 @@ from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from f1_exclusion_precision import gap_window, key_of, rule_of  # noqa: E402
+from f1_exclusion_precision import DOUBTED_FALL_BACK, gap_window, key_of, rule_of  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST = Path(__file__).with_name("f1_exclusion_judgments.tsv")
@@ -52,7 +52,7 @@ SEED = 2605
 VERDICTS = ("right", "unsure", "wrong")
 # rules whose entries are no exclusion (nothing is known to be wrong with them): judged, but
 # their "precision" is not a claim of the oracle
-UNDECIDABLE = ("defense_undecidable", "move: undecidable, wet-weather tyres at a slow stop",
+UNDECIDABLE = ("defense_undecidable", DOUBTED_FALL_BACK, "move: undecidable, wet-weather tyres at a slow stop",
                "passage: stop-go where the tyre columns miss changes (count withheld)")
 
 
@@ -95,9 +95,15 @@ def read_tsv(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
         usage_error(f"{path}: {error.strerror}")
 
 
+# a verdict a later judge added to the first judge's file (issue 26's seventh round: "(judge 8,
+# issue 26 seventh round)"): judged after judge 2's blind run, so not part of what it re-judged
+LATER_JUDGE = re.compile(r"\(judge \d+, issue 26")
+
+
 def first_judge_keys(path: Path) -> list[str]:
-    """The keys the first judge judged, read without its verdict and evidence columns."""
-    return [row["key"] for row in read_tsv(path, ("key",))]
+    """The keys the first judge judged (not a later judge's: ``LATER_JUDGE``), read without
+    showing its verdict and evidence."""
+    return [row["key"] for row in read_tsv(path, ("key", "evidence")) if not LATER_JUDGE.search(row["evidence"])]
 
 
 def blind_sample(keys: list[str], current: dict[str, Decision], per_rule: int = PER_RULE,

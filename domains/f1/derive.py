@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from factcov.domains.f1.defense_doubts import (
+    LONG_RUN_LAPS,
+    SWAP_LAPS,
+    fall_back_doubt,
+    swapped_team_mates,
+)
 from factcov.domains.f1.quality import (
     QualityLog,
     check_lap_numbering,
@@ -653,7 +659,8 @@ def build_defenses(
         held[index] = _held_up(runs.loc[index], times, clean, lap_time, in_pits)
     runs = runs.assign(held=held, kept=paced | held.ne(""))
     if log is not None:
-        _log_defenses(runs, times, clean, log)
+        teams = laps.groupby("Driver", observed=True)["Team"].last().to_dict()
+        _log_defenses(runs, times, clean, log, teams)
     runs = runs[runs["kept"]]
     runs = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
     runs = runs.drop_duplicates(["driver", "attacker"], keep="first")
@@ -790,44 +797,86 @@ def _closed_in_before(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> 
     return not max(gaps, default=0.0) - _gap(times, first, attacker, defender) < DEFENSE_CLOSING_S
 
 
-def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series) -> str:
+def _dropped_back(run: pd.Series, times: pd.DataFrame, clean: pd.Series, team_mates: bool) -> tuple[str, str]:
     """Why a run that is no defense is *known* not to be one ('' when the lap table cannot
-    tell): the attacker, which had not closed in before (``_closed_in_before``), fell
-    ``DEFENSE_DROPPED_S`` behind within ``DEFENSE_DROP_LAPS`` clean laps after the run, on
-    its own pace, and did not come back within ``DEFENSE_GAP_S`` over the next
-    ``DEFENSE_DROP_LAPS`` laps. A run that ends with a stop, the flag or a neutralization,
-    or follows a closing-in, a restart or a stop, is undecidable: a held-up car and a DRS
-    train look the same in lap times (measured: of 30 runs that fell back after a
-    closing-in or came back, 5 were undecidable by hand)."""
+    tell), and why that fall-back does not show it after all (``fall_back_doubt``, or
+    team-mates who had just swapped places; '' when none): the attacker, which had not
+    closed in before (``_closed_in_before``), fell ``DEFENSE_DROPPED_S`` behind within
+    ``DEFENSE_DROP_LAPS`` clean laps after the run, on its own pace, and did not come back
+    within ``DEFENSE_GAP_S`` over the next ``DEFENSE_DROP_LAPS`` laps. A run that ends with
+    a stop, the flag or a neutralization, or follows a closing-in, a restart or a stop, is
+    undecidable: a held-up car and a DRS train look the same in lap times (measured: of 30
+    runs that fell back after a closing-in or came back, 5 were undecidable by hand)."""
     import math
 
     defender, attacker, last = run["driver"], run["attacker"], int(run["last_lap"])
     if _closed_in_before(run, times, clean):
-        return ""
+        return "", ""
     for lap in range(last + 1, last + DEFENSE_DROP_LAPS + 1):
         if not (clean.get((lap, defender), False) and clean.get((lap, attacker), False)):
-            return ""
+            return "", ""
         gap = _gap(times, lap, attacker, defender)
         if math.isnan(gap):
-            return ""
+            return "", ""
         if gap >= DEFENSE_DROPPED_S:
             later = [_gap(times, k, attacker, defender) for k in range(lap + 1, lap + DEFENSE_DROP_LAPS + 1)]
             if any(g <= DEFENSE_GAP_S for g in later):  # back on the defender: still a fight
-                return ""
-            return f"the attacker dropped back to {gap:.1f} s on lap {lap}"
-    return ""
+                return "", ""
+            return f"the attacker dropped back to {gap:.1f} s on lap {lap}", _fall_back_doubt(
+                run, times, clean, lap, team_mates)
+    return "", ""
 
 
-def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log: QualityLog) -> None:
+def _fall_back_doubt(run: pd.Series, times: pd.DataFrame, clean: pd.Series, lap: int, team_mates: bool) -> str:
+    """Why the fall-back on ``lap`` does not show an attacker without the pace ('' when it
+    does): team-mates who swapped places within ``SWAP_LAPS`` before the run, a run of
+    ``LONG_RUN_LAPS`` or more, or a ``fall_back_doubt`` of the gaps from the lap before it
+    to ``DEFENSE_DROP_LAPS`` after."""
+    defender, attacker, first = run["driver"], run["attacker"], int(run["first_lap"])
+    if int(run["laps"]) >= LONG_RUN_LAPS:
+        return f"{int(run['laps'])} laps within {DEFENSE_GAP_S} s: a car following that long may be held up"
+    before = range(first - SWAP_LAPS, first)
+    gaps_before = [_gap(times, k, attacker, defender) for k in before]
+    if swapped_team_mates(team_mates, gaps_before):
+        ahead = max(k for k, gap in zip(before, gaps_before) if gap < 0)
+        return f"team-mates who had swapped places (the attacker ahead on lap {ahead})"
+    laps = range(lap - 1, lap + DEFENSE_DROP_LAPS + 1)
+    return fall_back_doubt([_gap(times, k, attacker, defender) for k in laps],
+                           [bool(clean.get((k, defender), False) and clean.get((k, attacker), False)) for k in laps],
+                           DEFENSE_DROPPED_S)
+
+
+def _unkept_runs(ordered: pd.DataFrame, kept_pairs: set[tuple[str, str]], times: pd.DataFrame, clean: pd.Series,
+                 teams: dict[str, str]) -> tuple[dict, dict[tuple[str, str], str]]:
+    """For each run of a pair with no kept run: (why the attacker is known to have dropped
+    back, the doubt on it) (``_dropped_back``); and, per pair, the first of its runs a doubt
+    moved, named when the pair's logged (longest) run is another."""
+    dropped, doubts = {}, {}
+    for index in ordered.index:
+        run = ordered.loc[index]
+        pair = (run["driver"], run["attacker"])
+        if pair in kept_pairs:
+            continue
+        same_team = teams.get(pair[0]) is not None and teams.get(pair[0]) == teams.get(pair[1])
+        why, doubt = _dropped_back(run, times, clean, same_team)
+        dropped[index] = (why, doubt)
+        if doubt and pair not in doubts:
+            doubts[pair] = f"laps {run['first_lap']}-{run['last_lap']}: {why}, but {doubt}"
+    return dropped, doubts
+
+
+def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log: QualityLog,
+                  teams: dict[str, str]) -> None:
     """One entry per pair: the run kept because the attacker was held up, or, for a pair
     with no defense at all, its longest run and why it is not one: ``defense_excluded``
     when every run of the pair ended with the attacker dropping back (known not to be a
-    defense), else ``defense_undecidable`` (no fact either: the lap table cannot tell)."""
+    defense) with no doubt on it (``defense_doubts``), else ``defense_undecidable`` (no
+    fact either: the lap table cannot tell; the entry names a doubt where one moved it)."""
     kept_pairs = set(zip(runs.loc[runs["kept"], "driver"], runs.loc[runs["kept"], "attacker"]))
     ordered = runs.sort_values(["laps", "first_lap"], ascending=[False, True], kind="stable")
-    dropped = {index: _dropped_back(ordered.loc[index], times, clean) for index in ordered.index
-               if (ordered.at[index, "driver"], ordered.at[index, "attacker"]) not in kept_pairs}
-    undecided = {(ordered.at[i, "driver"], ordered.at[i, "attacker"]) for i, why in dropped.items() if not why}
+    dropped, doubts = _unkept_runs(ordered, kept_pairs, times, clean, teams)
+    undecided = {(ordered.at[i, "driver"], ordered.at[i, "attacker"]) for i, (why, doubt) in dropped.items()
+                 if not why or doubt}
     seen: set[tuple[str, str]] = set()
     for index, run in zip(ordered.index, ordered.itertuples()):
         pair = (run.driver, run.attacker)
@@ -844,12 +893,17 @@ def _log_defenses(runs: pd.DataFrame, times: pd.DataFrame, clean: pd.Series, log
             continue
         why_not = (f"pace margin under {DEFENSE_PACE_MARGIN_S} s, no pass within {DEFENSE_PASS_WITHIN_LAPS} laps, "
                    f"not faster and closing before")
-        if pair in undecided:
+        why, doubt = dropped[index]
+        if pair in doubts:
+            log.add("defense_undecidable", f"{what}: {why_not}; undecidable: "
+                    + (f"{why}, but {doubt}" if doubt else doubts[pair]),
+                    run.driver, int(run.first_lap))
+        elif pair in undecided:
             log.add("defense_undecidable", f"{what}: {why_not}; the attacker did not drop back "
                     f"{DEFENSE_DROPPED_S} s within {DEFENSE_DROP_LAPS} clean laps, or had closed in before",
                     run.driver, int(run.first_lap))
         else:
-            log.add("defense_excluded", f"{what}: {why_not}; {dropped[index]}", run.driver, int(run.first_lap))
+            log.add("defense_excluded", f"{what}: {why_not}; {why}", run.driver, int(run.first_lap))
 
 
 def derive_race(
