@@ -23,12 +23,14 @@ values of the code before the fixes they led to, so the benchmark on that code c
 An audit set is a named (base, seed, eventful) triple with its own judgments file (``SETS``):
 set 1 is the fourth round's (bcc854e, 2604, 2 races with rain or a red flag); set 2 the
 generalization audit drawn after the sixth round (a027064, 2607, 3 races with rain, a red flag
-or a safety car, from a pool without set 1's races), on races no rule was tuned on.
+or a safety car, from a pool without set 1's races), on races no rule was tuned on; set 3 a
+third audit drawn after set 2 was judged (430538d, 2608, 5 eventful races, from a pool without
+sets 1 and 2), weighted to the races with rain, red flags and safety cars.
 
     python benchmarks/f1_fact_audit.py --draw          # the pool and the draw
     python benchmarks/f1_fact_audit.py --list          # every fact and exclusion, with evidence
     python benchmarks/f1_fact_audit.py                 # the counts per race and fact type
-    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2
+    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2 (and 3)
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ ALIASES = {
 AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22), (2024, 16), (2025, 13))
 # set 2: the draw of seed 2607 at a027064 (``--set 2 --draw``)
 AUDITED_2 = ((2018, 12), (2019, 5), (2020, 17), (2021, 20), (2022, 21), (2023, 6), (2024, 7), (2025, 18))
+# set 3: the draw of seed 2608 at 430538d (``--set 3 --draw``)
+AUDITED_3 = ((2018, 21), (2019, 7), (2020, 10), (2021, 10), (2022, 12), (2023, 20), (2024, 14), (2025, 9))
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,10 @@ SETS = {
     "2": AuditSet("2", "a027064", 2607, 3, ("rain", "red flag", "safety car"), AUDITED_2,
                   JUDGMENTS.with_name("f1_fact_audit_judgments_2.tsv"), excluded=AUDITED,
                   # the second judge's verdicts, like the first's, judge single decisions of nearly every race
+                  not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
+    # issue 26's third audit, weighted to the eventful races where the rules are most tested
+    "3": AuditSet("3", "430538d", 2608, 5, ("rain", "red flag", "safety car"), AUDITED_3,
+                  JUDGMENTS.with_name("f1_fact_audit_judgments_3.tsv"), excluded=AUDITED + AUDITED_2,
                   not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
 }
 
