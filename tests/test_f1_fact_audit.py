@@ -48,6 +48,14 @@ def test_an_audit_set_is_a_base_a_seed_and_an_eventful_count_with_its_own_judgme
     assert first.describe("a ") == "rain or a red flag" and second.describe() == "rain, red flag or safety car"
 
 
+def test_the_third_set_is_drawn_after_the_second_without_the_races_of_either() -> None:
+    third = audit.SETS["3"]
+    assert (third.base, third.seed, third.eventful) == ("430538d", 2608, 5)
+    assert set(third.excluded) == set(audit.AUDITED) | set(audit.AUDITED_2)
+    assert not set(third.audited) & set(third.excluded) and len({season for season, _ in third.audited}) == 8
+    assert third.judgments not in (audit.SETS["1"].judgments, audit.SETS["2"].judgments)
+
+
 @pytest.mark.slow
 def test_each_set_is_the_draw_of_its_seed_at_its_base(shared_data: Path) -> None:
     for chosen in audit.SETS.values():
@@ -58,10 +66,11 @@ def test_each_set_is_the_draw_of_its_seed_at_its_base(shared_data: Path) -> None
 
 
 @pytest.mark.slow
-def test_every_fact_and_entry_of_the_second_set_is_judged_and_none_is_wrong(shared_data: Path) -> None:
-    """The generalization audit (races no rule was tuned on): a fact or entry the oracle
+@pytest.mark.parametrize("name", ["2", "3"])
+def test_every_fact_and_entry_of_the_later_sets_is_judged_and_none_is_wrong(shared_data: Path, name: str) -> None:
+    """The generalization audits (races no rule was tuned on): a fact or entry the oracle
     starts to emit in them fails this until it is judged."""
-    chosen = audit.SETS["2"]
+    chosen = audit.SETS[name]
     judged = audit.read_judgments(chosen.judgments)
     counts = audit.audit(shared_data / "f1", judged, listing=False, races=chosen.audited)
     assert len({season for season, _ in chosen.audited}) == 8
