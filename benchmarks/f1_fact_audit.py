@@ -346,8 +346,12 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool,
     """Every audited race's facts and check entries against the judgements; the counts."""
     counts: Counter = Counter()
     emitted: set[str] = set()
+    lapless: set[tuple[int, int, str]] = set()  # cars that completed no lap: no instance, no facts
     for season, round_ in races:
         ev = Evidence(data, season, round_)
+        if ev.analysis.quality is not None:
+            log = ev.analysis.quality
+            lapless |= {(season, round_, str(d)) for d in log.loc[log["rule"] == "no_lap_completed", "driver"]}
         if listing:
             print(f"\n# {season} {ev.analysis.event} (round {round_}): {len(ev.facts)} facts")
         for fact in ev.facts:
@@ -369,6 +373,10 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool,
     for key, (verdict, _) in judged.items():
         parts = key.split(":")
         if tuple(int(p) for p in parts[:2]) not in races or parts[2] not in FACT_TYPES:
+            continue
+        driver = re.search(r"driver=(\w{3})", key)
+        if key not in emitted and driver and (int(parts[0]), int(parts[1]), driver.group(1)) in lapless:
+            counts[("no instance", parts[2], verdict)] += 1  # judged before its car was found lapless
             continue
         # a true fact the oracle does not state (judged missing, or judged right and no longer emitted)
         if verdict == "missing" or (verdict == "right" and key not in emitted):
@@ -405,6 +413,13 @@ def report(counts: Counter) -> None:
     lost = sum(row["wrong"] for row in entries.values())
     print(f"\ntrue facts missing (judged true, not stated): {sum(missing.values())} {dict(missing)}; "
           f"check entries that dropped a true fact: {lost}")
+    gone: Counter = Counter()
+    for (kind, _, verdict), n in counts.items():
+        if kind == "no instance":
+            gone[verdict] += n
+    if gone:  # not missing: the docs give a car that completed no lap no instance and no facts
+        print(f"facts judged about cars since found to have completed no lap (no instance, not missing): "
+              f"{sum(gone.values())} {dict(gone)}")
 
 
 def main() -> None:

@@ -78,3 +78,13 @@ def test_every_fact_and_entry_of_the_later_sets_is_judged_and_none_is_wrong(shar
     assert not [key for key in counts if key[0] == "fact" and key[2] == "wrong"]
     assert sum(n for key, n in counts.items() if key[0] == "fact") >= 1400
     assert all(evidence.strip() for _, evidence in judged.values())
+
+
+@pytest.mark.slow
+def test_facts_judged_about_a_car_found_to_have_completed_no_lap_are_not_missing(shared_data: Path) -> None:
+    """Set 3 judged 2023 São Paulo's Albon, Magnussen and Leclerc (no lap time, 0 official
+    laps) before the oracle dropped them: their 9 facts are out of scope, not true facts missing."""
+    chosen = audit.SETS["3"]
+    counts = audit.audit(shared_data / "f1", audit.read_judgments(chosen.judgments), listing=False, races=((2023, 20),))
+    assert sum(n for key, n in counts.items() if key[0] == "no instance") == 9
+    assert not [key for key in counts if key[0] == "missing"]
