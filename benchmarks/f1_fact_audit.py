@@ -23,12 +23,14 @@ values of the code before the fixes they led to, so the benchmark on that code c
 An audit set is a named (base, seed, eventful) triple with its own judgments file (``SETS``):
 set 1 is the fourth round's (bcc854e, 2604, 2 races with rain or a red flag); set 2 the
 generalization audit drawn after the sixth round (a027064, 2607, 3 races with rain, a red flag
-or a safety car, from a pool without set 1's races), on races no rule was tuned on.
+or a safety car, from a pool without set 1's races), on races no rule was tuned on; set 3 a
+third audit drawn after set 2 was judged (430538d, 2608, 5 eventful races, from a pool without
+sets 1 and 2), weighted to the races with rain, red flags and safety cars.
 
     python benchmarks/f1_fact_audit.py --draw          # the pool and the draw
     python benchmarks/f1_fact_audit.py --list          # every fact and exclusion, with evidence
     python benchmarks/f1_fact_audit.py                 # the counts per race and fact type
-    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2
+    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2 (and 3)
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ ALIASES = {
 AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22), (2024, 16), (2025, 13))
 # set 2: the draw of seed 2607 at a027064 (``--set 2 --draw``)
 AUDITED_2 = ((2018, 12), (2019, 5), (2020, 17), (2021, 20), (2022, 21), (2023, 6), (2024, 7), (2025, 18))
+# set 3: the draw of seed 2608 at 430538d (``--set 3 --draw``)
+AUDITED_3 = ((2018, 21), (2019, 7), (2020, 10), (2021, 10), (2022, 12), (2023, 20), (2024, 14), (2025, 9))
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,10 @@ SETS = {
     "2": AuditSet("2", "a027064", 2607, 3, ("rain", "red flag", "safety car"), AUDITED_2,
                   JUDGMENTS.with_name("f1_fact_audit_judgments_2.tsv"), excluded=AUDITED,
                   # the second judge's verdicts, like the first's, judge single decisions of nearly every race
+                  not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
+    # issue 26's third audit, weighted to the eventful races where the rules are most tested
+    "3": AuditSet("3", "430538d", 2608, 5, ("rain", "red flag", "safety car"), AUDITED_3,
+                  JUDGMENTS.with_name("f1_fact_audit_judgments_3.tsv"), excluded=AUDITED + AUDITED_2,
                   not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
 }
 
@@ -338,8 +346,12 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool,
     """Every audited race's facts and check entries against the judgements; the counts."""
     counts: Counter = Counter()
     emitted: set[str] = set()
+    lapless: set[tuple[int, int, str]] = set()  # cars that completed no lap: no instance, no facts
     for season, round_ in races:
         ev = Evidence(data, season, round_)
+        if ev.analysis.quality is not None:
+            log = ev.analysis.quality
+            lapless |= {(season, round_, str(d)) for d in log.loc[log["rule"] == "no_lap_completed", "driver"]}
         if listing:
             print(f"\n# {season} {ev.analysis.event} (round {round_}): {len(ev.facts)} facts")
         for fact in ev.facts:
@@ -361,6 +373,10 @@ def audit(data: Path, judged: dict[str, tuple[str, str]], listing: bool,
     for key, (verdict, _) in judged.items():
         parts = key.split(":")
         if tuple(int(p) for p in parts[:2]) not in races or parts[2] not in FACT_TYPES:
+            continue
+        driver = re.search(r"driver=(\w{3})", key)
+        if key not in emitted and driver and (int(parts[0]), int(parts[1]), driver.group(1)) in lapless:
+            counts[("no instance", parts[2], verdict)] += 1  # judged before its car was found lapless
             continue
         # a true fact the oracle does not state (judged missing, or judged right and no longer emitted)
         if verdict == "missing" or (verdict == "right" and key not in emitted):
@@ -397,6 +413,13 @@ def report(counts: Counter) -> None:
     lost = sum(row["wrong"] for row in entries.values())
     print(f"\ntrue facts missing (judged true, not stated): {sum(missing.values())} {dict(missing)}; "
           f"check entries that dropped a true fact: {lost}")
+    gone: Counter = Counter()
+    for (kind, _, verdict), n in counts.items():
+        if kind == "no instance":
+            gone[verdict] += n
+    if gone:  # not missing: the docs give a car that completed no lap no instance and no facts
+        print(f"facts judged about cars since found to have completed no lap (no instance, not missing): "
+              f"{sum(gone.values())} {dict(gone)}")
 
 
 def main() -> None:

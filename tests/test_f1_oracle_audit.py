@@ -406,6 +406,22 @@ def test_no_instance_for_a_car_that_completed_no_lap_2025_australia(f1: Path) ->
     assert ids and not {f"f1:2025:1:tyre_strategy:{d}:en" for d in ("DOO", "HAD", "SAI")} & ids
 
 
+def test_no_instance_for_a_car_with_a_grid_position_no_lap_time_and_0_official_laps_2023_sao_paulo(f1: Path) -> None:
+    # Albon and Magnussen crashed on lap 1, Leclerc stopped before the start: one row each
+    # with no lap time but a position the feed carried, Ergast 0 laps (found by the third
+    # whole-fact audit); 2021 Belgium's field, one official lap behind the safety car and no
+    # lap time, keeps its instances
+    from factcov.domains.f1.instances import race_instances
+
+    interlagos = race(f1, 2023, 20)
+    assert sorted(interlagos.quality.loc[interlagos.quality["rule"] == "no_lap_completed", "driver"]) == [
+        "ALB", "LEC", "MAG"]
+    ids = {i.id for i in race_instances(interlagos, ("en",), ("tyre_strategy",))}
+    assert len(ids) == 17 and not {f"f1:2023:20:tyre_strategy:{d}:en" for d in ("ALB", "LEC", "MAG")} & ids
+    spa = race(f1, 2021, 12)
+    assert "no_lap_completed" not in set(spa.quality["rule"]) and len(set(spa.stints["driver"])) == 20
+
+
 def test_held_up_attacker_is_a_defense_2021_styria(f1: Path) -> None:
     # Pérez sat within a second of Norris on laps 2-9 at Norris's pace (no pace margin over
     # the run) and passed him on track on lap 10: Norris defended for 8 laps

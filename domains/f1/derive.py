@@ -924,7 +924,7 @@ def derive_race(
     log = QualityLog()
     if classification is None or classification.empty:
         classification = classify_from_laps(laps, names or {}, log)
-    laps = drop_cars_without_a_lap(laps, log)
+    laps = drop_cars_without_a_lap(laps, log, classification)
     checked = check_lap_numbering(laps, classification, official_stops, log)
     if checked is None:
         empty = pd.DataFrame()

@@ -143,19 +143,42 @@ def _pit_lap_offset(laps: pd.DataFrame, official_stops: OfficialStops | None) ->
     return offset if count >= SHIFT_AGREEMENT * sum(offsets.values()) else None
 
 
-def drop_cars_without_a_lap(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
+def drop_cars_without_a_lap(laps: pd.DataFrame, log: QualityLog,
+                            classification: pd.DataFrame | None = None) -> pd.DataFrame:
     """Rows of cars that completed no lap: none of their rows has a lap time or a position
     (2025 Australia: Hadjar, out before the start, Doohan and Sainz on lap 1, one row
-    each). Instances need a completed lap, and nothing can be said of such a car's
-    strategy. The official laps are no evidence of this: Ergast gives a disqualified car
-    0 laps (2025 China: Hamilton, Leclerc and Gasly, 56 laps run)."""
-    done = (laps["LapTime"].notna() | laps["Position"].notna()).groupby(laps["Driver"]).any()
-    none = sorted(str(code) for code, any_lap in done.items() if not any_lap)
+    each), or none has a lap time and the official result gives 0 laps (2023 São Paulo:
+    Albon and Magnussen out on lap 1, Leclerc before the start, one row each with a
+    position the timing feed carried from the grid). Instances need a completed lap, and
+    nothing can be said of such a car's strategy. The official laps alone are no evidence
+    of this: Ergast gives a disqualified car 0 laps (2025 China: Hamilton, Leclerc and
+    Gasly, 56 laps run, every lap timed); and one official lap with no lap time is a lap
+    (2021 Belgium: the whole field, one lap behind the safety car)."""
+    timed = laps["LapTime"].notna().groupby(laps["Driver"]).any()
+    placed = laps["Position"].notna().groupby(laps["Driver"]).any()
+    official = _official_laps(classification)
+    none = sorted(str(code) for code in timed.index if not timed[code] and not placed[code])
+    unlapped = sorted(str(code) for code in timed.index
+                      if not timed[code] and placed[code] and official.get(str(code)) == 0)
     for code in none:
         rows = int((laps["Driver"] == code).sum())
         log.add("no_lap_completed", f"{rows} row(s), none with a lap time or a position: no facts and no "
                 "instance", code)
-    return laps[~laps["Driver"].isin(none)] if none else laps
+    for code in unlapped:
+        rows = int((laps["Driver"] == code).sum())
+        log.add("no_lap_completed", f"{rows} row(s), none with a lap time, and 0 official laps: no facts and no "
+                "instance", code)
+    dropped = none + unlapped
+    return laps[~laps["Driver"].isin(dropped)] if dropped else laps
+
+
+def _official_laps(classification: pd.DataFrame | None) -> dict[str, int]:
+    """Laps completed per car code in the official result (none when it has no lap counts:
+    the classification built from the lap table)."""
+    if classification is None or "laps" not in classification.columns or "code" not in classification.columns:
+        return {}
+    return {str(code): int(n) for code, n in zip(classification["code"], classification["laps"])
+            if isinstance(code, str) and n == n and n is not None}
 
 
 def move_late_pit_times(laps: pd.DataFrame, log: QualityLog) -> pd.DataFrame:
