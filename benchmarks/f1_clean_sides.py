@@ -27,6 +27,12 @@ An after side is never clean by this argument: its rows may carry the old set on
 
     python benchmarks/f1_clean_sides.py            # the counts and the validation
     python benchmarks/f1_clean_sides.py --list     # every side, one a line
+    python benchmarks/f1_clean_sides.py --evidence # each clean withheld side with its evidence
+
+The evidence for judging a side (the judgments: ``f1_exclusion_judgments.tsv``, rule ``clean_side_kept``): its rows
+(first and last: compound, age, fresh, Stint number), the next stint's first row, Ergast's
+pit laps, the field's compounds on the stint's laps (wet or dry), and the car's median green
+lap against the field's median on each compound over the same laps (pace).
 """
 
 from __future__ import annotations
@@ -60,7 +66,8 @@ class Side:
 
 
 def marked_races():
-    """(season, round, marked laps, counter names, stints ahead) of every race kept."""
+    """(season, round, marked laps, counter names, stints ahead, clean sides the rule keeps)
+    of every race kept with a distrusted stop."""
     from factcov.domains.f1.build import race_tasks
     from factcov.domains.f1.derive import mark_laps, race_distance
     from factcov.domains.f1.quality import (
@@ -68,6 +75,7 @@ def marked_races():
         check_lap_numbering,
         drop_cars_without_a_lap,
         field_red_laps,
+        keep_clean_sides,
         name_distrusted_sides,
         start_stints_ahead,
     )
@@ -85,7 +93,8 @@ def marked_races():
             continue
         named = name_distrusted_sides(laps, QualityLog())
         ahead = start_stints_ahead(laps, QualityLog())
-        yield int(laps["Season"].iloc[0]), int(laps["RoundNumber"].iloc[0]), laps, named, ahead
+        kept = keep_clean_sides(laps, named, QualityLog())  # the rule built on this criterion
+        yield int(laps["Season"].iloc[0]), int(laps["RoundNumber"].iloc[0]), laps, named, ahead, kept
 
 
 def clean_reason(rows, stint: int) -> str:
@@ -104,7 +113,7 @@ def clean_reason(rows, stint: int) -> str:
 
 def sides() -> list[Side]:
     out = []
-    for season, round_, laps, named, ahead in marked_races():
+    for season, round_, laps, named, ahead, kept in marked_races():
         for driver, rows in laps.groupby("Driver", sort=True):
             for stop in rows.loc[rows["distrusted"]].itertuples():
                 for side, stint in (("before", int(stop.stint_id)), ("after", int(stop.stint_id) + 1)):
@@ -114,6 +123,8 @@ def sides() -> list[Side]:
                     compounds = list(dict.fromkeys(own["Compound"].dropna()))
                     numbers = sorted({int(n) for n in own["Stint"].dropna()})
                     why = clean_reason(rows, stint) if side == "before" else "after side"
+                    # the rule (quality.keep_clean_sides) must agree with the criterion written here first
+                    assert ((str(driver), stint) in kept) == (why == "clean" and (str(driver), stint) not in named)
                     out.append(Side(season, round_, str(driver), stint, side, int(stop.LapNumber),
                                     int(own["LapNumber"].min()), int(own["LapNumber"].max()), "/".join(compounds),
                                     ",".join(map(str, numbers)), named.get((str(driver), stint)), why == "clean",
@@ -151,12 +162,52 @@ def report(all_sides: list[Side]) -> None:
           f"{sum(s.clean for s in ahead)}")
 
 
+def _row(row) -> str:
+    return (f"lap {int(row.LapNumber)} {row.Compound} age {row.TyreLife:.0f} fresh {row.FreshTyre} "
+            f"set {row.Stint:.0f}" if row.Stint == row.Stint else f"lap {int(row.LapNumber)} {row.Compound} "
+            f"age {row.TyreLife:.0f} fresh {row.FreshTyre} set -")
+
+
+def evidence(all_sides: list[Side]) -> None:
+    """Each clean before side the counter does not name, with what a judge reads."""
+    import pandas as pd
+
+    pits = pd.read_csv(DATA / "ergast" / "pit_stops.csv")
+    races = pd.read_csv(DATA / "ergast" / "races.csv")
+    codes = pd.read_csv(DATA / "ergast" / "drivers.csv")
+    clean = {(s.season, s.round, s.driver, s.stint): s for s in all_sides if s.clean and not s.counter}
+    for season, round_, laps, _named, _ahead, _kept in marked_races():
+        for key, side in clean.items():
+            if key[:2] != (season, round_):
+                continue
+            rows = laps[laps["Driver"] == side.driver]
+            own = rows[rows["stint_id"] == side.stint]
+            nxt = rows[rows["stint_id"] == side.stint + 1]
+            race = races.loc[(races["year"] == season) & (races["round"] == round_), "raceId"]
+            ids = codes.loc[codes["code"] == side.driver, "driverId"]
+            ergast = sorted(pits.loc[pits["raceId"].isin(race) & pits["driverId"].isin(ids), "lap"].tolist())
+            span = laps[laps["LapNumber"].between(side.first_lap, side.last_lap)]
+            field = span["Compound"].value_counts(normalize=True).round(2).to_dict()
+            green = span[span["is_green"] & ~span["is_out_lap"] & span["PitInTime"].isna() & (span["LapNumber"] > 1)]
+            mine = green.loc[green["Driver"] == side.driver, "LapTime"].median()
+            others = green[green["Driver"] != side.driver].groupby("Compound")["LapTime"].median().round(2).to_dict()
+            print(f"{season} {round_} {laps['EventName'].iloc[0]} {side.driver} stint {side.stint} laps "
+                  f"{side.first_lap}-{side.last_lap} kept {side.rows} (stop lap {side.stop_lap})")
+            print(f"  first {_row(next(own.itertuples()))}; last {_row(list(own.itertuples())[-1])}")
+            print(f"  next stint: {_row(next(nxt.itertuples())) if len(nxt) else '-'}; Ergast pit laps {ergast}")
+            print(f"  field compounds on these laps {field}; median green lap {mine:.2f} s, field by compound {others}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="every side, tab-separated")
+    parser.add_argument("--evidence", action="store_true", help="each clean withheld side with its evidence")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     all_sides = sides()
+    if args.evidence:
+        evidence(all_sides)
+        return
     if args.list:
         print("season\tround\tdriver\tstint\tside\tstop_lap\tlaps\trows\tnumbers\tcounter\tclean\twhy")
         for s in all_sides:
