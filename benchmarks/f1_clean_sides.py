@@ -29,7 +29,8 @@ An after side is never clean by this argument: its rows may carry the old set on
     python benchmarks/f1_clean_sides.py --list     # every side, one a line
     python benchmarks/f1_clean_sides.py --evidence # each clean withheld side with its evidence
 
-The evidence for judging a side (the judgments: ``f1_exclusion_judgments.tsv``, rule ``clean_side_kept``): its rows
+The evidence for judging a side (the judgments: ``f1_clean_sides_judgments.tsv``, key
+``season:round:driver:stint=N=COMPOUND``, verdict ``right``/``unsure``/``wrong``): its rows
 (first and last: compound, age, fresh, Stint number), the next stint's first row, Ergast's
 pit laps, the field's compounds on the stint's laps (wet or dry), and the car's median green
 lap against the field's median on each compound over the same laps (pace).
@@ -45,6 +46,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "f1"
+JUDGMENTS = Path(__file__).with_name("f1_clean_sides_judgments.tsv")
 
 
 @dataclass
@@ -135,6 +137,13 @@ def sides() -> list[Side]:
     return [s for s in out if s.side == "after" or (s.season, s.round, s.driver, s.stint) not in after]
 
 
+def _judgments() -> dict[str, str]:
+    import csv
+
+    with JUDGMENTS.open(encoding="utf-8", newline="") as handle:
+        return {row["key"]: row["verdict"] for row in csv.DictReader(handle, delimiter="\t")}
+
+
 def report(all_sides: list[Side]) -> None:
     keys = {(s.season, s.round, s.driver, s.stint) for s in all_sides}
     stops = {(s.season, s.round, s.driver, s.stop_lap) for s in all_sides}
@@ -157,6 +166,11 @@ def report(all_sides: list[Side]) -> None:
             differ = [s for s in named if s.rows.split("/")[0] != s.counter]
             print(f"  the rows' first compound would have been wrong on {len(differ)} of the {len(named)} named "
                   "after sides")
+    kept = [s for s in all_sides if s.clean and not s.counter]
+    verdicts = _judgments()
+    found = Counter(verdicts.get(f"{s.season}:{s.round}:{s.driver}:stint={s.stint}={s.rows}", "unjudged") for s in kept)
+    print(f"\nkept by clean_side_kept: {len(kept)}; judged {len(kept) - found['unjudged']}: right {found['right']}, "
+          f"unsure {found['unsure']}, wrong {found['wrong']}, unjudged {found['unjudged']}")
     ahead = [s for s in all_sides if s.ahead]
     print(f"\nstart stints withheld (2022 Monaco) among the sides: {len(ahead)}; clean by the criterion: "
           f"{sum(s.clean for s in ahead)}")

@@ -59,9 +59,7 @@ OTHER_RULES = ("defense_excluded", "defense_undecidable", "red_flag_tyres_kept",
 KEPT_COMPOUNDS = {"distrusted_side_kept": "compound kept: named by the Stint counter",
                   # issue 26's fourth round: a set the feed opened late, an in-lap row showing the next set
                   "late_set_opened": "compound kept: a set opened late after a stop",
-                  "in_lap_shows_new_set": "compound kept: an in-lap row showing the next set",
-                  # oracle10: the stint before a distrusted stop read from its own rows
-                  "clean_side_kept": "compound kept: the clean side before a distrusted stop"}
+                  "in_lap_shows_new_set": "compound kept: an in-lap row showing the next set"}
 
 
 def rule_of(entry: dict) -> str | None:
