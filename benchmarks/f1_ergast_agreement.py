@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 PASSAGE_SAVING_S = 3.0
 # rules that name a compound and say nothing of whether a stop happened: no explanation
 # of a stop-count disagreement
-COMPOUND_RULES = {"distrusted_side_kept", "start_compounds_withheld", "late_set_opened"}
+COMPOUND_RULES = {"distrusted_side_kept", "clean_side_kept", "start_compounds_withheld", "late_set_opened"}
 
 
 def seconds(text: str) -> float | None:

@@ -23,6 +23,7 @@ from factcov.domains.f1.quality import (
     classify_pit_entries,
     drop_cars_without_a_lap,
     field_red_laps,
+    keep_clean_sides,
     late_opened_sets,
     leader_rows,
     move_changes_off_drive_throughs,
@@ -208,6 +209,8 @@ def build_stints(laps: pd.DataFrame, log: QualityLog | None = None) -> pd.DataFr
         zip(distrusted["Driver"], distrusted["stint_id"] + 1)
     )
     named = name_distrusted_sides(laps, log if log is not None else QualityLog()) if unknown else {}
+    if unknown:
+        named.update(keep_clean_sides(laps, named, log if log is not None else QualityLog()))
     where = [key in unknown for key in zip(stints["Driver"], stints["stint_id"])]
     # set in place: the column keeps its string dtype, so a stop's missing next stint reads <NA> (null)
     stints.loc[where, "compound"] = [named.get(key, "UNKNOWN") for key, side in

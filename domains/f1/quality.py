@@ -52,6 +52,8 @@ RULES = {
     "late_set_opened": "a set shown from a Stint tick with no pit entry (another compound, age 1) was fitted at the stint's stop: the stint's compound",
     "tyre_data_distrusted": "a stop with the tyre age running on: the compounds around it are unknown unless the Stint counter names them",
     "distrusted_side_kept": "a compound beside a distrusted stop that the Stint counter names: its set has its own stint number",
+    "clean_side_kept": "the stint before a distrusted stop, read from its own rows: it does not begin at a "
+    "distrusted stop, reads one compound, and the Stint counter was not ahead from the start",
     "start_compounds_withheld": "full wets beside slicks on lap 1: the first stints whose Stint number runs ahead give no compound",
     "last_lap_pit_entry": "a pit entry on a car's last lap: stop or retirement per the official pit table",
     "stop_count_unknown": "a pit entry on a car's last lap the data cannot tell: no stop count",
@@ -614,6 +616,56 @@ def name_distrusted_sides(laps: pd.DataFrame, log: QualityLog) -> dict[tuple[str
             log.add("distrusted_side_kept", f"stint {stint} (laps {int(span.min())}-{int(span.max())}): "
                     f"{compound}, {how}", str(driver), int(span.min()))
     return named
+
+
+def keep_clean_sides(laps: pd.DataFrame, named: dict[tuple[str, int], str],
+                     log: QualityLog) -> dict[tuple[str, int], str]:
+    """The stints before distrusted stops that the Stint counter does not name but whose own
+    rows decide: (driver, stint id) -> compound.
+
+    FastF1 gives each lap the tyre data known at that lap's time, so rows shown before a stop
+    cannot carry a set fitted at or after it: whether the tyres were changed there (a missed
+    change) or not (a new number on the same set), the stint before ran on its rows'
+    compound. That fails where the rows are not the set's own, so a before side is kept only
+    when (1) it does not begin at a distrusted stop (the after side of one, whose rows may
+    carry the old set on), (2) the counter was not ahead of the stints from the car's start up
+    to it (2022 Monaco: set 2 on lap 1, the rows one set early), (3) its rows read one known
+    compound. The after side is never kept this way. Validated before it was built on the 48
+    before sides the counter names: all clean, the rows' compound the counter's on 48
+    (``benchmarks/f1_clean_sides.py``). ``laps`` is marked (``stint_id``, ``distrusted``).
+    """
+    kept: dict[tuple[str, int], str] = {}
+    for driver in laps.loc[laps["distrusted"], "Driver"].unique():
+        rows = laps[laps["Driver"] == driver]
+        stops = rows.loc[rows["distrusted"]].set_index("stint_id")["LapNumber"]
+        numbers = rows.groupby("stint_id")["Stint"].min()
+        for stint, stop_lap in stops.items():
+            stint = int(stint)
+            if (str(driver), stint) in named or stint - 1 in stops.index:
+                continue
+            if all(not numbers.get(s, 0) <= s for s in range(1, stint + 1)):
+                continue  # ahead (or unnumbered) on every stint from the first: 2022 Monaco's start
+            own = rows[rows["stint_id"] == stint]
+            compounds = own["Compound"].dropna().unique()
+            if len(compounds) != 1 or compounds[0] not in TYRE_COMPOUNDS:
+                continue
+            kept[(str(driver), stint)] = str(compounds[0])
+            first = int(own["LapNumber"].min())
+            log.add("clean_side_kept", f"stint {stint} (laps {first}-{int(own['LapNumber'].max())}): {compounds[0]}, "
+                    f"the side before the distrusted stop on lap {int(stop_lap)}, whose rows cannot show a set fitted "
+                    f"later: it begins {_stint_start(stint, first)}, reads {compounds[0]} only, and the "
+                    f"Stint counter was not ahead from the start (in step on stint {_in_step(numbers, stint)})", str(driver), first)
+    return kept
+
+
+def _stint_start(stint: int, first: int) -> str:
+    """How a clean stint began, in words (it never begins at a distrusted stop)."""
+    return "at the start" if stint == 1 else f"after a trusted tyre change (its first lap {first})"
+
+
+def _in_step(numbers: pd.Series, stint: int) -> str:
+    """The first stint up to ``stint`` whose lowest Stint number is not above its position."""
+    return next(str(s) for s in range(1, stint + 1) if numbers.get(s, 0) <= s)
 
 
 @dataclass(frozen=True)
