@@ -25,12 +25,13 @@ set 1 is the fourth round's (bcc854e, 2604, 2 races with rain or a red flag); se
 generalization audit drawn after the sixth round (a027064, 2607, 3 races with rain, a red flag
 or a safety car, from a pool without set 1's races), on races no rule was tuned on; set 3 a
 third audit drawn after set 2 was judged (430538d, 2608, 5 eventful races, from a pool without
-sets 1 and 2), weighted to the races with rain, red flags and safety cars.
+sets 1 and 2), weighted to the races with rain, red flags and safety cars; set 4 a fourth
+(3d764ce, 2609, 3 eventful races, from a pool without sets 1-3), to bound the wrong stop counts.
 
     python benchmarks/f1_fact_audit.py --draw          # the pool and the draw
     python benchmarks/f1_fact_audit.py --list          # every fact and exclusion, with evidence
     python benchmarks/f1_fact_audit.py                 # the counts per race and fact type
-    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2 (and 3)
+    python benchmarks/f1_fact_audit.py --set 2 [--draw|--list]   # the same for set 2 (3, 4)
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ AUDITED = ((2018, 5), (2019, 16), (2020, 13), (2021, 19), (2022, 10), (2023, 22)
 AUDITED_2 = ((2018, 12), (2019, 5), (2020, 17), (2021, 20), (2022, 21), (2023, 6), (2024, 7), (2025, 18))
 # set 3: the draw of seed 2608 at 430538d (``--set 3 --draw``)
 AUDITED_3 = ((2018, 21), (2019, 7), (2020, 10), (2021, 10), (2022, 12), (2023, 20), (2024, 14), (2025, 9))
+# set 4: the draw of seed 2609 at 3d764ce (``--set 4 --draw``)
+AUDITED_4 = ((2018, 7), (2019, 19), (2020, 6), (2021, 18), (2022, 3), (2023, 2), (2024, 15), (2025, 17))
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,10 @@ SETS = {
     # issue 26's third audit, weighted to the eventful races where the rules are most tested
     "3": AuditSet("3", "430538d", 2608, 5, ("rain", "red flag", "safety car"), AUDITED_3,
                   JUDGMENTS.with_name("f1_fact_audit_judgments_3.tsv"), excluded=AUDITED + AUDITED_2,
+                  not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
+    # issue 26's fourth audit: 155 more driver-races toward the stop-count bound of 1 in 200
+    "4": AuditSet("4", "3d764ce", 2609, 3, ("rain", "red flag", "safety car"), AUDITED_4,
+                  JUDGMENTS.with_name("f1_fact_audit_judgments_4.tsv"), excluded=AUDITED + AUDITED_2 + AUDITED_3,
                   not_a_use=NOT_A_USE + ("benchmarks/f1_second_judge.tsv", "benchmarks/f1_second_judge_changes.tsv")),
 }
 
