@@ -56,6 +56,14 @@ def test_the_third_set_is_drawn_after_the_second_without_the_races_of_either() -
     assert third.judgments not in (audit.SETS["1"].judgments, audit.SETS["2"].judgments)
 
 
+def test_the_fourth_set_is_drawn_after_the_third_without_the_races_of_any_earlier_set() -> None:
+    fourth = audit.SETS["4"]
+    assert (fourth.base, fourth.seed, fourth.eventful) == ("3d764ce", 2609, 3)
+    assert set(fourth.excluded) == set(audit.AUDITED) | set(audit.AUDITED_2) | set(audit.AUDITED_3)
+    assert not set(fourth.audited) & set(fourth.excluded) and len({season for season, _ in fourth.audited}) == 8
+    assert fourth.judgments not in [chosen.judgments for name, chosen in audit.SETS.items() if name != "4"]
+
+
 @pytest.mark.slow
 def test_each_set_is_the_draw_of_its_seed_at_its_base(shared_data: Path) -> None:
     for chosen in audit.SETS.values():
@@ -66,7 +74,7 @@ def test_each_set_is_the_draw_of_its_seed_at_its_base(shared_data: Path) -> None
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["2", "3"])
+@pytest.mark.parametrize("name", ["2", "3", "4"])
 def test_every_fact_and_entry_of_the_later_sets_is_judged_and_none_is_wrong(shared_data: Path, name: str) -> None:
     """The generalization audits (races no rule was tuned on): a fact or entry the oracle
     starts to emit in them fails this until it is judged."""
@@ -76,7 +84,8 @@ def test_every_fact_and_entry_of_the_later_sets_is_judged_and_none_is_wrong(shar
     assert len({season for season, _ in chosen.audited}) == 8
     assert not [key for key in counts if key[2] == "unjudged"]
     assert not [key for key in counts if key[0] == "fact" and key[2] == "wrong"]
-    assert sum(n for key, n in counts.items() if key[0] == "fact") >= 1400
+    # every set holds about 1,400 facts (set 4, with fewer stops and moves, 1,358): not a near-empty audit
+    assert sum(n for key, n in counts.items() if key[0] == "fact") >= 1300
     assert all(evidence.strip() for _, evidence in judged.values())
 
 
