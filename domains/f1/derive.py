@@ -17,7 +17,9 @@ from factcov.domains.f1.defense_doubts import (
     fall_back_doubt,
     swapped_team_mates,
 )
+from factcov.domains.f1.official_times import official_times
 from factcov.domains.f1.quality import (
+    RED_WAIT_S,
     QualityLog,
     check_lap_numbering,
     classify_pit_entries,
@@ -259,10 +261,12 @@ def degradation(laps: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
-    """Pit stops (in-laps) with the compounds before and after, and the time the in-lap
+def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int],
+                official_stops: OfficialStops | None = None) -> pd.DataFrame:
+    """Pit stops (in-laps) with the compounds before and after, the time the in-lap
     and out-lap lost against what the driver would have lapped on those laps (``loss_s``,
-    ``_stop_loss``)."""
+    ``_stop_loss``), the lap table's pit-lane time and the official one (``official_s``,
+    NaN where Ergast gives none)."""
     stops = laps.loc[laps["is_stop"], ["Driver", "LapNumber", "stint_id"]].copy()
     stops["stop"] = stops.groupby("Driver").cumcount() + 1
     compound = stints.set_index(["driver", "stint"])["compound"]
@@ -273,8 +277,10 @@ def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]
     stops["loss_race_pace_s"] = _stop_loss_race_pace(laps)[stops.index].to_numpy()
     pit_lane = laps.groupby("Driver", sort=False)["PitOutTime"].shift(-1) - laps["PitInTime"]
     stops["pit_lane_s"] = pit_lane[stops.index].to_numpy()
+    stops["official_s"] = official_times(laps, official_stops)[stops.index].to_numpy()
     stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
-    columns = ["driver", "stop", "lap", "from", "to", "neutralized", "loss_s", "loss_race_pace_s", "pit_lane_s"]
+    columns = ["driver", "stop", "lap", "from", "to", "neutralized", "loss_s", "loss_race_pace_s", "pit_lane_s",
+               "official_s"]
     return stops[columns].reset_index(drop=True)
 
 
@@ -530,6 +536,41 @@ def _stop_measures(stops: pd.DataFrame) -> tuple[list[tuple[str, dict, float]], 
            for what, column in (("stop", "loss_s"), ("pit-lane time", "pit_lane_s"))]
     wet = ("stop", by_stop["loss_race_pace_s"].to_dict(), stops.loc[green, "loss_race_pace_s"].median())
     return dry, wet
+
+
+def stop_excess(stops: pd.DataFrame) -> dict[tuple[str, int], tuple[float, float]]:
+    """Per stop (driver, lap): its seconds over the race's own stops by the lap table's
+    pit lane (against the median green stop's) and by the official time (against the
+    median official stop, any flag: a stop's pit-lane time is the same behind the safety
+    car; red-flag waits left out); NaN where a time or the race's median is missing."""
+    (lane, green), (official, typical) = _pit_typicals(stops)
+    return {(d, int(lap)): (float(a - green), float(b - typical))
+            for d, lap, a, b in zip(stops["driver"], stops["lap"], lane, official)}
+
+
+def _pit_typicals(stops: pd.DataFrame) -> tuple[tuple[pd.Series, float], tuple[pd.Series, float]]:
+    """(lap-table pit lane, its median over green stops), (official time with red-flag
+    waits left out, its median over every stop); a median is NaN when nothing is timed."""
+    lane = stops["pit_lane_s"]
+    official = stops["official_s"].where(stops["official_s"].lt(RED_WAIT_S))
+    green = lane[~stops["neutralized"]].dropna()
+    return ((lane, float(green.median()) if len(green) else float("nan")),
+            (official, float(official.dropna().median()) if official.notna().any() else float("nan")))
+
+
+def served_times(stops: pd.DataFrame) -> dict[tuple[str, int], tuple[float, str, float]]:
+    """Per stop (driver, lap): (seconds over the race's own stops, the measure, the race's
+    typical by it): the official time where Ergast times the stop, since the lap table's
+    pit lane is off by seconds for some cars (2019 France, Hülkenberg's lap-34 stop: 4.9 s
+    over by the lap table, 0.4 s by the official time), else the lap table's pit lane."""
+    (lane, green), (official, typical) = _pit_typicals(stops)
+    out = {}
+    for d, lap, a, b in zip(stops["driver"], stops["lap"], lane, official):
+        if b == b and typical == typical:
+            out[(d, int(lap))] = (float(b - typical), "official pit-lane time", typical)
+        elif a == a and green == green:
+            out[(d, int(lap))] = (float(a - green), "pit-lane time", green)
+    return out
 
 
 def _neutralized(cars: tuple, exchange: range, neutral_laps: set[int], car_neutral: set[tuple[str, int]]) -> str:
@@ -948,7 +989,7 @@ def derive_race(
         for lap in range(first, last + 1)
     }
     stints = build_stints(laps, log)
-    stops = build_stops(laps, stints, neutral_laps)
+    stops = build_stops(laps, stints, neutral_laps, official_stops)
     times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
     passages = laps.loc[laps["passage"], ["Driver", "LapNumber"]]
     own_status = laps.loc[_status_has(laps["TrackStatus"], "4567"), ["Driver", "LapNumber"]]
