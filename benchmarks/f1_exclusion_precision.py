@@ -29,6 +29,7 @@ MOVE_REASONS = (
     ("move: undecidable, wet-weather tyres at a slow stop", "undecidable: a stop onto or off wet"),
     ("move: neutralization", "safety car, VSC or red flag"),
     ("move: slow stop", "stop lost over"),
+    ("move: served time, a penalty or a failed stop", "a penalty or a failed stop"),
     ("move: passage", "pit-lane passage"),
     ("move: weather", "weather call"),
     ("move: not adjacent", "not adjacent"),

@@ -789,3 +789,51 @@ def test_without_official_times_the_lap_table_decides_as_before_2025_monaco_russ
     assert fired(monaco, "change_after_drive_through") == []
     assert stops(monaco, "RUS") == [53, 62, 68]
     assert fired(monaco, "tyre_data_distrusted", "RUS") == [62]
+
+
+def test_a_penalty_served_at_a_stop_that_decided_the_move_excludes_it_wet_or_dry(f1: Path) -> None:
+    # issue 26 (oracle11): a stop standing 4 s or more over the race's own stops, by the
+    # official time where Ergast times it, by at least the margin the car came out behind,
+    # decided the move. 2025 Britain, onto slicks from inters (the pit lane is read there
+    # too): Piastri's 10 s penalty at his lap-43 stop, 40.3 s against the race's 28.9 s,
+    # and Norris out 4.8 s ahead a lap later
+    britain = race(f1, 2025, 12)
+    assert not _move(britain, "NOR", "PIA")
+    reason = _move_reasons(britain, "NOR", "overcut NOR on PIA")[0]
+    assert "PIA's stop stood 11.4 s over the race's typical official pit-lane time (28.9 s)" in reason
+    assert reason.endswith("came out 4.8 s behind")
+    # 2025 Bahrain, dry: Norris's 5 s penalty at his lap-10 stop reads 5.0 s over by the
+    # official time, 4.7 s by the lap table (under the lap table's 5 s floor), 3.1 s behind
+    # Russell after his own stop: the undercut did not fail for strategy
+    bahrain = race(f1, 2025, 4)
+    assert not _move(bahrain, "NOR", "RUS")
+    assert "a penalty or a failed stop" in _move_reasons(bahrain, "NOR", "undercut NOR on RUS")[0]
+    # 2023 Las Vegas: Verstappen's 5 s penalty at his lap-16 stop, 4.5 s over (Leclerc's
+    # stop 0.4 s over, taken off), and Leclerc 3.9 s ahead after his lap-21 stop
+    vegas = race(f1, 2023, 21)
+    assert not _move(vegas, "LEC", "VER")
+    assert "(the other's 0.4 s over taken off)" in _move_reasons(vegas, "LEC", "overcut LEC on VER")[0]
+
+
+def test_a_served_time_short_of_the_margin_or_of_the_floor_leaves_the_move(f1: Path) -> None:
+    from factcov.domains.f1.derive import served_times
+
+    # 2023 Dutch, onto slicks: Leclerc's lap-11 stop 7.0 s over and 19.7 s behind Alonso
+    # after: about 12.7 s behind with a normal stop, so the overcut happened (a near miss)
+    dutch = race(f1, 2023, 13)
+    assert _move(dutch, "LEC", "ALO") == [False]
+    assert round(served_times(dutch.stops)[("LEC", 11)][0], 1) == 7.0
+    # both served time: Gasly's 5 s penalty for speeding (5.2 s over) and Alonso's stop
+    # 4.9 s over cancel; Alonso 4.0 s behind after his lap-48 stop is the overcut's outcome
+    assert _move(dutch, "ALO", "GAS") == [False]
+    assert not _move_reasons(dutch, "ALO", "overcut ALO on GAS")
+    # the official time over the lap table's: 2019 France, Hülkenberg's lap-34 stop reads
+    # 4.9 s over by the lap table, 0.4 s by the official time, 2.2 s behind Räikkönen
+    france = race(f1, 2019, 8)
+    extra, what, _ = served_times(france.stops)[("HUL", 34)]
+    assert what == "official pit-lane time" and round(extra, 1) == 0.4
+    assert _move(france, "HUL", "RAI") == [False]
+    # under the 4 s floor a slow stop is variation, recorded not ruled: 2021 Britain,
+    # Norris's stop 3.1 s over for Bottas's 1.5 s overcut stays a move
+    britain = race(f1, 2021, 10)
+    assert _move(britain, "BOT", "NOR") == [True]

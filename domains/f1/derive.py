@@ -17,7 +17,9 @@ from factcov.domains.f1.defense_doubts import (
     fall_back_doubt,
     swapped_team_mates,
 )
+from factcov.domains.f1.official_times import official_times
 from factcov.domains.f1.quality import (
+    RED_WAIT_S,
     QualityLog,
     check_lap_numbering,
     classify_pit_entries,
@@ -51,6 +53,9 @@ DEGRADATION_MIN_LAPS = 5  # fewer green laps in a stint: no slope
 DEGRADATION_OUTLIER = 1.07  # laps slower than 107% of the stint's median are traffic/incidents
 SLOW_STOP_EXTRA_S = 10.0  # a stop losing this much more than the race's typical stop: not strategy
 SLOW_STOP_DECIDES_S = 5.0  # ... or a pit-lane time this much over, for the car that came out behind
+# a stop standing this much over the race's own (the official time where timed: a served
+# penalty or a failed stop) decides a move it lost by no more (STOP_GO_MIN_EXTRA_S's bound)
+SERVED_TIME_DECIDES_S = 4.0
 DEFENSE_PACE_MARGIN_S = 0.1  # the attacker's robust pace must beat the defender's by this much
 DEFENSE_PASS_WITHIN_LAPS = 4  # or: the attacker passed on track this soon after the run (it was held up)
 DEFENSE_PRE_RUN_LAPS = 5  # or: the attacker was faster over this many laps before the run (held up)
@@ -259,10 +264,12 @@ def degradation(laps: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]) -> pd.DataFrame:
-    """Pit stops (in-laps) with the compounds before and after, and the time the in-lap
+def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int],
+                official_stops: OfficialStops | None = None) -> pd.DataFrame:
+    """Pit stops (in-laps) with the compounds before and after, the time the in-lap
     and out-lap lost against what the driver would have lapped on those laps (``loss_s``,
-    ``_stop_loss``)."""
+    ``_stop_loss``), the lap table's pit-lane time and the official one (``official_s``,
+    NaN where Ergast gives none)."""
     stops = laps.loc[laps["is_stop"], ["Driver", "LapNumber", "stint_id"]].copy()
     stops["stop"] = stops.groupby("Driver").cumcount() + 1
     compound = stints.set_index(["driver", "stint"])["compound"]
@@ -273,8 +280,10 @@ def build_stops(laps: pd.DataFrame, stints: pd.DataFrame, neutral_laps: set[int]
     stops["loss_race_pace_s"] = _stop_loss_race_pace(laps)[stops.index].to_numpy()
     pit_lane = laps.groupby("Driver", sort=False)["PitOutTime"].shift(-1) - laps["PitInTime"]
     stops["pit_lane_s"] = pit_lane[stops.index].to_numpy()
+    stops["official_s"] = official_times(laps, official_stops)[stops.index].to_numpy()
     stops = stops.rename(columns={"Driver": "driver", "LapNumber": "lap"})
-    columns = ["driver", "stop", "lap", "from", "to", "neutralized", "loss_s", "loss_race_pace_s", "pit_lane_s"]
+    columns = ["driver", "stop", "lap", "from", "to", "neutralized", "loss_s", "loss_race_pace_s", "pit_lane_s",
+               "official_s"]
     return stops[columns].reset_index(drop=True)
 
 
@@ -532,6 +541,66 @@ def _stop_measures(stops: pd.DataFrame) -> tuple[list[tuple[str, dict, float]], 
     return dry, wet
 
 
+def stop_excess(stops: pd.DataFrame) -> dict[tuple[str, int], tuple[float, float]]:
+    """Per stop (driver, lap): its seconds over the race's own stops by the lap table's
+    pit lane (against the median green stop's) and by the official time (against the
+    median official stop, any flag: a stop's pit-lane time is the same behind the safety
+    car; red-flag waits left out); NaN where a time or the race's median is missing."""
+    (lane, green), (official, typical) = _pit_typicals(stops)
+    return {(d, int(lap)): (float(a - green), float(b - typical))
+            for d, lap, a, b in zip(stops["driver"], stops["lap"], lane, official)}
+
+
+def _pit_typicals(stops: pd.DataFrame) -> tuple[tuple[pd.Series, float], tuple[pd.Series, float]]:
+    """(lap-table pit lane, its median over green stops), (official time with red-flag
+    waits left out, its median over every stop); a median is NaN when nothing is timed."""
+    lane = stops["pit_lane_s"]
+    official = stops["official_s"].where(stops["official_s"].lt(RED_WAIT_S))
+    green = lane[~stops["neutralized"]].dropna()
+    return ((lane, float(green.median()) if len(green) else float("nan")),
+            (official, float(official.dropna().median()) if official.notna().any() else float("nan")))
+
+
+def served_times(stops: pd.DataFrame) -> dict[tuple[str, int], tuple[float, str, float]]:
+    """Per stop (driver, lap): (seconds over the race's own stops, the measure, the race's
+    typical by it): the official time where Ergast times the stop, since the lap table's
+    pit lane is off by seconds for some cars (2019 France, Hülkenberg's lap-34 stop: 4.9 s
+    over by the lap table, 0.4 s by the official time), else the lap table's pit lane."""
+    (lane, green), (official, typical) = _pit_typicals(stops)
+    out = {}
+    for d, lap, a, b in zip(stops["driver"], stops["lap"], lane, official):
+        if b == b and typical == typical:
+            out[(d, int(lap))] = (float(b - typical), "official pit-lane time", typical)
+        elif a == a and green == green:
+            out[(d, int(lap))] = (float(a - green), "pit-lane time", green)
+    return out
+
+
+def _served_time(cars: tuple, served: dict, behind: tuple[str, float]) -> str:
+    """Why a move is a served penalty's or a failed stop's ('' when not): the stop of the
+    car that came out behind stood ``SERVED_TIME_DECIDES_S`` or more over the race's own
+    stops (a 5 s penalty reads 4.5-5.0 s over: 2023 Las Vegas, Verstappen lap 16; 2025
+    Bahrain, Norris lap 10), by at least the margin it came out behind plus what the other
+    car's stop stood over (both served time: the extra seconds cancel; 2023 Dutch, Gasly's
+    5 s penalty, 5.2 s over, and Alonso's stop 4.9 s over, Alonso 4.0 s behind after), so
+    without it the order could have been the other way (2025 Britain, Piastri's 10 s penalty
+    at his lap-43 stop, 11.4 s over, 4.8 s behind Norris after). Read onto or off
+    wet-weather tyres too: the stationary time is the crew's, not the track's (the in- and
+    out-laps are the track's, hence the wet bucket of ``_slow_stop``)."""
+    loser, margin = behind
+    nothing = (float("nan"), "", float("nan"))
+    lost = [served.get(car, nothing) for car in cars if car[0] == loser]
+    other = [served.get(car, nothing)[0] for car in cars if car[0] != loser]
+    if not lost or not other:
+        return ""
+    (extra, what, typical), offset = lost[0], max(other[0], 0.0) if other[0] == other[0] else 0.0
+    if not (extra >= SERVED_TIME_DECIDES_S and extra - offset >= margin):
+        return ""
+    against = f" (the other's {offset:.1f} s over taken off)" if offset >= 0.05 else ""
+    return (f"{loser}'s stop stood {extra:.1f} s over the race's typical {what} ({typical:.1f} s), a penalty "
+            f"or a failed stop, and came out {margin:.1f} s behind{against}")
+
+
 def _neutralized(cars: tuple, exchange: range, neutral_laps: set[int], car_neutral: set[tuple[str, int]]) -> str:
     """Why the exchange's laps are neutralized ('' when green): the leader's laps, or either
     car's own rows: a neutralization called during the leader's lap n + 1 caught the cars
@@ -560,6 +629,7 @@ def confounded(
     not adjacent on track before the first stop when the attacker did not come out ahead."""
 
     dry, wet = _stop_measures(stops)
+    served = served_times(stops)
     to = stops.set_index(["driver", "lap"])["to"].to_dict()
     came_off = stops.set_index(["driver", "lap"])["from"].to_dict()
     passed = set() if passages is None else set(zip(passages["Driver"], passages["LapNumber"]))
@@ -575,7 +645,7 @@ def confounded(
         exchange = range(first, last + 2)
         cars = ((move.driver, move.driver_pit_lap), (move.rival, move.rival_pit_lap))
         behind = (move.rival if move.worked else move.driver, abs(move.gap_after_s))
-        slow = _slow_stop(cars, dry, wet, to, came_off, behind)
+        slow = _slow_stop(cars, dry, wet, to, came_off, behind) or _served_time(cars, served, behind)
         weather = {to.get(car) in WET_COMPOUNDS for car in cars if to.get(car) not in (None, "UNKNOWN")}
         before = order.loc[first - 1] if first - 1 in order.index else None
         between = None if before is None else abs(before.get(move.driver) - before.get(move.rival)) - 1
@@ -948,7 +1018,7 @@ def derive_race(
         for lap in range(first, last + 1)
     }
     stints = build_stints(laps, log)
-    stops = build_stops(laps, stints, neutral_laps)
+    stops = build_stops(laps, stints, neutral_laps, official_stops)
     times = laps.pivot(index="LapNumber", columns="Driver", values="Time").sort_index(axis=1)
     passages = laps.loc[laps["passage"], ["Driver", "LapNumber"]]
     own_status = laps.loc[_status_has(laps["TrackStatus"], "4567"), ["Driver", "LapNumber"]]
