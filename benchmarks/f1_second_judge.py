@@ -46,6 +46,16 @@ REPO = Path(__file__).resolve().parents[1]
 FIRST = Path(__file__).with_name("f1_exclusion_judgments.tsv")
 SECOND = Path(__file__).with_name("f1_second_judge.tsv")
 CHANGES = Path(__file__).with_name("f1_second_judge_changes.tsv")
+# issue 26's later rounds: the decisions only a later judge (``LATER_JUDGE``) or
+# f1_clean_sides_judgments.tsv judged, and the blind second verdicts on them (``--later``)
+LATER = Path(__file__).with_name("f1_second_judge_later.tsv")
+CLEAN_SIDES = Path(__file__).with_name("f1_clean_sides_judgments.tsv")
+CLEAN_SIDE = "compound kept: the clean side before a distrusted stop"
+SERVED = "move: served time, a penalty or a failed stop"
+# rule -> how many to list (None: all); rules listed whole whatever judged them first, else
+# only the later judges' keys (judge 2 already judged the first judge's no_lap_completed keys)
+LATER_RULES = {CLEAN_SIDE: None, "no_lap_completed": None, SERVED: None, DOUBTED_FALL_BACK: 15}
+WHOLE_RULES = (CLEAN_SIDE, DOUBTED_FALL_BACK)
 CHANGE_KINDS = ("re-keyed", "resolved")
 PER_RULE = 40
 SEED = 2605
@@ -71,7 +81,7 @@ def current_decisions(check_lines: list[dict]) -> dict[str, Decision]:
     found = {}
     for race in check_lines:
         for entry in race["entries"]:
-            if rule := rule_of(entry):
+            if rule := rule_of(entry) or (CLEAN_SIDE if entry["rule"] == "clean_side_kept" else None):
                 key = key_of(race["season"], race["round"], entry)
                 found[key] = Decision(key, rule, race["season"], race["round"], race["event"], entry)
     return found
@@ -104,6 +114,42 @@ def first_judge_keys(path: Path) -> list[str]:
     """The keys the first judge judged (not a later judge's: ``LATER_JUDGE``), read without
     showing its verdict and evidence."""
     return [row["key"] for row in read_tsv(path, ("key", "evidence")) if not LATER_JUDGE.search(row["evidence"])]
+
+
+def later_judge_keys(path: Path) -> set[str]:
+    """The keys a later judge added to the first judge's file (read without its verdicts)."""
+    return {row["key"] for row in read_tsv(path, ("key", "evidence")) if LATER_JUDGE.search(row["evidence"])}
+
+
+def later_sample(later: set[str], current: dict[str, Decision], seed: int = SEED) -> dict[str, list[Decision]]:
+    """Per rule of ``LATER_RULES``, the decisions only one judge has seen: every current one of
+    the ``WHOLE_RULES``, else the later judges' keys; a seeded sample where a count is set."""
+    chosen = {}
+    for rule, count in LATER_RULES.items():
+        pool = sorted((d for d in current.values() if d.rule == rule and (rule in WHOLE_RULES or d.key in later)),
+                      key=lambda d: d.key)
+        if count is not None and len(pool) > count:
+            pool = sorted(random.Random(f"{seed}:{rule}").sample(pool, count), key=lambda d: d.key)
+        chosen[rule] = pool
+    return chosen
+
+
+def clean_side_key(decision: Decision) -> str | None:
+    """The key f1_clean_sides_judgments.tsv gives a ``clean_side_kept`` decision."""
+    found = re.match(r"stint (\d+) \(laps \d+-\d+\): (\w+)", decision.entry["detail"])
+    if decision.rule != CLEAN_SIDE or not found:
+        return None
+    return f"{decision.season}:{decision.round}:{decision.entry['driver']}:stint={found.group(1)}={found.group(2)}"
+
+
+def later_first_verdicts(first: Path, clean_sides: Path, current: dict[str, Decision]) -> dict[str, tuple[str, str]]:
+    """The first verdicts on the later listing's decisions, by their f1 check key."""
+    verdicts = read_verdicts(first, "evidence")
+    clean = read_verdicts(clean_sides, "evidence")
+    for key, decision in current.items():
+        if (side := clean_side_key(decision)) in clean:
+            verdicts[key] = clean[side]
+    return verdicts
 
 
 def blind_sample(keys: list[str], current: dict[str, Decision], per_rule: int = PER_RULE,
@@ -446,10 +492,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--second", type=Path, default=SECOND)
     parser.add_argument("--changes", type=Path, default=CHANGES)
     parser.add_argument("--list", action="store_true", help="the blind listing with evidence, no verdicts")
+    parser.add_argument("--later", action="store_true", help="the decisions only a later judge saw "
+                        f"(with --list: their blind listing; else their join with {LATER.name})")
+    parser.add_argument("--later-file", type=Path, default=LATER)
+    parser.add_argument("--clean-sides", type=Path, default=CLEAN_SIDES)
     args = parser.parse_args(argv)
-    if args.list and args.check is None:
-        parser.error("--list needs --check")
+    if (args.list or args.later) and args.check is None:
+        parser.error("--list and --later need --check")
     current = read_check(args.check) if args.check else None
+    if args.later:
+        return later_main(args, current)
     if args.list:
         chosen, stale = blind_sample(first_judge_keys(args.first), current)
         print(f"{sum(map(len, chosen.values()))} decisions in {len(chosen)} rules; {len(stale)} stale keys left out")
@@ -460,6 +512,24 @@ def main(argv: list[str] | None = None) -> int:
     second = read_verdicts(args.second, "reason")
     print_table(agreement(read_verdicts(args.first, "evidence"), second, rules, changes))
     return report_changes(rules, second, changes, current)
+
+
+def later_main(args: argparse.Namespace, current: dict[str, Decision]) -> int:
+    """--later: the blind listing of the later rounds' decisions, or its join (exit 1 when a
+    verdict names no decision of the current listing)."""
+    chosen = later_sample(later_judge_keys(args.first), current)
+    if args.list:
+        print(f"{sum(map(len, chosen.values()))} decisions in {len(chosen)} rules")
+        print_listing(chosen, args.data.resolve())
+        return 0
+    listed = {d.key: rule for rule, decisions in chosen.items() for d in decisions}
+    rules = second_judge_rules(args.later_file)
+    print_table(agreement(later_first_verdicts(args.first, args.clean_sides, current),
+                          read_verdicts(args.later_file, "reason"), rules))
+    stray = [key for key, rule in rules.items() if listed.get(key) != rule]
+    for key in stray:
+        print(f"stale: {key} names no decision of the later listing under {rules[key]!r}")
+    return 1 if stray else 0
 
 
 def report_changes(rules: dict[str, str], second: dict[str, tuple[str, str]], changes: dict[str, Change],
