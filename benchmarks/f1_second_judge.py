@@ -23,6 +23,13 @@ makes it). Resolved keys leave the agreement table and are listed as resolved; w
 ``--check`` the table run lists any second-judge key that is neither a current decision
 under its rule nor recorded as resolved (stale), and any key recorded as resolved that the
 oracle makes again, and exits 1.
+
+``--later`` does the same for the decisions of issue 26's later rounds that only one judge saw
+(``LATER_RULES``: the clean sides kept, judged in f1_clean_sides_judgments.tsv; the later
+judges' no_lap_completed and served-time move keys; a seeded 15 of the doubted defense
+fall-backs): ``--later --list`` is their blind listing, ``--later`` joins
+``f1_second_judge_later.tsv`` with the first verdicts, names the decisions only the second
+judge saw, and exits 1 on a verdict outside the listing.
 """
 
 from __future__ import annotations
@@ -524,8 +531,10 @@ def later_main(args: argparse.Namespace, current: dict[str, Decision]) -> int:
         return 0
     listed = {d.key: rule for rule, decisions in chosen.items() for d in decisions}
     rules = second_judge_rules(args.later_file)
-    print_table(agreement(later_first_verdicts(args.first, args.clean_sides, current),
-                          read_verdicts(args.later_file, "reason"), rules))
+    first, second = later_first_verdicts(args.first, args.clean_sides, current), read_verdicts(args.later_file, "reason")
+    print_table(agreement(first, second, rules))
+    for key in (key for key in second if key not in first):  # no first verdict: no agreement to state
+        print(f"\nonly the second judge: {rules[key]}: {key}\n  {second[key][0]}: {second[key][1]}")
     stray = [key for key, rule in rules.items() if listed.get(key) != rule]
     for key in stray:
         print(f"stale: {key} names no decision of the later listing under {rules[key]!r}")

@@ -243,3 +243,85 @@ def test_every_judged_key_names_a_decision_the_current_oracle_makes(shared_data:
     chosen, _ = judge.blind_sample(judge.first_judge_keys(judge.FIRST), current)
     listed = {d.key: rule for rule, decisions in chosen.items() for d in decisions}
     assert {key: rules.get(key) for key in listed} == listed
+    # the later listing is exactly what judge 10 judged (issue 26's later rounds)
+    later = judge.later_sample(judge.later_judge_keys(judge.FIRST), current)
+    assert judge.second_judge_rules(judge.LATER) == {d.key: rule for rule, ds in later.items() for d in ds}
+
+
+# --- issue 26's later rounds: the decisions only one judge saw (--later) ----------------------
+
+
+def later_check(folder: Path) -> tuple[Path, dict[str, str]]:
+    """An `f1 check --json` file of 2025 round 1 with one decision of each later rule, its
+    keys by rule (the clean side's stint 1 is Doohan's, judged in f1_clean_sides_judgments.tsv)."""
+    entries = {
+        judge.CLEAN_SIDE: {"rule": "clean_side_kept", "driver": "DOO", "lap": 1,
+                           "detail": "stint 1 (laps 1-1): INTERMEDIATE, the side before the distrusted stop"},
+        "no_lap_completed": {"rule": "no_lap_completed", "driver": "DOO", "lap": None,
+                             "detail": "1 row(s), none with a lap time, and 0 official laps: no facts and no instance"},
+        "judge1": {"rule": "no_lap_completed", "driver": "SAI", "lap": None, "detail": "1 row(s), judged by judge 1"},
+    }
+    check = folder / "check.jsonl"
+    check.write_text(json.dumps({"season": 2025, "round": 1, "event": "Australian Grand Prix",
+                                 "entries": list(entries.values())}) + "\n", encoding="utf-8")
+    return check, {rule: judge.key_of(2025, 1, entry) for rule, entry in entries.items()}
+
+
+def test_the_later_listing_shows_only_later_decisions_and_never_their_first_verdicts(
+        tmp_path: Path, shared_data: Path, capsys) -> None:
+    check, keys = later_check(tmp_path)
+    first = tmp_path / "first.tsv"
+    first.write_text("key\trule\tverdict\tevidence\n"
+                     f"{keys['no_lap_completed']}\tno_lap_completed\tSENTINEL-V\tSENTINEL-E (judge 4, issue 26)\n"
+                     f"{keys['judge1']}\tno_lap_completed\tright\tjudge 1's\n", encoding="utf-8")
+    assert judge.main(["--check", str(check), "--first", str(first), "--later", "--list",
+                       "--data", str(shared_data / "f1")]) == 0
+    out = capsys.readouterr().out
+    # the clean side is listed whatever judged it, no_lap_completed only under a later judge's key
+    assert keys[judge.CLEAN_SIDE] in out and keys["no_lap_completed"] in out and "DOO Ergast: result" in out
+    assert keys["judge1"] not in out
+    assert "SENTINEL" not in out
+
+
+def test_the_later_sample_takes_the_doubted_fall_backs_seeded_and_every_other_later_decision() -> None:
+    def decision(rule: str, n: int) -> judge.Decision:
+        return judge.Decision(f"2024:1:{rule}:{n}", rule, 2024, 1, "GP", {"driver": "X", "lap": n, "detail": ""})
+    current = {d.key: d for d in [decision(judge.DOUBTED_FALL_BACK, n) for n in range(28)]
+               + [decision(judge.SERVED, n) for n in range(6)] + [decision("no_lap_completed", n) for n in range(3)]}
+    later = {key for key in current if not key.endswith(":no_lap_completed:2")}
+    chosen = judge.later_sample(later, current)
+    assert len(chosen[judge.DOUBTED_FALL_BACK]) == 15 and len(chosen[judge.SERVED]) == 6
+    assert [d.key for d in chosen["no_lap_completed"]] == ["2024:1:no_lap_completed:0", "2024:1:no_lap_completed:1"]
+    assert chosen == judge.later_sample(later, current)  # seeded: the same draw every run
+
+
+def test_the_later_join_reads_the_clean_sides_keys_and_names_what_only_the_second_judged(
+        tmp_path: Path, capsys) -> None:
+    check, keys = later_check(tmp_path)
+    first, clean, later = tmp_path / "first.tsv", tmp_path / "clean.tsv", tmp_path / "later.tsv"
+    first.write_text(f"key\trule\tverdict\tevidence\n{keys['no_lap_completed']}\tx\tright\tno lap (judge 4, issue 26)\n",
+                     encoding="utf-8")
+    clean.write_text("key\tverdict\tevidence\n2025:1:DOO:stint=1=INTERMEDIATE\twrong\tthe rows lie\n", encoding="utf-8")
+    later.write_text("key\trule\tverdict\treason\n"
+                     f"{keys[judge.CLEAN_SIDE]}\t{judge.CLEAN_SIDE}\tright\tone compound\n", encoding="utf-8")
+    args = ["--check", str(check), "--first", str(first), "--clean-sides", str(clean), "--later-file", str(later), "--later"]
+    assert judge.main(args) == 0
+    out = capsys.readouterr().out
+    assert f"| {judge.CLEAN_SIDE} | 1 | 0 (0%) |" in out
+    assert "judge 1 wrong: the rows lie" in out and "judge 2 right: one compound" in out
+    # a later decision no first judge saw is named, not joined; a key outside the listing fails
+    clean.write_text("key\tverdict\tevidence\n", encoding="utf-8")
+    assert judge.main(args) == 0
+    assert f"only the second judge: {judge.CLEAN_SIDE}: {keys[judge.CLEAN_SIDE]}\n  right: one compound" in capsys.readouterr().out
+    with later.open("a", encoding="utf-8") as handle:
+        handle.write(f"{keys['judge1']}\tno_lap_completed\tright\tr\n")
+    assert judge.main(args) == 1
+    assert "stale: " + keys["judge1"] in capsys.readouterr().out
+
+
+def test_the_later_verdicts_cover_each_later_rule_with_the_same_vocabulary() -> None:
+    later = rows(judge.LATER)
+    assert len({row["key"] for row in later}) == len(later)
+    assert {row["verdict"] for row in later} <= set(judge.VERDICTS) and all(row["reason"].strip() for row in later)
+    assert Counter(row["rule"] for row in later) == {judge.CLEAN_SIDE: 27, "no_lap_completed": 12, judge.SERVED: 6,
+                                                     judge.DOUBTED_FALL_BACK: 15}
