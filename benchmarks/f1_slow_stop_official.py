@@ -11,6 +11,8 @@ the official time, where Ergast times the slow car's stop, puts it under the rul
 (``SLOW_STOP_DECIDES_S`` for the pit lane) or under the margin the rule needed to decide
 the move (an attacker's extra over ``SLOW_STOP_EXTRA_S`` decides whatever the margin); it
 is read for the pit-lane measure only: the in- and out-lap loss is not a pit-lane time.
+``net`` is the slow car's official extra less the other car's (where positive; the
+served-time rule's reading, which the slow-stop rule does not make), against the margin.
 A closing count per measure and verdict.
 """
 
@@ -28,15 +30,17 @@ def _fmt(value: float) -> str:
     return "-" if value != value else f"{value:+.1f}"
 
 
-def _contradicted(official: float, attacker: bool, margin: float) -> str:
-    """Whether the slow car's official extra contradicts a pit-lane exclusion."""
+def _contradicted(official: float, attacker: bool, margin: float, unmeasured: bool) -> str:
+    """Whether the slow car's official extra contradicts a pit-lane exclusion: under the
+    floor, or under the margin where the rule read the margin (not for an attacker over
+    ``SLOW_STOP_EXTRA_S``, nor for a car with an in- or out-lap without a time)."""
     from factcov.domains.f1.derive import SLOW_STOP_DECIDES_S, SLOW_STOP_EXTRA_S
 
     if official != official:
         return "no official time"
     if official < SLOW_STOP_DECIDES_S:
         return "yes: under the floor"
-    if attacker and official > SLOW_STOP_EXTRA_S:
+    if unmeasured or (attacker and official > SLOW_STOP_EXTRA_S):
         return "no"
     return "yes: under the margin" if official < margin else "no"
 
@@ -59,13 +63,16 @@ def slow_rows(race, captured: list) -> list[dict]:
             by_car = {d: excess.get((d, lap), nan) for d, lap in cars}
             deciding = loser if loser in slow else slow[0]
             official = by_car[deciding][1]
-            verdict = (_contradicted(official, deciding == move.driver, abs(float(move.gap_after_s)))
+            unmeasured = "without a time" in reason
+            verdict = (_contradicted(official, deciding == move.driver, abs(float(move.gap_after_s)), unmeasured)
                        if measure == "pit-lane time" else "in/out-lap measure")
             rows.append({"race": f"{race.season} {race.event}", "kind": move.kind, "attacker": move.driver,
                          "rival": move.rival, "laps": f"{cars[0][1]}/{cars[1][1]}", "slow": deciding,
                          "loser": loser, "margin": abs(float(move.gap_after_s)), "measure": measure,
                          "slow_lane": by_car[deciding][0], "slow_official": official,
                          "other": [by_car[d] for d, _ in cars if d != deciding][0], "verdict": verdict})
+            other = rows[-1]["other"][1]
+            rows[-1]["net"] = official - (other if other > 0 else 0.0)
     return rows
 
 
@@ -89,7 +96,7 @@ def main() -> None:
     seasons = [int(s) for s in args.seasons.split(",") if s]
     _, tasks = race_tasks(sorted((args.data / "laps").glob("*.csv.gz")), args.data / "ergast", seasons or None)
     print("race\tkind\tattacker\trival\tlaps\tslow\tloser\tmargin\tmeasure\tslow pit/official\tother pit/official"
-          "\tofficial contradicts")
+          "\tofficial contradicts\tnet official")
     counts: Counter = Counter()
     for task in tasks:
         captured.clear()
@@ -99,7 +106,8 @@ def main() -> None:
             other_lane, other_official = row["other"]
             print(f"{row['race']}\t{row['kind']}\t{row['attacker']}\t{row['rival']}\t{row['laps']}\t{row['slow']}"
                   f"\t{row['loser']}\t{row['margin']:.1f}\t{row['measure']}\t{_fmt(row['slow_lane'])}/"
-                  f"{_fmt(row['slow_official'])}\t{_fmt(other_lane)}/{_fmt(other_official)}\t{row['verdict']}")
+                  f"{_fmt(row['slow_official'])}\t{_fmt(other_lane)}/{_fmt(other_official)}\t{row['verdict']}"
+                  f"\t{_fmt(row['net'])}")
     print(f"\n# exclusions: {sum(counts.values())}")
     for (measure, verdict), n in sorted(counts.items()):
         print(f"# {measure}: {verdict}: {n}")
