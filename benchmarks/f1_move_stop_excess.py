@@ -69,15 +69,14 @@ def main() -> None:
     parser.add_argument("--min-extra", type=float, default=1.5)
     parser.add_argument("--seasons", default="", help="comma-separated seasons (default: all)")
     args = parser.parse_args()
-    from factcov.domains.f1.build import derive_task, race_tasks
+    from factcov.domains.f1.source import derived_races
 
     seasons = [int(s) for s in args.seasons.split(",") if s]
-    _, tasks = race_tasks(sorted((args.data / "laps").glob("*.csv.gz")), args.data / "ergast", seasons or None)
     print("race\tkind\tattacker\trival\tlaps\tloser\tmargin\twet\tattacker pit/official\trival pit/official"
           "\tloser extra\textra>=margin")
     bins: Counter = Counter()
-    for task in tasks:
-        for row in race_rows(derive_task(task), args.min_extra):
+    for race in derived_races(args.data, seasons):
+        for row in race_rows(race, args.min_extra):
             bins[(_band(row["loser_extra"]), "wet" if row["wet"] else "dry", row["decides"])] += 1
             (a_lane, a_official), (r_lane, r_official) = row["measures"]
             print(f"{row['race']}\t{row['kind']}\t{row['attacker']}\t{row['rival']}\t{row['laps']}\t{row['loser']}"

@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--seasons", default="", help="comma-separated seasons (default: all)")
     args = parser.parse_args()
     from factcov.domains.f1 import derive
-    from factcov.domains.f1.build import derive_task, race_tasks
+    from factcov.domains.f1.source import derived_races
 
     captured: list = []
     original = derive.confounded
@@ -94,13 +94,10 @@ def main() -> None:
 
     derive.confounded = capture
     seasons = [int(s) for s in args.seasons.split(",") if s]
-    _, tasks = race_tasks(sorted((args.data / "laps").glob("*.csv.gz")), args.data / "ergast", seasons or None)
     print("race\tkind\tattacker\trival\tlaps\tslow\tloser\tmargin\tmeasure\tslow pit/official\tother pit/official"
           "\tofficial contradicts\tnet official")
     counts: Counter = Counter()
-    for task in tasks:
-        captured.clear()
-        race = derive_task(task)
+    for race in derived_races(args.data, seasons):  # each race's derivation records its calls
         for row in slow_rows(race, captured):
             counts[(row["measure"], row["verdict"].split(":")[0])] += 1
             other_lane, other_official = row["other"]
@@ -108,6 +105,7 @@ def main() -> None:
                   f"\t{row['loser']}\t{row['margin']:.1f}\t{row['measure']}\t{_fmt(row['slow_lane'])}/"
                   f"{_fmt(row['slow_official'])}\t{_fmt(other_lane)}/{_fmt(other_official)}\t{row['verdict']}"
                   f"\t{_fmt(row['net'])}")
+        captured.clear()
     print(f"\n# exclusions: {sum(counts.values())}")
     for (measure, verdict), n in sorted(counts.items()):
         print(f"# {measure}: {verdict}: {n}")

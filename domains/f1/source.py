@@ -6,6 +6,7 @@ The data directory holds ``laps/<season>.csv.gz`` and ``ergast/``; the layout of
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,3 +51,12 @@ def race(f1_dir: Path, season: int, round_: int) -> RaceAnalysis:
         tables.driver_names(),
         tables.official_stops(season, round_),
     )
+
+
+def derived_races(f1_dir: Path, seasons: Sequence[int] | None = None) -> Iterator[RaceAnalysis]:
+    """Every race of the data (of ``seasons`` when given) derived, one at a time in (season,
+    round) order: the benchmarks that read the whole data."""
+    from factcov.domains.f1.build import derive_task, race_tasks
+
+    _, tasks = race_tasks(lap_files(f1_dir), f1_dir / "ergast", seasons or None)
+    return (derive_task(task) for task in tasks)
