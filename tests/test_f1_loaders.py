@@ -105,6 +105,20 @@ def test_missing_ergast_column_names_file_and_column(f1: Path, tmp_path: Path) -
     assert caught.value.field == "surname" and caught.value.path.endswith("drivers.csv")
 
 
+def test_an_unreadable_ergast_table_is_an_input_error_naming_it(f1: Path, tmp_path: Path) -> None:
+    # the optional pit table too: non-UTF-8 bytes or a broken CSV line exit 2 with the file
+    # named, as a lap table does, never an internal error
+    for table in ("races", "results", "drivers", "constructors", "status"):
+        (tmp_path / f"{table}.csv").write_bytes((f1 / "ergast" / f"{table}.csv").read_bytes())
+    for bad in (b"raceId,driverId,stop,lap,milliseconds\n\xff\xfe,1,1,1,2\n",
+                b'raceId,driverId,stop,lap\n"1,2,3,4\n'):
+        (tmp_path / "pit_stops.csv").write_bytes(bad)
+        with pytest.raises(InputError) as caught:
+            Ergast.read(tmp_path)
+        assert caught.value.path.endswith("pit_stops.csv")
+        assert str(caught.value).startswith(f"{tmp_path / 'pit_stops.csv'}: cannot read Ergast table")
+
+
 def test_fastf1_laps_object_converts_to_the_same_table(f1: Path) -> None:
     core = pytest.importorskip("fastf1.core", reason="fastf1 extra not installed")
     from factcov.domains.f1.fastf1_source import laps_from_fastf1

@@ -39,7 +39,10 @@ def read_ergast_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
 
     if not path.is_file():
         raise InputError("missing Ergast table", path=path)
-    frame = pd.read_csv(path, na_values=["\\N"], keep_default_na=False, dtype={"code": "string"})
+    try:
+        frame = pd.read_csv(path, na_values=["\\N"], keep_default_na=False, dtype={"code": "string"})
+    except (ValueError, OSError) as exc:  # pandas' parse errors and non-UTF-8 bytes are ValueErrors
+        raise InputError(f"cannot read Ergast table: {exc or type(exc).__name__}", path=path) from None
     for column in columns:
         if column not in frame.columns:
             raise InputError("missing column of an Ergast table", path=path, field=column)
